@@ -1,0 +1,43 @@
+//===- TileDialect.td - The tile dialect -------------------*- tablegen -*-===//
+//
+// The `tile` dialect is warpforge's front-end IR: block-level tensor programs
+// at the level of Triton's language, before any GPU layout is chosen.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_TILE_DIALECT
+#define WARPFORGE_TILE_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::warpforge::tile";
+  let summary = "Block-level tensor programs for GPU kernels";
+  let description = [{
+    The `tile` dialect describes what one program instance (one CTA) of a
+    kernel computes, on whole tensors: pointer arithmetic over tensors of
+    pointers, masked loads and stores, matrix products, reductions, scans,
+    atomics and TMA tensor descriptors.  It carries no GPU layout; the
+    `tilegpu` dialect adds layouts later in the pipeline.
+
+    Element-wise arithmetic uses the `arith` and `math` dialects on tensors
+    and control flow uses `scf`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::cf::ControlFlowDialect"
+  ];
+  let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let extraClassDeclaration = [{
+    void registerTypes();
+  }];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+#endif // WARPFORGE_TILE_DIALECT

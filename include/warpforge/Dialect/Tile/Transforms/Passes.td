@@ -1,0 +1,32 @@
+//===- Passes.td - Passes over the tile dialect ------------*- tablegen -*-===//
+
+#ifndef WARPFORGE_TILE_PASSES
+#define WARPFORGE_TILE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileCombine : Pass<"tile-combine", "mlir::ModuleOp"> {
+  let summary = "Algebraic combinations of tile ops";
+  let description = [{
+    Rewrites patterns the frontend produces into cheaper equivalents:
+
+    * `dot(a, b, 0) + d` becomes `dot(a, b, d)` (the accumulator is free on
+      the tensor cores);
+    * `addptr(addptr(p, x), y)` becomes `addptr(p, x + y)`;
+    * `select(m, load(p, m), other)` becomes `load(p, m, other)`;
+    * `broadcast(splat(x))` and friends are left to canonicalization.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def TileVerifyKernels : Pass<"tile-verify-kernels", "mlir::ModuleOp"> {
+  let summary = "Check the rules a module must meet to be compiled as kernels";
+  let description = [{
+    A module handed to code generation must hold at least one public
+    `tile.func` (a kernel); kernels return no values; every `tile.call`
+    resolves to a private `tile.func` with a body; and no function calls
+    itself, directly or indirectly, since device functions are inlined.
+  }];
+}
+
+#endif // WARPFORGE_TILE_PASSES

@@ -1,0 +1,41 @@
+//===- Pipelines.h - Named pass pipelines -----------------------*- C++ -*-===//
+//
+// Every pipeline the JIT runs is registered here by name, so that
+// `warpforge-opt --pass-pipeline='builtin.module(NAME)'` (or `--NAME`)
+// reproduces it exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_PIPELINES_PIPELINES_H
+#define WARPFORGE_PIPELINES_PIPELINES_H
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
+
+namespace warpforge {
+
+/// `tile-optimize`: checks the kernel rules, inlines device functions and
+/// simplifies the tile IR the frontend produced.
+void buildTileOptimizePipeline(mlir::OpPassManager &pm);
+
+/// A pipeline the JIT runs, registered under `name`.
+struct NamedPipeline {
+  const char *name;
+  const char *description;
+  void (*build)(mlir::OpPassManager &pm);
+};
+
+/// Every named pipeline of the project.
+llvm::ArrayRef<NamedPipeline> getNamedPipelines();
+
+/// Registers the project's passes and named pipelines, and the MLIR passes
+/// they use, with the global pass registry.
+void registerWarpforgePassesAndPipelines();
+
+/// Adds every dialect warpforge reads or produces.
+void registerWarpforgeDialects(mlir::DialectRegistry &registry);
+
+} // namespace warpforge
+
+#endif // WARPFORGE_PIPELINES_PIPELINES_H

@@ -1,0 +1,176 @@
+//===- API.cpp - The core library's public interface ----------------------===//
+
+#include "warpforge/API/API.h"
+#include "warpforge/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace warpforge::api {
+namespace {
+
+/// The first file:line:col inside `loc`, looking through names, call sites
+/// and fusions (the frontend attaches Python locations with those).
+std::optional<FileLineColLoc> findFileLoc(Location loc) {
+  std::optional<FileLineColLoc> found;
+  loc->walk([&](Location l) {
+    if (auto file = dyn_cast<FileLineColLoc>(l)) {
+      found = file;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+const char *severityName(DiagnosticSeverity s) {
+  switch (s) {
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  return "error";
+}
+
+Diagnostic convert(Location loc, DiagnosticSeverity severity,
+                   const std::string &message) {
+  Diagnostic d;
+  d.severity = severityName(severity);
+  d.message = message;
+  if (auto file = findFileLoc(loc)) {
+    d.file = file->getFilename().str();
+    d.line = file->getLine();
+    d.column = file->getColumn();
+  }
+  llvm::raw_string_ostream os(d.formatted);
+  if (!d.file.empty())
+    os << d.file << ":" << d.line << ":" << d.column << ": ";
+  os << d.severity << ": " << d.message;
+  return d;
+}
+
+/// A context with every dialect, collecting diagnostics (and their notes)
+/// instead of printing them.
+class Session {
+public:
+  Session() : context(makeRegistry(), MLIRContext::Threading::DISABLED) {
+    context.loadAllAvailableDialects();
+    context.getDiagEngine().registerHandler([this](mlir::Diagnostic &diag) {
+      result.diagnostics.push_back(
+          convert(diag.getLocation(), diag.getSeverity(), diag.str()));
+      for (mlir::Diagnostic &note : diag.getNotes())
+        result.diagnostics.push_back(
+            convert(note.getLocation(), note.getSeverity(), note.str()));
+      return success();
+    });
+  }
+
+  OwningOpRef<ModuleOp> parse(const std::string &ir,
+                              const std::string &bufferName) {
+    llvm::SourceMgr sourceMgr;
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(ir, bufferName), llvm::SMLoc());
+    OwningOpRef<ModuleOp> module =
+        parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (module && failed(verify(*module)))
+      return nullptr;
+    return module;
+  }
+
+  Result finish(ModuleOp module, bool debugInfo) {
+    result.ok = true;
+    OpPrintingFlags flags;
+    if (debugInfo)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    llvm::raw_string_ostream os(result.ir);
+    module.print(os, flags);
+    return std::move(result);
+  }
+
+  Result fail(const std::string &fallbackMessage) {
+    result.ok = false;
+    if (result.diagnostics.empty())
+      result.diagnostics.push_back(convert(UnknownLoc::get(&context),
+                                           DiagnosticSeverity::Error,
+                                           fallbackMessage));
+    return std::move(result);
+  }
+
+  MLIRContext context;
+  Result result;
+
+private:
+  static DialectRegistry makeRegistry() {
+    DialectRegistry registry;
+    registerWarpforgeDialects(registry);
+    return registry;
+  }
+};
+
+/// A registered pipeline's name becomes `builtin.module(name)`; a pipeline
+/// without an anchor is anchored on the module.
+std::string anchorPipeline(const std::string &pipeline) {
+  if (pipeline.rfind("builtin.module(", 0) == 0)
+    return pipeline;
+  return "builtin.module(" + pipeline + ")";
+}
+
+} // namespace
+
+Result parseAndVerify(const std::string &ir, const std::string &bufferName,
+                      bool debugInfo) {
+  registerWarpforgePassesAndPipelines();
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
+  if (!module)
+    return session.fail("failed to parse IR");
+  return session.finish(*module, debugInfo);
+}
+
+Result runPipeline(const std::string &ir, const std::string &pipeline,
+                   const std::string &bufferName, bool debugInfo) {
+  registerWarpforgePassesAndPipelines();
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
+  if (!module)
+    return session.fail("failed to parse IR");
+
+  PassManager pm(&session.context, ModuleOp::getOperationName());
+  std::string errors;
+  llvm::raw_string_ostream errorStream(errors);
+  if (failed(parsePassPipeline(anchorPipeline(pipeline), pm, errorStream)))
+    return session.fail("invalid pass pipeline '" + pipeline +
+                        "': " + errors);
+  if (failed(pm.run(*module)))
+    return session.fail("pipeline '" + pipeline + "' failed");
+  return session.finish(*module, debugInfo);
+}
+
+std::vector<std::pair<std::string, std::string>> registeredPipelines() {
+  registerWarpforgePassesAndPipelines();
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const NamedPipeline &p : getNamedPipelines())
+    out.emplace_back(p.name, p.description);
+  return out;
+}
+
+std::string version() {
+  return "warpforge 0.1.0 (LLVM " LLVM_VERSION_STRING ")";
+}
+
+} // namespace warpforge::api

@@ -1,0 +1,50 @@
+//===- Pipelines.cpp - Named pass pipelines -------------------------------===//
+
+#include "warpforge/Pipelines/Pipelines.h"
+
+#include "warpforge/Dialect/Tile/IR/Tile.h"
+#include "warpforge/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
+  pm.addPass(tile::createTileVerifyKernels());
+  pm.addPass(createInlinerPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tile::createTileCombine());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createSymbolDCEPass());
+}
+
+llvm::ArrayRef<warpforge::NamedPipeline> warpforge::getNamedPipelines() {
+  static const NamedPipeline pipelines[] = {
+      {"tile-optimize",
+       "Check kernel rules, inline device functions and simplify tile IR",
+       buildTileOptimizePipeline},
+  };
+  return pipelines;
+}
+
+void warpforge::registerWarpforgePassesAndPipelines() {
+  static bool registered = [] {
+    registerTransformsPasses();
+    tile::registerTilePasses();
+    for (const NamedPipeline &p : getNamedPipelines())
+      PassPipelineRegistration<>(p.name, p.description, p.build);
+    return true;
+  }();
+  (void)registered;
+}
+
+void warpforge::registerWarpforgeDialects(DialectRegistry &registry) {
+  registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
+                  scf::SCFDialect, cf::ControlFlowDialect, func::FuncDialect,
+                  ub::UBDialect>();
+}

@@ -1,0 +1,74 @@
+//===- main.cpp - The warpforge._C Python module --------------------------===//
+//
+// Deliberately tiny: IR goes in and out as text.  Failures raise
+// warpforge.errors.IRError, which carries the structured diagnostics.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/API/API.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using warpforge::api::Result;
+
+namespace {
+py::tuple toPython(const warpforge::api::Diagnostic &d) {
+  return py::make_tuple(d.severity, d.file, d.line, d.column, d.message,
+                        d.formatted);
+}
+
+/// Returns the IR of a successful result, or raises IRError.
+std::string unwrap(Result result, const std::string &what) {
+  if (result.ok)
+    return std::move(result.ir);
+  py::list diags;
+  std::string message = what + " failed:";
+  for (const auto &d : result.diagnostics) {
+    diags.append(toPython(d));
+    message += "\n" + d.formatted;
+  }
+  py::object cls = py::module_::import("warpforge.errors").attr("IRError");
+  py::object error = cls(message, diags);
+  PyErr_SetObject(cls.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+} // namespace
+
+PYBIND11_MODULE(_C, m) {
+  m.doc() = "warpforge's compiler core: IR text in, IR text out";
+
+  m.def(
+      "parse",
+      [](const std::string &ir, const std::string &filename, bool debugInfo) {
+        Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::parseAndVerify(ir, filename, debugInfo);
+        }
+        return unwrap(std::move(r), "parsing " + filename);
+      },
+      py::arg("ir"), py::arg("filename") = "<string>",
+      py::arg("debug_info") = false,
+      "Parse and verify IR text; return it printed back or raise IRError.");
+
+  m.def(
+      "run_pipeline",
+      [](const std::string &ir, const std::string &pipeline,
+         const std::string &filename, bool debugInfo) {
+        Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::runPipeline(ir, pipeline, filename, debugInfo);
+        }
+        return unwrap(std::move(r), "pipeline '" + pipeline + "'");
+      },
+      py::arg("ir"), py::arg("pipeline"), py::arg("filename") = "<string>",
+      py::arg("debug_info") = false,
+      "Run a named pipeline or a pass-pipeline string on IR text.");
+
+  m.def("pipelines", &warpforge::api::registeredPipelines,
+        "The named pipelines as (name, description) pairs.");
+  m.def("version", &warpforge::api::version);
+}
