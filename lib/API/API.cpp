@@ -70,6 +70,9 @@ class Session {
 public:
   Session() : context(makeRegistry(), MLIRContext::Threading::DISABLED) {
     context.loadAllAvailableDialects();
+    // The generic dump of the failing op that MLIR attaches as a note is
+    // noise for a kernel author; the error's location says where it is.
+    context.printOpOnDiagnostic(false);
     context.getDiagEngine().registerHandler([this](mlir::Diagnostic &diag) {
       result.diagnostics.push_back(
           convert(diag.getLocation(), diag.getSeverity(), diag.str()));
@@ -122,12 +125,14 @@ private:
   }
 };
 
-/// A registered pipeline's name becomes `builtin.module(name)`; a pipeline
-/// without an anchor is anchored on the module.
-std::string anchorPipeline(const std::string &pipeline) {
-  if (pipeline.rfind("builtin.module(", 0) == 0)
-    return pipeline;
-  return "builtin.module(" + pipeline + ")";
+/// The passes of `pipeline` to add to a pass manager anchored on the
+/// module: `builtin.module(a,b)` and `a,b` both give `a,b`.
+std::string unanchorPipeline(const std::string &pipeline) {
+  const std::string anchor = "builtin.module(";
+  if (pipeline.rfind(anchor, 0) == 0 && pipeline.back() == ')')
+    return pipeline.substr(anchor.size(),
+                           pipeline.size() - anchor.size() - 1);
+  return pipeline;
 }
 
 } // namespace
@@ -153,7 +158,7 @@ Result runPipeline(const std::string &ir, const std::string &pipeline,
   PassManager pm(&session.context, ModuleOp::getOperationName());
   std::string errors;
   llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(anchorPipeline(pipeline), pm, errorStream)))
+  if (failed(parsePassPipeline(unanchorPipeline(pipeline), pm, errorStream)))
     return session.fail("invalid pass pipeline '" + pipeline +
                         "': " + errors);
   if (failed(pm.run(*module)))
@@ -170,7 +175,7 @@ std::vector<std::pair<std::string, std::string>> registeredPipelines() {
 }
 
 std::string version() {
-  return "warpforge 0.1.0 (LLVM " LLVM_VERSION_STRING ")";
+  return "warpforge " WARPFORGE_VERSION " (LLVM " LLVM_VERSION_STRING ")";
 }
 
 } // namespace warpforge::api

@@ -1,0 +1,11 @@
+"""warpforge: an MLIR-based tile-language compiler for NVIDIA Hopper GPUs.
+
+The compiler core is C++ (`warpforge._C`, over `libwarpforge.so`); Python
+and C++ exchange IR as text.  `warpforge.ir` parses, verifies and transforms
+IR; the `@warpforge.jit` frontend builds on it.
+"""
+
+__version__ = "0.1.0"
+
+from . import errors, ir  # noqa: E402,F401
+from .errors import Diagnostic, IRError  # noqa: E402,F401

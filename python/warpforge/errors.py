@@ -1,0 +1,36 @@
+"""Exceptions that carry compiler diagnostics."""
+
+from typing import List, NamedTuple, Sequence
+
+
+class Diagnostic(NamedTuple):
+    """One diagnostic from the compiler core, at its first file location."""
+
+    severity: str  # "error", "warning", "note" or "remark"
+    file: str  # empty when the diagnostic has no file location
+    line: int
+    column: int
+    message: str
+    formatted: str  # "file:line:col: severity: message"
+
+    def __str__(self) -> str:
+        return self.formatted
+
+
+class IRError(RuntimeError):
+    """IR failed to parse, verify or transform.
+
+    `diagnostics` lists every diagnostic the core emitted, errors and their
+    notes, each with the file, line and column it points at (for IR from the
+    frontend, the Python source line).
+    """
+
+    def __init__(self, message: str, diagnostics: Sequence = ()):
+        super().__init__(message)
+        self.diagnostics: List[Diagnostic] = [
+            d if isinstance(d, Diagnostic) else Diagnostic(*d) for d in diagnostics
+        ]
+
+    @property
+    def errors(self) -> List[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]

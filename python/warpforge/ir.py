@@ -1,0 +1,49 @@
+"""Parse, verify and transform IR text with the C++ core.
+
+Every function takes and returns MLIR text; on failure it raises
+`warpforge.errors.IRError` carrying the diagnostics.  The same pipelines run
+from the command line: `warpforge-opt --pass-pipeline='builtin.module(NAME)'`.
+"""
+
+from typing import Dict
+
+
+def _core():
+    try:
+        from . import _C
+    except ImportError as e:  # pragma: no cover - depends on the build
+        raise ImportError(
+            "warpforge's compiler core (warpforge._C) is not built: run "
+            "`pip install -e .` in the repository (see README.md)") from e
+    return _C
+
+
+def parse(text: str, filename: str = "<string>", debug_info: bool = False) -> str:
+    """Parse and verify `text`; return it printed in canonical form.
+
+    `filename` names the buffer in diagnostics about the text itself; ops
+    that carry their own `loc(...)` are reported there.  With `debug_info`,
+    the printed IR keeps its locations.
+    """
+    return _core().parse(text, filename, debug_info)
+
+
+def run_pipeline(text: str, pipeline: str, filename: str = "<string>",
+                 debug_info: bool = False) -> str:
+    """Run `pipeline` on `text` and return the result.
+
+    `pipeline` is a registered pipeline name (see `pipelines()`), or a pass
+    pipeline string such as `"canonicalize,cse"` or
+    `"builtin.module(tile-optimize)"`.
+    """
+    return _core().run_pipeline(text, pipeline, filename, debug_info)
+
+
+def pipelines() -> Dict[str, str]:
+    """The registered named pipelines, name to description."""
+    return dict(_core().pipelines())
+
+
+def core_version() -> str:
+    """The C++ core's version and the LLVM it was built with."""
+    return _core().version()

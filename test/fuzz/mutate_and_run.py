@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Fuzz smoke test: mutated test inputs must never crash or hang warpforge-opt.
+
+Takes the suite's .mlir files, splits them at `// -----`, applies seeded
+random mutations (deleting, duplicating, swapping and truncating lines,
+replacing tokens with others from the corpus, changing numbers, dropping
+characters) and runs each mutant through warpforge-opt, once parsing and
+verifying and once through the canonicalizer and tile-combine.  Every run
+must exit with 0 (valid) or 1 (diagnosed); a signal, any other status or a
+timeout fails the test and the mutant is printed for reproduction.
+
+Usage: mutate_and_run.py --opt PATH [--count N] [--seed S] INPUT...
+"""
+
+import argparse
+import concurrent.futures
+import os
+import random
+import re
+import subprocess
+import sys
+
+TOKEN = re.compile(r"%[\w.]+|@[\w.]+|![\w.<>, ]+?>|\b\d+\b|\b[a-z_]+(?:\.[a-z_]+)*\b|[(){}<>\[\],:=]")
+PIPELINES = [[], ["-canonicalize", "-tile-combine", "-cse"]]
+
+
+def chunks(paths):
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for chunk in f.read().split("// -----"):
+                body = "\n".join(l for l in chunk.splitlines()
+                                 if "RUN:" not in l and "expected-" not in l)
+                if body.strip():
+                    yield body
+
+
+def mutate(text, rng, corpus):
+    lines = text.splitlines() or [""]
+    kind = rng.randrange(8)
+    i = rng.randrange(len(lines))
+    if kind == 0:
+        del lines[i]
+    elif kind == 1:
+        lines.insert(i, lines[rng.randrange(len(lines))])
+    elif kind == 2:
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif kind == 3:
+        lines = lines[: max(1, i)]
+    elif kind in (4, 5):
+        tokens = list(TOKEN.finditer(lines[i]))
+        if tokens:
+            t = rng.choice(tokens)
+            new = rng.choice(corpus) if kind == 4 else str(rng.choice([0, 1, -1, 3, 7, 64, 255, 256, 1 << 31, 99999999999]))
+            lines[i] = lines[i][: t.start()] + new + lines[i][t.end():]
+    elif kind == 6:
+        s = lines[i]
+        if s:
+            a = rng.randrange(len(s))
+            lines[i] = s[:a] + s[a + rng.randrange(1, 6):]
+    else:
+        s = lines[i]
+        a = rng.randrange(len(s) + 1)
+        lines[i] = s[:a] + rng.choice("(){}<>[],:=%@!\"x0") + s[a:]
+    return "\n".join(lines) + "\n"
+
+
+def run(opt, text, args):
+    try:
+        proc = subprocess.run([opt, "-", *args], input=text, text=True,
+                              capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return "timeout", ""
+    return proc.returncode, proc.stderr[-2000:]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--opt", required=True)
+    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("inputs", nargs="+")
+    args = parser.parse_args()
+
+    paths = []
+    for p in args.inputs:
+        if os.path.isdir(p):
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if d != "Inputs")
+                paths += [os.path.join(root, f) for f in sorted(files) if f.endswith(".mlir")]
+        else:
+            paths.append(p)
+    seeds = list(chunks(paths))
+    if not seeds:
+        print("no inputs found", file=sys.stderr)
+        return 2
+    corpus = sorted({t.group(0) for s in seeds for t in TOKEN.finditer(s)})
+    rng = random.Random(args.seed)
+    jobs = []
+    for n in range(args.count):
+        text = rng.choice(seeds)
+        for _ in range(rng.randrange(1, 4)):
+            text = mutate(text, rng, corpus)
+        jobs.append((n, text, PIPELINES[n % len(PIPELINES)]))
+
+    failures = 0
+    statuses = {0: 0, 1: 0}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = pool.map(lambda job: (job, run(args.opt, job[1], job[2])), jobs)
+        for (n, text, pipeline), (status, stderr) in results:
+            if status in (0, 1):
+                statuses[status] += 1
+                continue
+            failures += 1
+            print(f"=== mutant {n} (seed {args.seed}, args {pipeline}): status {status}")
+            print(text)
+            print("--- stderr:")
+            print(stderr)
+    print(f"{args.count} mutants of {len(seeds)} inputs: {statuses[0]} valid, "
+          f"{statuses[1]} diagnosed, {failures} crashed or hung")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

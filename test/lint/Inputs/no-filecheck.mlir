@@ -1,0 +1,2 @@
+// RUN: warpforge-opt %s
+// CHECK: this directive is never checked
