@@ -84,6 +84,9 @@ def main():
 
     paths = []
     for p in args.inputs:
+        if not os.path.exists(p):
+            print(f"no such input: {p}", file=sys.stderr)
+            return 2
         if os.path.isdir(p):
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if d != "Inputs")

@@ -57,8 +57,11 @@ unsigned bitWidthOf(Type t) {
 // Tensor construction and shape manipulation
 //===----------------------------------------------------------------------===//
 
+// I32Attr getters return uint32_t; the attributes are signed, so every
+// verifier reads them through int32_t.
+
 LogicalResult MakeRangeOp::verify() {
-  int64_t start = getStart(), end = getEnd();
+  int64_t start = (int32_t)getStart(), end = (int32_t)getEnd();
   if (start >= end)
     return emitOpError() << "start (" << start << ") must be less than end ("
                          << end << ")";
@@ -105,7 +108,7 @@ LogicalResult BroadcastOp::verify() {
 
 LogicalResult ExpandDimsOp::verify() {
   auto src = getSrc().getType();
-  int64_t axis = getAxis();
+  int64_t axis = (int32_t)getAxis();
   if (axis < 0 || axis > src.getRank())
     return emitOpError() << "axis " << axis << " is out of range for a rank-"
                          << src.getRank() << " source (expected 0 to "
@@ -264,7 +267,7 @@ LogicalResult AtomicRMWOp::verify() {
 
 LogicalResult AtomicCASOp::verify() {
   Type elem = mlir::getElementTypeOrSelf(getVal().getType());
-  unsigned width = elem.getIntOrFloatBitWidth();
+  unsigned width = bitWidthOf(elem);
   if (width != 16 && width != 32 && width != 64)
     return emitOpError() << "needs 16-, 32- or 64-bit elements, got " << elem;
   return success();
@@ -396,7 +399,7 @@ LogicalResult DotOp::verify() {
     return emitOpError() << "maxNumImpreciseAcc applies to fp8 operands "
                             "only, got "
                          << ea;
-  if (getMaxNumImpreciseAcc() < 0)
+  if ((int32_t)getMaxNumImpreciseAcc() < 0)
     return emitOpError() << "maxNumImpreciseAcc must be non-negative";
   return success();
 }
@@ -483,7 +486,7 @@ LogicalResult verifyCombiner(Operation *op, Region &region, ValueRange srcs) {
 } // namespace
 
 LogicalResult ReduceOp::verify() {
-  if (failed(verifyReduceOrScanOperands(*this, getSrcs(), getAxis())))
+  if (failed(verifyReduceOrScanOperands(*this, getSrcs(), (int32_t)getAxis())))
     return failure();
   if (getNumResults() != getSrcs().size())
     return emitOpError() << "has " << getSrcs().size() << " operands but "
@@ -492,7 +495,7 @@ LogicalResult ReduceOp::verify() {
     auto [src, res] = pair;
     auto srcType = cast<RankedTensorType>(src.getType());
     SmallVector<int64_t> shape(srcType.getShape());
-    shape.erase(shape.begin() + getAxis());
+    shape.erase(shape.begin() + (int32_t)getAxis());
     Type expected = shape.empty()
                         ? srcType.getElementType()
                         : Type(RankedTensorType::get(
@@ -507,7 +510,7 @@ LogicalResult ReduceOp::verify() {
                             srcType.getElementType();
     if (!ok)
       return emitOpError() << "result #" << i << " has type " << actual
-                           << "; reducing axis " << getAxis() << " of "
+                           << "; reducing axis " << (int32_t)getAxis() << " of "
                            << srcType << " gives " << expected;
   }
   return success();
@@ -518,7 +521,7 @@ LogicalResult ReduceOp::verifyRegions() {
 }
 
 LogicalResult ScanOp::verify() {
-  if (failed(verifyReduceOrScanOperands(*this, getSrcs(), getAxis())))
+  if (failed(verifyReduceOrScanOperands(*this, getSrcs(), (int32_t)getAxis())))
     return failure();
   if (getNumResults() != getSrcs().size())
     return emitOpError() << "has " << getSrcs().size() << " operands but "
@@ -583,9 +586,10 @@ LogicalResult FuncOp::verify() {
     Attribute attr = getArgAttr(i, "tile.divisibility");
     if (!attr)
       continue;
+    // getValue(), not getInt(): the attribute may be of an unsigned type.
     auto value = dyn_cast<IntegerAttr>(attr);
-    if (!value || value.getInt() <= 0 ||
-        !llvm::isPowerOf2_64(value.getInt()))
+    if (!value || !value.getValue().isStrictlyPositive() ||
+        !value.getValue().isPowerOf2())
       return emitOpError() << "argument #" << i
                            << ": tile.divisibility must be a positive power "
                               "of two, got "

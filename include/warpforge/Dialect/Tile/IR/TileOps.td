@@ -344,8 +344,10 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     Atomically applies `atomic_rmw_op` to the memory each pointer points to
     and `val`, where `mask` is true, and returns the old values.  `sem` is
     the memory ordering and `scope` the threads it synchronizes with.
-    `fadd` takes floats, `add`, `and`, `or`, `xor`, `umax` and `umin` take
-    integers, `max`, `min` and `xchg` take either.
+    `fadd` takes f16, bf16, f32 or f64; `add`, `and`, `or`, `xor`, `max`,
+    `min`, `umax` and `umin` take 32- or 64-bit integers (the frontend builds
+    float max and min from integer atomics); `xchg` takes 32- or 64-bit
+    integers or floats.
 
     Example:
 
@@ -590,7 +592,7 @@ def Tile_ReduceReturnOp : Tile_Op<"reduce.return", [Pure, Terminator,
     ```
   }];
   let arguments = (ins Variadic<AnyType>:$result);
-  let assemblyFormat = "$result attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
 }
 
 def Tile_ScanOp : Tile_Op<"scan", [Pure, SingleBlock]> {
@@ -636,7 +638,7 @@ def Tile_ScanReturnOp : Tile_Op<"scan.return", [Pure, Terminator,
     ```
   }];
   let arguments = (ins Variadic<AnyType>:$result);
-  let assemblyFormat = "$result attr-dict `:` type($result)";
+  let assemblyFormat = "attr-dict ($result^ `:` type($result))?";
 }
 
 //===----------------------------------------------------------------------===//
