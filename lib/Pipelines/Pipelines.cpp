@@ -15,6 +15,9 @@ using namespace mlir;
 void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
   pm.addPass(tile::createTileVerifyKernels());
   pm.addPass(createInlinerPass());
+  // The inliner leaves a call it cannot inline; nothing after this handles
+  // calls, so fail there, at the call.
+  pm.addPass(tile::createTileVerifyKernels({/*requireInlined=*/true}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileCombine());
   pm.addPass(createCanonicalizerPass());

@@ -53,20 +53,39 @@ struct AddPtrOfAddPtr : public OpRewritePattern<AddPtrOp> {
   }
 };
 
+/// Whether `value` is available right before `op`: an argument of one of
+/// its enclosing blocks, or defined earlier in its block or in an enclosing
+/// region.  Conservative, without a dominance analysis.
+bool isAvailableBefore(Value value, Operation *op) {
+  Region *region = value.getParentRegion();
+  if (!region->isAncestor(op->getParentRegion()))
+    return false;
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return true; // A block argument of an enclosing block.
+  Operation *ancestor = def->getBlock()->findAncestorOpInBlock(*op);
+  return ancestor && def->isBeforeInBlock(ancestor);
+}
+
 /// select(m, load(p, m), other) -> load(p, m, other): the load already skips
-/// the masked-off elements, so it can produce `other` itself.
+/// the masked-off elements, so it can produce `other` itself.  The new load
+/// stays where the old one was (moving it past a store would change what it
+/// reads), so `other` must be available there.
 struct SelectOfMaskedLoad : public OpRewritePattern<arith::SelectOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(arith::SelectOp select,
                                 PatternRewriter &rewriter) const override {
     auto load = select.getTrueValue().getDefiningOp<LoadOp>();
     if (!load || !load->hasOneUse() || !load.getMask() || load.getOther() ||
-        load.getMask() != select.getCondition())
+        load.getMask() != select.getCondition() ||
+        !isAvailableBefore(select.getFalseValue(), load))
       return failure();
-    rewriter.replaceOpWithNewOp<LoadOp>(
-        select, load.getType(), load.getPtr(), load.getMask(),
+    rewriter.setInsertionPoint(load);
+    auto merged = LoadOp::create(
+        rewriter, load.getLoc(), load.getPtr(), load.getMask(),
         select.getFalseValue(), load.getCache(), load.getEvict(),
         load.getIsVolatile());
+    rewriter.replaceOp(select, merged.getResult());
     rewriter.eraseOp(load);
     return success();
   }

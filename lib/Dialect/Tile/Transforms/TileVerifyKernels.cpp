@@ -24,6 +24,8 @@ namespace {
 struct TileVerifyKernelsPass
     : public warpforge::tile::impl::TileVerifyKernelsBase<
           TileVerifyKernelsPass> {
+  using TileVerifyKernelsBase::TileVerifyKernelsBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -63,43 +65,67 @@ struct TileVerifyKernelsPass
         ok = false;
       }
     });
-    for (auto fn : module.getOps<FuncOp>())
-      if (failed(checkNoRecursion(fn, symbols)))
+    if (failed(checkNoRecursion(module, symbols)))
+      ok = false;
+    if (requireInlined)
+      module.walk([&](CallOp call) {
+        call.emitError() << "call to @" << call.getCallee()
+                         << " was not inlined; device functions with "
+                            "several blocks (unstructured control flow) "
+                            "cannot be inlined into scf regions: use scf.if "
+                            "instead of branches";
         ok = false;
+      });
     if (!ok)
       signalPassFailure();
   }
 
-  /// Depth-first search of the call graph from `root`; a call back into a
-  /// function on the current path is recursion, which inlining cannot
-  /// remove.
-  LogicalResult checkNoRecursion(FuncOp root, SymbolTable &symbols) {
+  /// One depth-first search of the call graph, visiting each function once
+  /// (linear time); a call to a function on the current path closes a cycle,
+  /// which inlining cannot remove.  Each cycle is reported once, at that
+  /// call, with its path.
+  LogicalResult checkNoRecursion(ModuleOp module, SymbolTable &symbols) {
+    enum class Mark { Unvisited, OnPath, Done };
+    llvm::DenseMap<Operation *, Mark> marks;
     llvm::SmallVector<FuncOp> path;
-    llvm::DenseSet<Operation *> onPath;
-    std::function<LogicalResult(FuncOp)> visit = [&](FuncOp fn) {
+    bool ok = true;
+    std::function<void(FuncOp)> visit = [&](FuncOp fn) {
+      marks[fn] = Mark::OnPath;
       path.push_back(fn);
-      onPath.insert(fn);
-      WalkResult result = fn.walk([&](CallOp call) {
+      fn.walk([&](CallOp call) {
         auto callee = symbols.lookup<FuncOp>(call.getCallee());
         if (!callee)
-          return WalkResult::advance();
-        if (onPath.contains(callee)) {
-          if (callee == root)
-            call.emitError() << "@" << root.getName()
-                             << " calls itself (recursion cannot be "
-                                "inlined)";
-          return callee == root ? WalkResult::interrupt()
-                                : WalkResult::advance();
+          return;
+        Mark mark = marks.lookup(callee);
+        if (mark == Mark::Unvisited) {
+          visit(callee);
+          return;
         }
-        if (failed(visit(callee)))
-          return WalkResult::interrupt();
-        return WalkResult::advance();
+        if (mark != Mark::OnPath)
+          return;
+        ok = false;
+        if (callee == fn) {
+          call.emitError() << "@" << fn.getName()
+                           << " calls itself (recursion cannot be inlined)";
+          return;
+        }
+        std::string cycle;
+        llvm::raw_string_ostream os(cycle);
+        auto it = llvm::find(path, callee);
+        for (; it != path.end(); ++it)
+          os << "@" << it->getName() << " -> ";
+        os << "@" << callee.getName();
+        call.emitError() << "call to @" << callee.getName()
+                         << " closes the recursive cycle " << cycle
+                         << " (recursion cannot be inlined)";
       });
-      onPath.erase(fn);
       path.pop_back();
-      return failure(result.wasInterrupted());
+      marks[fn] = Mark::Done;
     };
-    return visit(root);
+    for (auto fn : module.getOps<FuncOp>())
+      if (marks.lookup(fn) == Mark::Unvisited)
+        visit(fn);
+    return success(ok);
   }
 };
 } // namespace

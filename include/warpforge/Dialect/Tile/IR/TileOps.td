@@ -426,7 +426,7 @@ def Tile_MakeTensorDescriptorOp : Tile_Op<"make_tensor_descriptor", [Pure,
   let results = (outs Tile_TensorDesc:$result);
   let assemblyFormat = [{
     $base `,` `[` $shape `]` `,` `[` $strides `]` attr-dict
-    `:` type($base) `,` type($result)
+    `:` qualified(type($base)) `,` qualified(type($result))
   }];
   let hasVerifier = 1;
 }

@@ -26,7 +26,14 @@ def TileVerifyKernels : Pass<"tile-verify-kernels", "mlir::ModuleOp"> {
     `tile.func` (a kernel); kernels return no values; every `tile.call`
     resolves to a private `tile.func` with a body; and no function calls
     itself, directly or indirectly, since device functions are inlined.
+
+    With `require-inlined`, run after inlining, any `tile.call` left is an
+    error: code generation has no calls.
   }];
+  let options = [
+    Option<"requireInlined", "require-inlined", "bool", /*default=*/"false",
+           "Fail on any tile.call (run after inlining)">
+  ];
 }
 
 #endif // WARPFORGE_TILE_PASSES
