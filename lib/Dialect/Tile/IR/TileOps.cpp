@@ -46,6 +46,27 @@ bool sameShape(Type a, Type b) {
 
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 
+/// Shape-only ops keep the element type.
+LogicalResult verifySameElementType(Operation *op, RankedTensorType src,
+                                    RankedTensorType res) {
+  if (src.getElementType() == res.getElementType())
+    return success();
+  return op->emitOpError() << "result element type " << res.getElementType()
+                           << " differs from the source element type "
+                           << src.getElementType();
+}
+
+/// The result of a shape op must be `elem` in `shape`, described by `what`.
+LogicalResult verifyResultShape(Operation *op, RankedTensorType res,
+                                ArrayRef<int64_t> shape, Type elem,
+                                const std::string &what) {
+  if (res.getShape() == shape && res.getElementType() == elem)
+    return success();
+  return op->emitOpError() << "result type " << res << " is not " << what
+                           << " (expected "
+                           << RankedTensorType::get(shape, elem) << ")";
+}
+
 unsigned bitWidthOf(Type t) {
   if (isa<PointerType>(t))
     return 64;
@@ -87,10 +108,8 @@ LogicalResult SplatOp::verify() {
 LogicalResult BroadcastOp::verify() {
   auto src = getSrc().getType();
   auto res = getType();
-  if (src.getElementType() != res.getElementType())
-    return emitOpError() << "result element type " << res.getElementType()
-                         << " differs from the source element type "
-                         << src.getElementType();
+  if (failed(verifySameElementType(*this, src, res)))
+    return failure();
   if (src.getRank() != res.getRank())
     return emitOpError() << "result rank (" << res.getRank()
                          << ") differs from source rank (" << src.getRank()
@@ -115,24 +134,16 @@ LogicalResult ExpandDimsOp::verify() {
                          << src.getRank() << ")";
   SmallVector<int64_t> shape(src.getShape());
   shape.insert(shape.begin() + axis, 1);
-  auto expected = RankedTensorType::get(shape, src.getElementType());
-  auto res = getType();
-  if (res.getShape() != ArrayRef<int64_t>(shape) ||
-      res.getElementType() != src.getElementType())
-    return emitOpError() << "result type " << res
-                         << " is not the source with a dimension of size 1 "
-                            "inserted at axis "
-                         << axis << " (expected " << expected << ")";
-  return success();
+  return verifyResultShape(*this, getType(), shape, src.getElementType(),
+                           "the source with a dimension of size 1 inserted "
+                           "at axis " + std::to_string(axis));
 }
 
 LogicalResult ReshapeOp::verify() {
   auto src = getSrc().getType();
   auto res = getType();
-  if (src.getElementType() != res.getElementType())
-    return emitOpError() << "result element type " << res.getElementType()
-                         << " differs from the source element type "
-                         << src.getElementType();
+  if (failed(verifySameElementType(*this, src, res)))
+    return failure();
   if (src.getNumElements() != res.getNumElements())
     return emitOpError() << "source has " << src.getNumElements()
                          << " elements but the result has "
@@ -161,15 +172,8 @@ LogicalResult TransOp::verify() {
   SmallVector<int64_t> shape;
   for (int32_t d : order)
     shape.push_back(src.getDimSize(d));
-  auto expected = RankedTensorType::get(shape, src.getElementType());
-  auto res = getType();
-  if (res.getShape() != ArrayRef<int64_t>(shape) ||
-      res.getElementType() != src.getElementType())
-    return emitOpError() << "result type " << res
-                         << " is not the source permuted by the order "
-                            "(expected "
-                         << expected << ")";
-  return success();
+  return verifyResultShape(*this, getType(), shape, src.getElementType(),
+                           "the source permuted by the order");
 }
 
 //===----------------------------------------------------------------------===//
