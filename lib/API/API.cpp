@@ -102,6 +102,7 @@ public:
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
     llvm::raw_string_ostream os(result.ir);
     module.print(os, flags);
+    os << "\n"; // Byte for byte what warpforge-opt prints.
     return std::move(result);
   }
 
