@@ -1,0 +1,153 @@
+"""Compiles one specialization of a kernel: AST -> tile IR -> tile-optimize.
+
+`generate_tile_ir` is the frontend; `compile_kernel` verifies its output
+with the C++ core and runs the `tile-optimize` pipeline, keeping every stage
+in `CompiledKernel.asm`. Diagnostics from C++ come back as CompilationError
+at the kernel's Python line.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+from .. import ir
+from ..errors import IRError
+from ..language import core
+from ..language.core import constexpr, tensor, use_builder
+from .builder import TextBuilder
+from .codegen import CodeGenerator, FunctionContext
+from .errors import CompilationError
+
+
+@dataclass(frozen=True)
+class KernelOptions:
+    """Launch and compilation options, as Triton's Config carries them."""
+
+    num_warps: int = 4
+    num_stages: int = 3
+    num_consumer_groups: int = 0
+    num_buffers_warp_spec: int = 0
+    maxnreg: Optional[int] = None
+    debug: bool = False
+
+    def __post_init__(self):
+        def fail(msg):
+            raise ValueError(msg)
+        if not core.is_power_of_2(self.num_warps) or self.num_warps > 32:
+            fail(f"num_warps must be a power of 2 from 1 to 32, got {self.num_warps}")
+        if self.num_stages < 1:
+            fail(f"num_stages must be at least 1, got {self.num_stages}")
+        if self.num_consumer_groups < 0 or self.num_buffers_warp_spec < 0:
+            fail("num_consumer_groups and num_buffers_warp_spec must be non-negative")
+        if self.num_consumer_groups and not self.num_buffers_warp_spec:
+            fail("warp specialization (num_consumer_groups > 0) needs "
+                 "num_buffers_warp_spec > 0")
+        if self.maxnreg is not None and not (24 <= self.maxnreg <= 256 and self.maxnreg % 8 == 0):
+            fail(f"maxnreg must be a multiple of 8 from 24 to 256, got {self.maxnreg}")
+
+
+@dataclass
+class CompiledKernel:
+    name: str
+    signature: Dict[str, str]
+    constants: Dict[str, Any]
+    options: KernelOptions
+    asm: Dict[str, str] = field(default_factory=dict)
+    used_globals: Dict[str, Any] = field(default_factory=dict)
+
+    def launch(self, grid, args, stream=None):
+        raise RuntimeError(
+            f"kernel {self.name}: GPU code generation is not available in this build "
+            "yet; run it on the CPU with WARPFORGE_INTERPRET=1, or inspect its IR with "
+            "kernel.warmup(...).asm")
+
+
+def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
+                     divisibility: Optional[Dict[str, int]] = None) -> Tuple[str, Dict]:
+    """The tile IR of `fn` (a JITFunction) for one specialization.
+
+    `signature` maps each run-time parameter to its type ("*fp16", "i32",
+    "fp32", ...); `constants` maps compile-time parameters to their values;
+    `divisibility` gives known divisors of run-time integers and pointers.
+    Returns the IR text and the constexpr globals the kernel read."""
+    divisibility = divisibility or {}
+    builder = TextBuilder(fn.filename)
+    ctx = FunctionContext(builder)
+    params = list(fn.signature.parameters)
+    for name in list(signature) + list(constants):
+        if name not in params:
+            raise CompilationError(f"{fn.__name__} has no parameter '{name}'")
+    scope: Dict[str, Any] = {}
+    arg_names, arg_types, arg_attrs = [], [], []
+    for name in params:
+        if name in constants:
+            scope[name] = constexpr(constants[name]) if not isinstance(
+                constants[name], constexpr) else constants[name]
+        elif name in signature:
+            try:
+                ty = core.dtype_from_name(signature[name])
+            except ValueError as e:
+                raise CompilationError(f"{fn.__name__}: parameter '{name}': {e}") from None
+            arg_names.append(name)
+            arg_types.append(ty)
+            div = divisibility.get(name)
+            arg_attrs.append(f"tile.divisibility = {div} : i32" if div else "")
+        else:
+            raise CompilationError(f"{fn.__name__}: no type or value for parameter '{name}'")
+
+    def body(values):
+        for name, ty, value in zip(arg_names, arg_types, values):
+            scope[name] = tensor(value, ty)
+        gen = CodeGenerator(fn, ctx, scope)
+        gen.visit(fn.parse())
+        if gen.ret is not None:
+            raise CompilationError(f"kernel {fn.__name__} returns a value; kernels write "
+                                   "their results through pointers", fn.filename,
+                                   fn.first_line, 0)
+        return []
+
+    with use_builder(builder):
+        builder.function(fn.__name__, True, [t.to_ir() for t in arg_types], arg_attrs, body,
+                         (fn.filename, fn.first_line, fn.indent + 1))
+    return builder.module(), dict(ctx.used_globals)
+
+
+def _from_ir_error(fn, e: IRError) -> CompilationError:
+    """The first error of the C++ core, at its Python line when it has one."""
+    errors = e.errors or e.diagnostics
+    d = errors[0] if errors else None
+    if d is None:
+        return CompilationError(str(e))
+    source = None
+    if d.file == fn.filename and fn.first_line <= d.line < fn.first_line + len(fn.source_lines):
+        source = fn.source_lines[d.line - fn.first_line]
+    return CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), source)
+
+
+def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
+                   divisibility: Optional[Dict[str, int]] = None,
+                   options: Optional[KernelOptions] = None) -> CompiledKernel:
+    options = options or KernelOptions()
+    text, used_globals = generate_tile_ir(fn, signature, constants, divisibility)
+    kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
+                            used_globals=used_globals)
+    dump_dir = os.environ.get("WARPFORGE_DUMP_DIR")
+    try:
+        kernel.asm["tile-frontend"] = ir.parse(text, fn.filename)
+        kernel.asm["tile"] = ir.run_pipeline(text, "tile-optimize", fn.filename)
+    except IRError as e:
+        if dump_dir:
+            _dump(dump_dir, fn.__name__, "failed.mlir", text)
+        raise _from_ir_error(fn, e) from None
+    if dump_dir:
+        for stage, body in kernel.asm.items():
+            _dump(dump_dir, fn.__name__, f"{stage}.mlir", body)
+    return kernel
+
+
+def _dump(directory: str, name: str, suffix: str, text: str):
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, f"{name}.{suffix}"), "w") as f:
+        f.write(text)

@@ -1,0 +1,359 @@
+"""warpforge.language: Triton's `tl` surface.
+
+`import warpforge.language as tl` gives kernels the same names as
+`import triton.language as tl`. Each function forwards to `semantic`, which
+records operations through the active builder.
+"""
+
+from . import core, semantic
+from .core import (bfloat16, block_type, constexpr, dtype, float8e4nv, float8e5, float16,
+                   float32, float64, int1, int8, int16, int32, int64, pointer_type, tensor,
+                   tensor_descriptor_type, uint8, uint16, uint32, uint64)
+from .semantic import SemanticError
+
+_u = semantic.unwrap
+
+# ---------------------------------------------------------------------------
+# Compile-time helpers
+# ---------------------------------------------------------------------------
+
+
+class static_range:
+    """`for i in tl.static_range(...)`: unrolled at compile time."""
+
+    def __init__(self, arg1, arg2=None, step=None):
+        if arg2 is None:
+            self.start, self.end = 0, int(_u(arg1))
+        else:
+            self.start, self.end = int(_u(arg1)), int(_u(arg2))
+        self.step = 1 if step is None else int(_u(step))
+        if self.step == 0:
+            raise ValueError("static_range step must not be zero")
+
+    def __iter__(self):
+        import builtins
+        return iter(builtins.range(self.start, self.end, self.step))
+
+
+class range:  # noqa: A001 - the language's name
+    """`for i in tl.range(...)`: a loop the compiler may software-pipeline
+    (`num_stages`), warp-specialize (`warp_specialize`) or unroll
+    (`loop_unroll_factor`). In the interpreter it is Python's range."""
+
+    def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
+                 warp_specialize=False, disallow_acc_multi_buffer=False, flatten=False):
+        if arg2 is None:
+            self.start, self.end = 0, arg1
+        else:
+            self.start, self.end = arg1, arg2
+        self.step = 1 if step is None else step
+        self.num_stages = _u(num_stages)
+        self.loop_unroll_factor = _u(loop_unroll_factor)
+        self.warp_specialize = bool(_u(warp_specialize))
+
+    def __iter__(self):  # interpreter only
+        import builtins
+        return iter(builtins.range(int(self.start), int(self.end), int(self.step)))
+
+
+def static_assert(cond, msg=""):
+    if not _u(cond):
+        raise SemanticError(f"static_assert failed: {_u(msg)}" if _u(msg) else "static_assert failed")
+
+
+def static_print(*values, sep=" ", end="\n"):
+    print(*[_u(v) for v in values], sep=sep, end=end)
+
+
+def cdiv(x, div):
+    x, div = _u(x), _u(div)
+    if isinstance(x, int) and isinstance(div, int):
+        return constexpr((x + div - 1) // div)
+    return (x + div - 1) // div
+
+
+def next_power_of_2(n):
+    n = int(_u(n))
+    return constexpr(1 << (n - 1).bit_length() if n > 0 else 1)
+
+
+# ---------------------------------------------------------------------------
+# Program and tensor creation
+# ---------------------------------------------------------------------------
+
+
+def program_id(axis=0):
+    return semantic.program_id(axis)
+
+
+def num_programs(axis=0):
+    return semantic.num_programs(axis)
+
+
+def arange(start, end):
+    return semantic.arange(start, end)
+
+
+def full(shape, value, dtype):
+    return semantic.full([_u(s) for s in _u(shape)], value, _u(dtype))
+
+
+def zeros(shape, dtype):
+    return full(shape, 0, dtype)
+
+
+def zeros_like(x):
+    return full(x.shape, 0, x.dtype)
+
+
+def full_like(x, value):
+    return full(x.shape, value, x.dtype)
+
+
+def cast(x, dtype, fp_downcast_rounding=None, bitcast=False):
+    return semantic.cast(x, dtype, fp_downcast_rounding, bitcast)
+
+
+# ---------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------
+
+
+def reshape(x, *shape, can_reorder=False):
+    return semantic.reshape(x, core._shape_args(shape), _u(can_reorder))
+
+
+def view(x, *shape):
+    return semantic.reshape(x, core._shape_args(shape), True)
+
+
+def expand_dims(x, axis):
+    return semantic.expand_dims(x, axis)
+
+
+def broadcast_to(x, *shape):
+    return semantic.broadcast_to(semantic.to_tensor(x), core._shape_args(shape))
+
+
+def broadcast(a, b):
+    return semantic.broadcast_pair(semantic.to_tensor(a), semantic.to_tensor(b))
+
+
+def trans(x, *dims):
+    return semantic.permute(x, core._shape_args(dims) if dims else None)
+
+
+def permute(x, *dims):
+    return semantic.permute(x, core._shape_args(dims))
+
+
+# ---------------------------------------------------------------------------
+# Memory
+# ---------------------------------------------------------------------------
+
+
+def load(pointer, mask=None, other=None, boundary_check=(), padding_option="",
+         cache_modifier="", eviction_policy="", volatile=False):
+    if _u(boundary_check) or _u(padding_option):
+        raise SemanticError("boundary_check and padding_option are for block pointers, "
+                            "which warpforge does not support: use a mask or a tensor "
+                            "descriptor")
+    return semantic.load(pointer, mask, other, cache_modifier, eviction_policy, volatile)
+
+
+def store(pointer, value, mask=None, boundary_check=(), cache_modifier="",
+          eviction_policy=""):
+    if _u(boundary_check):
+        raise SemanticError("boundary_check is for block pointers, which warpforge does not "
+                            "support: use a mask or a tensor descriptor")
+    semantic.store(pointer, value, mask, cache_modifier, eviction_policy)
+
+
+class tensor_descriptor:
+    """A TMA tensor descriptor: `desc.load([i, j])`, `desc.store([i, j], v)`."""
+
+    def __init__(self, handle: tensor, shape, strides, block_shape):
+        self.handle = handle
+        self.shape = shape
+        self.strides = strides
+        self.block_shape = block_shape
+        self.dtype = handle.type.block_type.element_ty
+        self.block_type = handle.type.block_type
+
+    def load(self, offsets):
+        return semantic.descriptor_load(self.handle, offsets)
+
+    def store(self, offsets, value):
+        semantic.descriptor_store(self.handle, value, offsets)
+
+
+def make_tensor_descriptor(base, shape, strides, block_shape):
+    shape, strides, block_shape = list(_u(shape)), list(_u(strides)), list(_u(block_shape))
+    handle = semantic.make_tensor_descriptor(base, shape, strides, block_shape)
+    return tensor_descriptor(handle, shape, strides, [int(_u(b)) for b in block_shape])
+
+
+def _atomic(kind):
+    def fn(pointer, val, mask=None, sem=None, scope=None):
+        return semantic.atomic_rmw(kind, pointer, val, mask, sem, scope)
+    fn.__name__ = f"atomic_{kind}"
+    fn.__doc__ = f"Atomic {kind}; returns the old values."
+    return fn
+
+
+atomic_add = _atomic("add")
+atomic_max = _atomic("max")
+atomic_min = _atomic("min")
+atomic_and = _atomic("and")
+atomic_or = _atomic("or")
+atomic_xor = _atomic("xor")
+atomic_xchg = _atomic("xchg")
+
+
+def atomic_cas(pointer, cmp, val, sem=None, scope=None):
+    return semantic.atomic_cas(pointer, cmp, val, sem, scope)
+
+
+# ---------------------------------------------------------------------------
+# Computation
+# ---------------------------------------------------------------------------
+
+
+def dot(input, other, acc=None, input_precision=None, allow_tf32=None,
+        max_num_imprecise_acc=None, out_dtype=float32):
+    return semantic.dot(input, other, acc, input_precision, allow_tf32,
+                        max_num_imprecise_acc, out_dtype)
+
+
+def where(condition, x, y):
+    return semantic.where(condition, x, y)
+
+
+def maximum(x, y, propagate_nan=False):
+    return semantic.maximum(x, y, propagate_nan)
+
+
+def minimum(x, y, propagate_nan=False):
+    return semantic.minimum(x, y, propagate_nan)
+
+
+def clamp(x, min, max, propagate_nan=False):
+    return semantic.clamp(x, min, max, propagate_nan)
+
+
+def fma(x, y, z):
+    return semantic.fma(x, y, z)
+
+
+def _math(name):
+    def fn(x):
+        return semantic.unary_math(name, x)
+    fn.__name__ = name
+    fn.__doc__ = f"Element-wise {name} (fp32 or fp64)."
+    return fn
+
+
+exp = _math("exp")
+exp2 = _math("exp2")
+log = _math("log")
+log2 = _math("log2")
+sqrt = _math("sqrt")
+rsqrt = _math("rsqrt")
+sin = _math("sin")
+cos = _math("cos")
+erf = _math("erf")
+floor = _math("floor")
+ceil = _math("ceil")
+
+
+def abs(x):  # noqa: A001
+    return semantic.abs(x)
+
+
+def sigmoid(x):
+    return 1.0 / (1.0 + exp(-semantic.to_tensor(x)))
+
+
+def softmax(x, ieee_rounding=False):
+    z = x - max(x, 0)
+    num = exp(z)
+    return num / sum(num, 0)
+
+
+# ---------------------------------------------------------------------------
+# Reductions and scans
+# ---------------------------------------------------------------------------
+
+
+def _combine_fn(combine_fn):
+    """A combine function as a callable on lists of tensors: @jit functions
+    are called through the builder (a device call when compiling)."""
+    def call(args):
+        return core.current_builder().call_function(combine_fn, args)
+    return call
+
+
+def reduce(input, axis, combine_fn, keep_dims=False):
+    inputs = list(input) if isinstance(input, (tuple, list)) else [input]
+    out = semantic.reduce(inputs, _u(axis), _combine_fn(combine_fn), keep_dims)
+    return out if isinstance(input, (tuple, list)) else out[0]
+
+
+def sum(input, axis=None, keep_dims=False, dtype=None):  # noqa: A001
+    return semantic.reduce_builtin(input, _u(axis), "sum", keep_dims, dtype)
+
+
+def max(input, axis=None, return_indices=False, keep_dims=False):  # noqa: A001
+    if _u(return_indices):
+        return (semantic.reduce_builtin(input, _u(axis), "max", keep_dims),
+                semantic.arg_reduce(input, _u(axis), "max", keep_dims))
+    return semantic.reduce_builtin(input, _u(axis), "max", keep_dims)
+
+
+def min(input, axis=None, return_indices=False, keep_dims=False):  # noqa: A001
+    if _u(return_indices):
+        return (semantic.reduce_builtin(input, _u(axis), "min", keep_dims),
+                semantic.arg_reduce(input, _u(axis), "min", keep_dims))
+    return semantic.reduce_builtin(input, _u(axis), "min", keep_dims)
+
+
+def argmax(input, axis, keep_dims=False):
+    return semantic.arg_reduce(input, _u(axis), "max", keep_dims)
+
+
+def argmin(input, axis, keep_dims=False):
+    return semantic.arg_reduce(input, _u(axis), "min", keep_dims)
+
+
+def xor_sum(input, axis=None, keep_dims=False):
+    return semantic.reduce_builtin(input, _u(axis), "xor_sum", keep_dims)
+
+
+def associative_scan(input, axis, combine_fn, reverse=False):
+    inputs = list(input) if isinstance(input, (tuple, list)) else [input]
+    out = semantic.scan(inputs, _u(axis), _combine_fn(combine_fn), reverse)
+    return out if isinstance(input, (tuple, list)) else out[0]
+
+
+def cumsum(input, axis=0, reverse=False):
+    return semantic.cumulative(input, _u(axis), "sum", reverse)
+
+
+def cumprod(input, axis=0, reverse=False):
+    return semantic.cumulative(input, _u(axis), "prod", reverse)
+
+
+# ---------------------------------------------------------------------------
+# Debugging
+# ---------------------------------------------------------------------------
+
+
+def device_assert(cond, msg=""):
+    semantic.device_assert(cond, msg)
+
+
+def device_print(prefix, *args, hex=False):
+    semantic.device_print(prefix, args, hex)
+
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,5 @@
+"""Kernel objects, specialization and launch."""
+
+from .jit import JITFunction, jit
+
+__all__ = ["JITFunction", "jit"]
