@@ -150,6 +150,8 @@ class TextBuilder:
             lit = float_literal(float(value), elem_type)
         if ir_type.startswith("tensor<"):
             attr = f"dense<{lit}> : {ir_type}"
+        elif elem_type == "i1":
+            attr = lit  # a bool attribute takes no type
         else:
             attr = f"{lit} : {ir_type}"
         return self.emit1("arith.constant", [], ir_type, f"value = {attr}")

@@ -113,14 +113,21 @@ class CodeGenerator(ast.NodeVisitor):
             self.fn.source_lines) else None
         return cls(message, self.fn.filename, line, col, source)
 
+    def _at(self, node):
+        """Ops emitted from here on carry `node`'s position (after visiting its
+        operands, which moved it)."""
+        line, col = self._abs_pos(node)
+        self.builder.set_loc(line, col + 1)
+
     def visit(self, node):
         if hasattr(node, "lineno"):
-            line, col = self._abs_pos(node)
-            self.builder.set_loc(line, col + 1)
+            self._at(node)
         try:
             return super().visit(node)
-        except CompilationError:
-            raise
+        except CompilationError as e:
+            if e.lineno or not hasattr(node, "lineno"):
+                raise
+            raise self.error(node, e.message, type(e)) from None
         except Exception as e:  # a language rule broken at this node
             message = str(e) if isinstance(e, (semantic.SemanticError, TypeError, ValueError,
                                                AttributeError)) else \
@@ -154,6 +161,7 @@ class CodeGenerator(ast.NodeVisitor):
                                    "function, not inside if, for or while",
                              UnsupportedLanguageConstruct)
         self.ret = self.visit(node.value) if node.value is not None else None
+        self.ret_node = node
         self.returned = True
 
     nesting = 0
@@ -261,6 +269,7 @@ class CodeGenerator(ast.NodeVisitor):
     # -- Expressions -------------------------------------------------------------
 
     def _binop(self, op, lhs, rhs, node):
+        self._at(node)
         py, sem = _BINOPS[type(op)]
         if not is_tensor(lhs) and not is_tensor(rhs):
             return constexpr(py(unwrap(lhs), unwrap(rhs)))
@@ -273,6 +282,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_UnaryOp(self, node: ast.UnaryOp):
         operand = self.visit(node.operand)
+        self._at(node)
         if not is_tensor(operand):
             fn = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_,
                   ast.Invert: operator.invert}[type(node.op)]
@@ -287,6 +297,7 @@ class CodeGenerator(ast.NodeVisitor):
         result = None
         for value_node in node.values:
             value = self.visit(value_node)
+            self._at(node)
             if result is None:
                 result = value
             elif not is_tensor(result) and not is_tensor(value):
@@ -305,6 +316,7 @@ class CodeGenerator(ast.NodeVisitor):
         result = None
         for op, comp_node in zip(node.ops, node.comparators):
             right = self.visit(comp_node)
+            self._at(node)
             py, sem = _CMPOPS[type(op)]
             if not is_tensor(left) and not is_tensor(right):
                 r = constexpr(py(unwrap(left), unwrap(right)))
@@ -363,6 +375,7 @@ class CodeGenerator(ast.NodeVisitor):
     def visit_Subscript(self, node: ast.Subscript):
         value = self.visit(node.value)
         index = self.visit(node.slice)
+        self._at(node)
         if is_tensor(value):
             if isinstance(index, tuple):
                 index = tuple(unwrap(i) for i in index)
@@ -387,6 +400,7 @@ class CodeGenerator(ast.NodeVisitor):
                 kwargs.update(unwrap(self.visit(k.value)))
             else:
                 kwargs[k.arg] = self.visit(k.value)
+        self._at(node)
         return self.call_function(fn, args, kwargs, node)
 
     def call_function(self, fn, args, kwargs=None, node=None):
@@ -399,6 +413,14 @@ class CodeGenerator(ast.NodeVisitor):
             return None
         if fn is builtins.range:
             raise CompilationError("range() can only be used in a for loop")
+        if fn in (min, max) and any(is_tensor(a) for a in args):
+            # Python's min/max on run-time values, as Triton maps them.
+            combine = semantic.minimum if fn is min else semantic.maximum
+            values = list(args[0]) if len(args) == 1 else list(args)
+            result = values[0]
+            for v in values[1:]:
+                result = combine(result, v)
+            return result
         module = getattr(fn, "__module__", "") or ""
         is_language = module.startswith("warpforge.language") or isinstance(
             getattr(fn, "__self__", None), (tensor, tl.tensor_descriptor))

@@ -103,23 +103,34 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
         gen = CodeGenerator(fn, ctx, scope)
         gen.visit(fn.parse())
         if gen.ret is not None:
-            raise CompilationError(f"kernel {fn.__name__} returns a value; kernels write "
-                                   "their results through pointers", fn.filename,
-                                   fn.first_line, 0)
+            raise gen.error(gen.ret_node, f"kernel {fn.__name__} returns a value; kernels "
+                                          "write their results through pointers")
         return []
 
-    with use_builder(builder):
-        builder.function(fn.__name__, True, [t.to_ir() for t in arg_types], arg_attrs, body,
-                         (fn.filename, fn.first_line, fn.indent + 1))
+    try:
+        with use_builder(builder):
+            builder.function(fn.__name__, True, [t.to_ir() for t in arg_types], arg_attrs,
+                             body, (fn.filename, fn.first_line, fn.indent + 1))
+    except CompilationError as e:
+        # The message and the kernel line are the whole story: drop the
+        # code generator's frames from the traceback.
+        raise e.with_traceback(None) from None
     return builder.module(), dict(ctx.used_globals)
 
 
-def _from_ir_error(fn, e: IRError) -> CompilationError:
+def _from_ir_error(fn, e: IRError, ir_name: str) -> CompilationError:
     """The first error of the C++ core, at its Python line when it has one."""
     errors = e.errors or e.diagnostics
     d = errors[0] if errors else None
     if d is None:
         return CompilationError(str(e))
+    if d.file == ir_name:
+        # An error in the text itself, not at a Python location: the
+        # frontend wrote bad IR. That is our bug, not the kernel's.
+        return CompilationError(
+            f"internal compiler error: the frontend produced invalid IR for "
+            f"{fn.__name__} ({ir_name}:{d.line}:{d.column}: {d.message}); set "
+            "WARPFORGE_DUMP_DIR to keep it and please report it")
     source = None
     if d.file == fn.filename and fn.first_line <= d.line < fn.first_line + len(fn.source_lines):
         source = fn.source_lines[d.line - fn.first_line]
@@ -134,13 +145,14 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
                             used_globals=used_globals)
     dump_dir = os.environ.get("WARPFORGE_DUMP_DIR")
+    ir_name = f"<tile IR of {fn.__name__}>"
     try:
-        kernel.asm["tile-frontend"] = ir.parse(text, fn.filename)
-        kernel.asm["tile"] = ir.run_pipeline(text, "tile-optimize", fn.filename)
+        kernel.asm["tile-frontend"] = ir.parse(text, ir_name)
+        kernel.asm["tile"] = ir.run_pipeline(text, "tile-optimize", ir_name)
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
-        raise _from_ir_error(fn, e) from None
+        raise _from_ir_error(fn, e, ir_name) from None
     if dump_dir:
         for stage, body in kernel.asm.items():
             _dump(dump_dir, fn.__name__, f"{stage}.mlir", body)

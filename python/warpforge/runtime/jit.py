@@ -59,6 +59,30 @@ def data_pointer(value) -> int:
     return iface["data"][0]
 
 
+class _Namespace:
+    """The names a kernel body sees besides its locals: the variables it
+    closes over, then its module's globals (read live, as Python does)."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        cells = fn.__closure__ or ()
+        self.cells = dict(zip(fn.__code__.co_freevars, cells))
+
+    def __contains__(self, name):
+        if name in self.cells:
+            try:
+                self.cells[name].cell_contents
+                return True
+            except ValueError:  # not bound yet
+                return False
+        return name in self.fn.__globals__
+
+    def __getitem__(self, name):
+        if name in self.cells:
+            return self.cells[name].cell_contents
+        return self.fn.__globals__[name]
+
+
 class JITFunction:
     """A function compiled by warpforge; `kernel[grid](*args)` launches it."""
 
@@ -75,7 +99,7 @@ class JITFunction:
         self.do_not_specialize = {self.arg_names[d] if isinstance(d, int) else d
                                   for d in do_not_specialize}
         self.debug = debug
-        self.globals = fn.__globals__
+        self.globals = _Namespace(fn)
         lines, first = inspect.getsourcelines(fn)
         start = next(i for i, l in enumerate(lines) if l.lstrip().startswith(("def ", "async def")))
         self.first_line = first + start
@@ -151,7 +175,10 @@ class JITFunction:
     # -- Launch ----------------------------------------------------------------
 
     def _bind(self, args, kwargs):
-        options = {k: kwargs.pop(k) for k in _OPTION_NAMES if k in kwargs}
+        # An option that is also a parameter (the softmax tutorial's
+        # num_stages) goes to both, as in Triton.
+        options = {k: (kwargs[k] if k in self.arg_names else kwargs.pop(k))
+                   for k in _OPTION_NAMES if k in kwargs}
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:

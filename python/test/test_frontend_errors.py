@@ -1,0 +1,199 @@
+"""Compilation errors: the kernel line, a caret, a plain message, no
+internal traceback."""
+
+import numpy as np
+import pytest
+
+import warpforge
+import warpforge.language as tl
+from warpforge import CompilationError
+
+F32 = np.zeros(64, np.float32)
+
+
+def compile_error(kernel, *args, **kwargs) -> CompilationError:
+    with pytest.raises(CompilationError) as info:
+        kernel.warmup(*args, **kwargs)
+    err = info.value
+    # Shown with the source line and a caret; no chained internal exception.
+    assert err.__cause__ is None and err.__suppress_context__
+    return err
+
+
+def line_of(kernel, needle: str) -> int:
+    return kernel.first_line + next(i for i, l in enumerate(kernel.source_lines) if needle in l)
+
+
+def test_broadcast_shape_mismatch():
+    @warpforge.jit
+    def k(x_ptr, BLOCK: tl.constexpr):
+        a = tl.arange(0, BLOCK)
+        b = tl.arange(0, 2 * BLOCK)
+        tl.store(x_ptr + a, a + b)
+
+    err = compile_error(k, F32, BLOCK=16)
+    assert err.lineno == line_of(k, "a + b")
+    assert "shapes [16] and [32] cannot be broadcast together" in str(err)
+    assert str(err).splitlines()[1].strip() == "tl.store(x_ptr + a, a + b)"
+    caret = str(err).splitlines()[2]
+    assert caret.index("^") - 4 == "tl.store(x_ptr + a, a + b)".index("a + b")
+
+
+def test_type_mismatch():
+    @warpforge.jit
+    def k(x_ptr):
+        a = tl.arange(0, 16).to(tl.float32)
+        tl.store(x_ptr + tl.arange(0, 16), a & 3)
+
+    err = compile_error(k, F32)
+    assert err.lineno == line_of(k, "a & 3")
+    assert "bitwise operations need integer operands, got tl.float32" in str(err)
+
+
+def test_non_constexpr_where_constexpr_is_needed():
+    @warpforge.jit
+    def k(x_ptr, n):
+        tl.store(x_ptr + tl.arange(0, n), 1.0)
+
+    err = compile_error(k, F32, 7)
+    assert err.lineno == line_of(k, "tl.arange(0, n)")
+    assert "arange's start and end must be tl.constexpr integers" in str(err)
+
+
+def test_constexpr_parameter_given_a_tensor_in_a_call():
+    @warpforge.jit
+    def helper(x, N: tl.constexpr):
+        return x * N
+
+    @warpforge.jit
+    def k(x_ptr, n):
+        tl.store(x_ptr, helper(1.0, n))
+
+    err = compile_error(k, F32, 7)
+    assert "argument 'N' is a tl.constexpr but got a run-time value" in str(err)
+
+
+def test_unknown_name():
+    @warpforge.jit
+    def k(x_ptr):
+        tl.store(x_ptr, undefined_value)  # noqa: F821
+
+    err = compile_error(k, F32)
+    assert err.lineno == line_of(k, "undefined_value")
+    assert "name 'undefined_value' is not defined" in str(err)
+
+
+@pytest.mark.parametrize("construct,body", [
+    ("break", "for i in range(4):\n        break"),
+    ("continue", "for i in range(4):\n        continue"),
+    ("lambda", "f = lambda v: v"),
+    ("Try", "try:\n        pass\n    except Exception:\n        pass"),
+    ("With", "with x_ptr:\n        pass"),
+    ("ListComp", "y = [i for i in range(3)]"),
+])
+def test_unsupported_python_constructs(construct, body, tmp_path):
+    source = f"import warpforge\n\n@warpforge.jit\ndef k(x_ptr):\n    {body}\n"
+    path = tmp_path / f"kernel_{construct}.py"
+    path.write_text(source)
+    namespace = {}
+    exec(compile(source, str(path), "exec"), namespace)
+    with pytest.raises(warpforge.compiler.UnsupportedLanguageConstruct) as info:
+        namespace["k"].warmup(F32)
+    assert construct in str(info.value)
+    assert info.value.filename == str(path)
+    assert info.value.lineno == 5 or info.value.lineno == 6
+
+
+def test_non_constexpr_global_is_rejected():
+    err = compile_error(_uses_plain_global, F32)
+    assert "cannot access global variable 'PLAIN_GLOBAL' of type int" in str(err)
+    assert "tl.constexpr" in str(err)
+
+
+PLAIN_GLOBAL = 3
+
+
+@warpforge.jit
+def _uses_plain_global(x_ptr):
+    tl.store(x_ptr, PLAIN_GLOBAL)
+
+
+def test_loop_carried_type_change():
+    @warpforge.jit
+    def k(x_ptr, n):
+        acc = 0
+        for i in range(n):
+            acc += tl.load(x_ptr + tl.arange(0, 16))
+        tl.store(x_ptr + tl.arange(0, 16), acc)
+
+    err = compile_error(k, F32, 5)
+    assert err.lineno == line_of(k, "for i in range(n)")
+    assert "loop-carried variable 'acc' has type i32 before the loop" not in str(err)
+    assert "loop-carried variable 'acc'" in str(err) and "tl.zeros" in str(err)
+
+
+def test_if_branches_with_different_types():
+    @warpforge.jit
+    def k(x_ptr, n):
+        v = 1
+        if n > 3:
+            v = tl.load(x_ptr)
+        tl.store(x_ptr, v)
+
+    err = compile_error(k, F32, 5)
+    assert "'v' has type" in str(err) and "both branches must give it one type" in str(err)
+
+
+def test_dot_shape_rules():
+    @warpforge.jit
+    def k(a_ptr):
+        a = tl.load(a_ptr + tl.arange(0, 16)[:, None] * 8 + tl.arange(0, 8)[None, :])
+        tl.dot(a, a)
+
+    err = compile_error(k, F32)
+    assert "tl.dot: the inner dimensions differ: a is 16x8, b is 16x8" in str(err)
+
+
+def test_math_dtype_rule():
+    @warpforge.jit
+    def k(x_ptr):
+        x = tl.load(x_ptr + tl.arange(0, 16))
+        tl.store(x_ptr + tl.arange(0, 16), tl.exp(x))
+
+    err = compile_error(k, np.zeros(16, np.float16))
+    assert "tl.exp expects fp32 or fp64, got tl.float16" in str(err)
+
+
+def test_verifier_error_from_cpp_maps_to_the_python_line():
+    @warpforge.jit
+    def k(x_ptr, M, N):
+        d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [512, 64])
+        d.load([0, 0])
+
+    err = compile_error(k, F32, 64, 64)
+    assert err.lineno == line_of(k, "make_tensor_descriptor")
+    assert "TMA moves at most 256 elements per dimension" in str(err)
+    assert "make_tensor_descriptor" in str(err).splitlines()[1]
+
+
+def test_kernel_returning_a_value():
+    @warpforge.jit
+    def k(x_ptr):
+        return tl.load(x_ptr)
+
+    err = compile_error(k, F32)
+    assert "returns a value" in str(err)
+
+
+def test_calling_a_kernel_from_python_directly():
+    with pytest.raises(RuntimeError, match=r"launch it as _uses_plain_global\[grid\]"):
+        _uses_plain_global(F32)
+
+
+def test_bad_options_and_arguments():
+    with pytest.raises(ValueError, match="num_warps must be a power of 2"):
+        _uses_plain_global.warmup(F32, num_warps=3)
+    with pytest.raises(TypeError, match="missing a required argument"):
+        _uses_plain_global.warmup()
+    with pytest.raises(TypeError, match="argument 'x_ptr' of type object"):
+        _uses_plain_global.warmup(object())

@@ -1,0 +1,272 @@
+"""@jit kernels -> verified tile IR, for the zoo of tutorial kernels."""
+
+import numpy as np
+import pytest
+
+import warpforge
+import warpforge.language as tl
+from warpforge.compiler import compile_kernel, generate_tile_ir
+
+import zoo
+from filecheck import filecheck
+
+F32 = np.zeros(64, np.float32)
+F16 = np.zeros(64, np.float16)
+I64 = np.zeros(64, np.int64)
+
+
+def test_vector_add(tmp_path):
+    k = zoo.add_kernel.warmup(F32, F32, F32, 1000, BLOCK_SIZE=1024)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @add_kernel(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32)
+CHECK: %[[PID:.*]] = tile.get_program_id x : i32
+CHECK: %[[START:.*]] = arith.muli %[[PID]], %c1024_i32 : i32
+CHECK: %[[RANGE:.*]] = tile.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+CHECK: %[[OFFS:.*]] = arith.addi %{{.*}}, %[[RANGE]] : tensor<1024xi32>
+CHECK: %[[MASK:.*]] = arith.cmpi slt, %[[OFFS]], %{{.*}} : tensor<1024xi32>
+CHECK: %[[X:.*]] = tile.load %{{.*}}, %[[MASK]] : tensor<1024x!tile.ptr<f32>>
+CHECK: %[[Y:.*]] = tile.load %{{.*}}, %[[MASK]] : tensor<1024x!tile.ptr<f32>>
+CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[Y]] : tensor<1024xf32>
+CHECK: tile.store %{{.*}}, %[[SUM]], %[[MASK]] : tensor<1024x!tile.ptr<f32>>
+CHECK-NEXT: tile.return
+""", tmp_path)
+
+
+def test_fused_softmax(tmp_path):
+    k = zoo.softmax_kernel.warmup(F32, F32, 781, 781, 1823, 781, BLOCK_SIZE=1024,
+                                  num_stages=4)
+    assert k.options.num_stages == 4
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @softmax_kernel
+CHECK: scf.for %{{.*}} = %{{.*}} to %arg4 step %{{.*}}  : i32 {
+CHECK: %[[ROW:.*]] = tile.load %{{.*}}, %{{.*}}, %cst{{.*}} : tensor<1024x!tile.ptr<f32>>
+CHECK: %[[MAX:.*]] = tile.reduce %[[ROW]] axis = 0 : tensor<1024xf32> -> f32 {
+CHECK: arith.maxnumf
+CHECK: tile.reduce.return
+CHECK: arith.subf
+CHECK: math.exp
+CHECK: tile.reduce %{{.*}} axis = 0 : tensor<1024xf32> -> f32 {
+CHECK: arith.addf
+CHECK: arith.divf
+CHECK: tile.store
+CHECK: } {tile.num_stages = 4 : i32}
+""", tmp_path)
+
+
+def test_layer_norm(tmp_path):
+    k = zoo.layer_norm_fwd.warmup(F16, F16, F16, F16, F32, F32, 1151, 1151, 1e-5,
+                                  BLOCK_SIZE=512)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @layer_norm_fwd
+CHECK-SAME: %arg8: f32)
+CHECK: scf.for {{.*}} iter_args(%{{.*}} = %cst{{.*}}) -> (tensor<512xf32>)
+CHECK: arith.extf %{{.*}} : tensor<512xf16> to tensor<512xf32>
+CHECK: tile.reduce
+CHECK: arith.sitofp %arg7 : i32 to f32
+CHECK: math.sqrt
+CHECK: tile.store %{{.*}}, %{{.*}} : !tile.ptr<f32>
+CHECK: scf.for
+CHECK: arith.truncf %{{.*}} : tensor<512xf32> to tensor<512xf16>
+""", tmp_path)
+
+
+def test_grouped_matmul_with_helper(tmp_path):
+    k = zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
+                                 BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
+                                 GROUP_SIZE_M=8, ACTIVATION="leaky_relu")
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @matmul_kernel
+CHECK: arith.minsi
+CHECK: %{{.*}}:3 = scf.for {{.*}} -> (tensor<128x128xf32>, tensor<128x64x!tile.ptr<f16>>, tensor<64x128x!tile.ptr<f16>>)
+CHECK: %[[A:.*]] = tile.load {{.*}} : tensor<128x64x!tile.ptr<f16>>
+CHECK: %[[B:.*]] = tile.load {{.*}} : tensor<64x128x!tile.ptr<f16>>
+CHECK: tile.dot %[[A]], %[[B]], %{{.*}} : tensor<128x64xf16> * tensor<64x128xf16> -> tensor<128x128xf32>
+CHECK: scf.yield
+CHECK: arith.cmpf oge
+CHECK: arith.select
+CHECK: arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xf16>
+CHECK: tile.store
+CHECK-NOT: tile.call
+CHECK-NOT: leaky_relu
+""", tmp_path)
+    # The helper is a device function in the frontend's output, inlined after.
+    assert "tile.call @leaky_relu__" in k.asm["tile-frontend"]
+    assert "tile.func private @leaky_relu__" in k.asm["tile-frontend"]
+
+
+def test_argmax_reduction(tmp_path):
+    k = zoo.argmax_rows_kernel.warmup(F32, F32, I64, 1000, 1000, BLOCK=1024)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @argmax_rows_kernel
+CHECK: tile.reduce %{{.*}} axis = 0 : tensor<1024xf32> -> f32
+CHECK: %{{.*}}:2 = tile.reduce %{{.*}}, %{{.*}} axis = 0 : tensor<1024xf32>, tensor<1024xi32> -> f32, i32 {
+CHECK: ^bb0(%{{.*}}: f32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i32):
+CHECK: arith.cmpf ogt
+CHECK: tile.reduce.return %{{.*}}, %{{.*}} : f32, i32
+CHECK: arith.extsi %{{.*}} : i32 to i64
+CHECK: tile.store %{{.*}}, %{{.*}} : !tile.ptr<i64>
+""", tmp_path)
+
+
+def test_helper_and_constexpr_global(tmp_path):
+    k = zoo.helper_call_kernel.warmup(F32, F32, 1000, BLOCK=256)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @helper_call_kernel
+CHECK: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : tensor<256xf32>
+CHECK: %[[X:.*]] = tile.load
+CHECK: %[[Y:.*]] = arith.mulf %[[X]], %[[TWO]] : tensor<256xf32>
+CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<256xf32>) {
+CHECK: arith.addf %[[Y]]
+CHECK: } else {
+CHECK: scf.yield %[[Y]]
+CHECK: tile.store %{{.*}}, %[[R]]
+""", tmp_path)
+    assert k.used_globals == {"helper_call_kernel.SCALE": 2.0}
+
+
+def test_locations_point_at_the_python_lines():
+    text, _ = generate_tile_ir(zoo.add_kernel, {"x_ptr": "*fp32", "y_ptr": "*fp32",
+                                                "out_ptr": "*fp32", "n_elements": "i32"},
+                               {"BLOCK_SIZE": 128})
+    src = zoo.add_kernel.source_lines
+    first = zoo.add_kernel.first_line
+    load_line = first + next(i for i, l in enumerate(src) if "x = tl.load" in l)
+    assert f'"tile.load"' in text
+    load_ops = [l for l in text.splitlines() if '"tile.load"' in l]
+    assert f'zoo.py":{load_line}:' in load_ops[0]
+    assert all("loc(" in l for l in text.splitlines() if '= "' in l)
+
+
+def test_while_loop_and_run_time_if(tmp_path):
+    @warpforge.jit
+    def collatz(out_ptr, n):
+        steps = 0
+        while n != 1:
+            if n % 2 == 0:
+                n = n // 2
+            else:
+                n = 3 * n + 1
+            steps += 1
+        tl.store(out_ptr, steps)
+
+    k = collatz.warmup(np.zeros(1, np.int32), 27)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @collatz
+CHECK: %{{.*}}:2 = scf.while (%[[N:.*]] = %arg1, %[[S:.*]] = %c0_i32) : (i32, i32) -> (i32, i32) {
+CHECK: arith.cmpi ne, %[[N]], %c1_i32
+CHECK: scf.condition
+CHECK: } do {
+CHECK: scf.if %{{.*}} -> (i32) {
+CHECK: arith.divsi
+CHECK: } else {
+CHECK: arith.muli
+CHECK: scf.yield
+CHECK: tile.store %arg0, %{{.*}}#1 : !tile.ptr<i32>
+""", tmp_path)
+
+
+def test_static_range_unrolls_and_constexpr_if_folds(tmp_path):
+    @warpforge.jit
+    def unrolled(x_ptr, MODE: tl.constexpr):
+        acc = tl.zeros([16], dtype=tl.float32)
+        for i in tl.static_range(3):
+            acc += tl.load(x_ptr + i * 16 + tl.arange(0, 16))
+        if MODE == "double":
+            acc = acc * 2
+        else:
+            acc = acc * 3
+        tl.store(x_ptr + tl.arange(0, 16), acc)
+
+    k = unrolled.warmup(F32, MODE="double")
+    text = k.asm["tile"]
+    assert text.count("tile.load") == 3
+    assert "scf." not in text
+    assert "dense<2.000000e+00>" in text and "dense<3.000000e+00>" not in text
+
+
+def test_dtypes_casts_and_math(tmp_path):
+    @warpforge.jit
+    def kinds(f16_ptr, bf16_ptr, i8_ptr, u32_ptr, out_ptr):
+        offs = tl.arange(0, 32)
+        h = tl.load(f16_ptr + offs)
+        b = tl.load(bf16_ptr + offs)
+        i = tl.load(i8_ptr + offs)
+        u = tl.load(u32_ptr + offs)
+        x = h + b             # fp16 + bf16 -> fp32
+        y = tl.exp(x) + tl.sqrt(tl.abs(x)) + tl.sigmoid(x) + tl.erf(x)
+        z = y + i             # int8 -> fp32
+        w = (u >> 3) + (i // 3).to(tl.uint32)
+        q = z.to(tl.float8e4nv, fp_downcast_rounding="rtz").to(tl.float32)
+        tl.store(out_ptr + offs, q + w + tl.cumsum(z, 0) + tl.clamp(z, -1.0, 1.0))
+
+    # NumPy has no bfloat16: give the signature directly.
+    k = compile_kernel(kinds, {"f16_ptr": "*fp16", "bf16_ptr": "*bf16", "i8_ptr": "*i8",
+                               "u32_ptr": "*u32", "out_ptr": "*fp32"}, {})
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @kinds
+CHECK: arith.extf %{{.*}} : tensor<32xf16> to tensor<32xf32>
+CHECK: math.exp
+CHECK: math.absf
+CHECK: math.sqrt
+CHECK: math.erf
+CHECK: arith.sitofp %{{.*}} : tensor<32xi8> to tensor<32xf32>
+CHECK: arith.shrui
+CHECK: arith.divsi %{{.*}} : tensor<32xi8>
+CHECK: arith.extsi %{{.*}} : tensor<32xi8> to tensor<32xi32>
+CHECK: tile.fp_to_fp %{{.*}}, rounding = rtz : tensor<32xf32> -> tensor<32xf8E4M3FN>
+CHECK: tile.fp_to_fp %{{.*}} : tensor<32xf8E4M3FN> -> tensor<32xf32>
+CHECK: arith.uitofp
+CHECK: tile.scan
+CHECK: arith.maxnumf
+CHECK: arith.minnumf
+""", tmp_path)
+
+
+def test_atomics_descriptors_and_debug_ops(tmp_path):
+    @warpforge.jit
+    def misc(hist_ptr, data_ptr, a_ptr, M, N, lock_ptr):
+        offs = tl.arange(0, 128)
+        bins = tl.load(data_ptr + offs) % 16
+        tl.atomic_add(hist_ptr + bins, 1)
+        tl.atomic_max(a_ptr + offs, 1.5)
+        tl.atomic_cas(lock_ptr, 0, 1)
+        d = tl.make_tensor_descriptor(a_ptr, [M, N], [N, 1], [64, 64])
+        tile = d.load([0, 64])
+        d.store([64, 0], tile * 2)
+        tl.device_assert(bins < 16, "bin out of range")
+        tl.device_print("bins", bins)
+
+    k = misc.warmup(np.zeros(16, np.int32), np.zeros(128, np.int32), F32, 256, 256,
+                    np.zeros(1, np.int32))
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @misc
+CHECK: tile.atomic_rmw add, acq_rel, gpu, %{{.*}}, %{{.*}} : tensor<128x!tile.ptr<i32>>
+CHECK: tile.atomic_rmw max, acq_rel, gpu, {{.*}} : tensor<128x!tile.ptr<i32>>
+CHECK: tile.atomic_rmw umin, acq_rel, gpu, {{.*}} : tensor<128x!tile.ptr<i32>>
+CHECK: tile.atomic_cas acq_rel, gpu, %arg5, %{{.*}}, %{{.*}} : !tile.ptr<i32>
+CHECK: %[[D:.*]] = tile.make_tensor_descriptor %arg2, [%arg3, %arg4], [%{{.*}}, %{{.*}}] : !tile.ptr<f32>, !tile.tensordesc<tensor<64x64xf32>>
+CHECK: tile.descriptor_load %[[D]][%{{.*}}, %{{.*}}] : !tile.tensordesc<tensor<64x64xf32>> -> tensor<64x64xf32>
+CHECK: tile.descriptor_store %[[D]][%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+CHECK: tile.assert %{{.*}}, "bin out of range" : tensor<128xi1>
+CHECK: tile.print "bins" {isSigned = array<i32: 1>} : %{{.*}} : tensor<128xi32>
+""", tmp_path)
+
+
+def test_user_reduce_with_jit_combiner(tmp_path):
+    @warpforge.jit
+    def mul_combine(a, b):
+        return a * b
+
+    @warpforge.jit
+    def prod(x_ptr, out_ptr):
+        x = tl.load(x_ptr + tl.arange(0, 64)[:, None] * 8 + tl.arange(0, 8)[None, :])
+        tl.store(out_ptr + tl.arange(0, 8), tl.reduce(x, 0, mul_combine))
+
+    k = prod.warmup(F32, F32)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @prod
+CHECK: tile.reduce %{{.*}} axis = 0 : tensor<64x8xf32> -> tensor<8xf32> {
+CHECK: ^bb0(%[[L:.*]]: f32, %[[R:.*]]: f32):
+CHECK: %[[P:.*]] = arith.mulf %[[L]], %[[R]] : f32
+CHECK: tile.reduce.return %[[P]] : f32
+""", tmp_path)
