@@ -86,8 +86,11 @@ class _Namespace:
 class JITFunction:
     """A function compiled by warpforge; `kernel[grid](*args)` launches it."""
 
-    def __init__(self, fn: Callable, do_not_specialize=(), debug=None, noinline=None):
+    def __init__(self, fn: Callable, do_not_specialize=(), debug=None, noinline=None,
+                 interpret=None):
         self.fn = fn
+        # True: always run on the CPU interpreter; None: WARPFORGE_INTERPRET decides.
+        self.interpret = interpret
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -116,6 +119,11 @@ class JITFunction:
         return self._tree
 
     def __call__(self, *args, **kwargs):
+        from ..language import core
+        builder = getattr(core._state, "builder", None)
+        if getattr(builder, "interpreting", False):
+            # A device function called from an interpreted kernel runs as Python.
+            return self.fn(*args, **kwargs)
         raise RuntimeError(f"{self.__name__} is a @warpforge.jit function: launch it as "
                            f"{self.__name__}[grid](...) or call it from another "
                            "@warpforge.jit function")
@@ -186,7 +194,19 @@ class JITFunction:
         bound.apply_defaults()
         return bound.arguments, KernelOptions(**options)
 
+    def interpreting(self) -> bool:
+        if self.interpret is not None:
+            return bool(self.interpret)
+        return os.environ.get("WARPFORGE_INTERPRET", "0") not in ("", "0")
+
     def run(self, *args, grid, warmup=False, stream=None, **kwargs):
+        if self.interpreting() and not warmup:
+            from .interpreter import interpret_grid
+            arguments, options = self._bind(args, kwargs)
+            meta = dict(arguments)
+            meta.update(vars(options))
+            grid = grid(meta) if callable(grid) else grid
+            return interpret_grid(self, tuple(grid), arguments, options)
         arguments, options = self._bind(args, kwargs)
         specialization = {n: self.specialize(n, v) for n, v in arguments.items()}
         key = (tuple(specialization.values()), options)
@@ -200,9 +220,6 @@ class JITFunction:
         meta.update(vars(options))
         grid = grid(meta) if callable(grid) else grid
         grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
-        if os.environ.get("WARPFORGE_INTERPRET") == "1":
-            raise RuntimeError("interpreter mode (WARPFORGE_INTERPRET=1) is not available "
-                               "yet")
         runtime_args = [v for n, v in arguments.items() if specialization[n][0] == "a"]
         return kernel.launch(grid, runtime_args, stream)
 
@@ -212,9 +229,9 @@ class JITFunction:
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
 
-def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None):
-    """Decorator: `@jit` or `@jit(do_not_specialize=[...])`."""
+def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, interpret=None):
+    """Decorator: `@jit` or `@jit(do_not_specialize=[...], interpret=True)`."""
     def decorator(f):
         return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug,
-                           noinline=noinline)
+                           noinline=noinline, interpret=interpret)
     return decorator(fn) if fn is not None else decorator
