@@ -14,6 +14,12 @@ def _has_gpu() -> bool:
         return False
 
 
+@pytest.fixture(autouse=True)
+def private_kernel_cache(tmp_path_factory, monkeypatch):
+    """Tests never read or write the user's ~/.cache/warpforge."""
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
 def pytest_collection_modifyitems(config, items):
     if _has_gpu():
         return

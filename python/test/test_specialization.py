@@ -66,6 +66,7 @@ def test_int_ranges():
 
 def test_dump_dir(tmp_path, monkeypatch):
     monkeypatch.setenv("WARPFORGE_DUMP_DIR", str(tmp_path))
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     scale.cache.clear()
     scale.warmup(X, 32, 3, 2.0, BLOCK=64)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["scale.tile-frontend.mlir",

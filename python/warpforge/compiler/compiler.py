@@ -57,11 +57,33 @@ class CompiledKernel:
     asm: Dict[str, str] = field(default_factory=dict)
     used_globals: Dict[str, Any] = field(default_factory=dict)
 
+    def to_payload(self) -> Dict[str, Any]:
+        """What the disk cache stores: JSON-serializable."""
+        return {"name": self.name, "signature": self.signature,
+                "constants": {k: _jsonable(v) for k, v in self.constants.items()},
+                "options": vars(self.options), "asm": self.asm,
+                "used_globals": {k: _jsonable(v) for k, v in self.used_globals.items()}}
+
+    @classmethod
+    def from_payload(cls, payload: Dict[str, Any]) -> Optional["CompiledKernel"]:
+        try:
+            return cls(payload["name"], dict(payload["signature"]), dict(payload["constants"]),
+                       KernelOptions(**payload["options"]), dict(payload["asm"]),
+                       dict(payload["used_globals"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
     def launch(self, grid, args, stream=None):
         raise RuntimeError(
             f"kernel {self.name}: GPU code generation is not available in this build "
             "yet; run it on the CPU with WARPFORGE_INTERPRET=1, or inspect its IR with "
             "kernel.warmup(...).asm")
+
+
+def _jsonable(value):
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return repr(value)
 
 
 def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],

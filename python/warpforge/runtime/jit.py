@@ -10,14 +10,17 @@ kept in an in-process dictionary keyed by that specialization.
 from __future__ import annotations
 
 import ast
+import hashlib
 import inspect
 import os
 import textwrap
+import types
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..compiler.compiler import CompiledKernel, KernelOptions, compile_kernel
 from ..compiler.errors import CompilationError
 from ..language.core import constexpr
+from . import cache as disk_cache
 
 _OPTION_NAMES = ("num_warps", "num_stages", "num_consumer_groups", "num_buffers_warp_spec",
                  "maxnreg", "debug")
@@ -113,6 +116,40 @@ class JITFunction:
         self._tree = None
         self.cache: Dict[Tuple, CompiledKernel] = {}
 
+    def source_key(self, _visiting=None) -> str:
+        """A hash of this function's source, the @jit functions it calls
+        (recursively) and the constexpr globals it reads: what the disk cache
+        must see change."""
+        visiting = _visiting if _visiting is not None else set()
+        if id(self) in visiting:
+            return "recursive:" + self.__qualname__
+        visiting.add(id(self))
+        h = hashlib.sha256(self.src.encode())
+        for name in sorted(self._referenced_names()):
+            if name not in self.globals:
+                continue
+            value = self.globals[name]
+            if isinstance(value, JITFunction):
+                h.update(f"{name}=jit:{value.source_key(visiting)}".encode())
+            elif isinstance(value, constexpr):
+                h.update(f"{name}=constexpr:{value.value!r}".encode())
+            elif isinstance(value, types.ModuleType):
+                for attr in self._attributes_of(name):
+                    member = getattr(value, attr, None)
+                    if isinstance(member, JITFunction):
+                        h.update(f"{name}.{attr}=jit:{member.source_key(visiting)}".encode())
+                    elif isinstance(member, constexpr):
+                        h.update(f"{name}.{attr}=constexpr:{member.value!r}".encode())
+        visiting.discard(id(self))
+        return h.hexdigest()
+
+    def _referenced_names(self):
+        return {n.id for n in ast.walk(self.parse()) if isinstance(n, ast.Name)}
+
+    def _attributes_of(self, module_name: str):
+        return {n.attr for n in ast.walk(self.parse()) if isinstance(n, ast.Attribute)
+                and isinstance(n.value, ast.Name) and n.value.id == module_name}
+
     def parse(self) -> ast.FunctionDef:
         if self._tree is None:
             self._tree = ast.parse(self.src).body[0]
@@ -170,6 +207,22 @@ class JITFunction:
         return ("a", ptr_type, 16 if aligned else None)
 
     def compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
+        """Loads the kernel from the disk cache, or compiles and stores it."""
+        key = None
+        if not disk_cache.always_compile():
+            key = disk_cache.entry_key(self.source_key(), sorted(specialization.items()),
+                                       options)
+            payload = disk_cache.load(key)
+            if payload is not None:
+                kernel = CompiledKernel.from_payload(payload)
+                if kernel is not None:
+                    return kernel
+        kernel = self._compile(specialization, options)
+        if key is not None:
+            disk_cache.store(key, kernel.to_payload())
+        return kernel
+
+    def _compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
         signature, constants, divisibility = {}, {}, {}
         for name, spec in specialization.items():
             if spec[0] == "c":

@@ -1,0 +1,159 @@
+"""The on-disk kernel cache: hits across processes, invalidation, corrupt
+entries, concurrent writers."""
+
+import importlib.util
+import json
+import multiprocessing
+import os
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+from warpforge.compiler import compiler as compiler_module
+from warpforge.runtime import cache
+
+X = np.zeros(64, np.float32)
+
+KERNEL_MODULE = """
+import warpforge
+import warpforge.language as tl
+
+FACTOR = tl.constexpr({factor})
+
+
+@warpforge.jit
+def helper(x):
+    return x {helper_op} FACTOR
+
+
+@warpforge.jit
+def kernel(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(x_ptr + offs, helper(x), mask=offs < n)
+"""
+
+
+def load_module(tmp_path, name, factor=2.0, helper_op="*"):
+    path = tmp_path / f"{name}.py"
+    path.write_text(KERNEL_MODULE.format(factor=factor, helper_op=helper_op))
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    d = tmp_path / "kernel-cache"
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(d))
+    monkeypatch.delenv("WARPFORGE_ALWAYS_COMPILE", raising=False)
+    return d
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """Counts real compilations."""
+    count = {"n": 0}
+    real = compiler_module.compile_kernel
+
+    def counting(*args, **kwargs):
+        count["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sys.modules["warpforge.runtime.jit"], "compile_kernel", counting)
+    return count
+
+
+def entries(d):
+    return sorted(p for p in d.rglob("*.json") if not p.name.startswith(".tmp"))
+
+
+def test_hit_after_the_in_process_cache_is_gone(tmp_path, cache_dir, compiles):
+    m = load_module(tmp_path, "k_hit")
+    first = m.kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 1 and len(entries(cache_dir)) == 1
+    m2 = load_module(tmp_path, "k_hit")  # a new process would start like this
+    second = m2.kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 1
+    assert second.asm == first.asm and second.signature == first.signature
+
+
+def test_another_specialization_or_option_misses(tmp_path, cache_dir, compiles):
+    m = load_module(tmp_path, "k_spec")
+    m.kernel.warmup(X, 32, BLOCK=64)
+    m.kernel.warmup(X, 33, BLOCK=64)
+    m.kernel.warmup(X, 32, BLOCK=128)
+    m.kernel.warmup(X, 32, BLOCK=64, num_warps=8)
+    assert compiles["n"] == 4 and len(entries(cache_dir)) == 4
+
+
+def test_changing_a_called_helper_invalidates(tmp_path, cache_dir, compiles):
+    load_module(tmp_path, "k_inval").kernel.warmup(X, 32, BLOCK=64)
+    changed = load_module(tmp_path, "k_inval", helper_op="+")
+    k = changed.kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 2
+    assert "arith.addf" in k.asm["tile"]
+
+
+def test_changing_a_constexpr_global_invalidates(tmp_path, cache_dir, compiles):
+    load_module(tmp_path, "k_glob").kernel.warmup(X, 32, BLOCK=64)
+    k = load_module(tmp_path, "k_glob", factor=3.0).kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 2
+    assert "3.000000e+00" in k.asm["tile"]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncate", "checksum", "empty"])
+def test_corrupt_entry_is_recompiled_never_loaded(tmp_path, cache_dir, compiles, damage):
+    m = load_module(tmp_path, f"k_corrupt_{damage}")
+    good = m.kernel.warmup(X, 32, BLOCK=64)
+    (path,) = entries(cache_dir)
+    text = path.read_text()
+    if damage == "garbage":
+        path.write_text("not json {")
+    elif damage == "truncate":
+        path.write_text(text[: len(text) // 2])
+    elif damage == "checksum":
+        entry = json.loads(text)
+        entry["payload"]["asm"]["tile"] = "module {}"  # tampered, checksum now stale
+        path.write_text(json.dumps(entry))
+    else:
+        path.write_text("")
+    m.kernel.cache.clear()
+    again = m.kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 2
+    assert again.asm == good.asm
+    assert cache.load(path.stem) is not None  # rewritten, valid again
+
+
+def test_always_compile_bypasses_the_disk(tmp_path, cache_dir, compiles, monkeypatch):
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    m = load_module(tmp_path, "k_always")
+    m.kernel.warmup(X, 32, BLOCK=64)
+    m.kernel.cache.clear()
+    m.kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 2 and entries(cache_dir) == []
+
+
+def _compile_in_child(args):
+    module_path, cache_path = args
+    os.environ["WARPFORGE_CACHE_DIR"] = cache_path
+    spec = importlib.util.spec_from_file_location("child_kernel", module_path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    k = module.kernel.warmup(np.zeros(64, np.float32), 32, BLOCK=64)
+    return k.asm["tile"]
+
+
+def test_concurrent_writers(tmp_path, cache_dir):
+    path = tmp_path / "k_conc.py"
+    path.write_text(KERNEL_MODULE.format(factor=2.0, helper_op="*"))
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(4) as pool:
+        results = pool.map(_compile_in_child, [(str(path), str(cache_dir))] * 8)
+    assert len(set(results)) == 1
+    (entry,) = entries(cache_dir)
+    assert cache.load(entry.stem)["asm"]["tile"] == results[0]
+    assert not [p for p in cache_dir.rglob(".tmp-*")]

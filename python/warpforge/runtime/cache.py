@@ -1,0 +1,112 @@
+"""The on-disk kernel cache.
+
+Entries live in `$WARPFORGE_CACHE_DIR` (default `~/.cache/warpforge`), one
+JSON file per compiled kernel, named by a SHA-256 of everything that decides
+the compiled code: the kernel's source and that of every @jit function it
+calls, the constexpr globals they read, the specialization, the options, the
+target, and the compiler's own version and build.
+
+Writes go to a temporary file in the same directory and are renamed into
+place, so concurrent processes never see a partial entry. Each entry carries
+a checksum of its payload; an entry that does not parse, or whose checksum
+or format does not match, is ignored (and replaced by the next compile),
+never loaded.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from typing import Any, Dict, Optional
+
+FORMAT = 1
+TARGET = "cuda:sm_90a"
+
+
+def cache_dir() -> str:
+    return os.environ.get("WARPFORGE_CACHE_DIR") or os.path.join(
+        os.path.expanduser("~"), ".cache", "warpforge")
+
+
+def always_compile() -> bool:
+    return os.environ.get("WARPFORGE_ALWAYS_COMPILE", "0") not in ("", "0")
+
+
+@functools.lru_cache(maxsize=1)
+def compiler_fingerprint() -> str:
+    """The compiler's version and build: the core library's identity and the
+    source of the Python compiler (frontend changes change kernels too)."""
+    import warpforge
+    from .. import ir
+
+    h = hashlib.sha256()
+    h.update(ir.core_version().encode())
+    package = os.path.dirname(os.path.abspath(warpforge.__file__))
+    core = os.path.join(package, "libwarpforge.so")
+    if os.path.exists(core):
+        st = os.stat(core)
+        h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+    for sub in ("language", "compiler"):
+        folder = os.path.join(package, sub)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                with open(os.path.join(folder, name), "rb") as f:
+                    h.update(name.encode() + f.read())
+    return h.hexdigest()
+
+
+def entry_key(source_key: str, specialization: Any, options: Any) -> str:
+    h = hashlib.sha256()
+    for part in (f"format={FORMAT}", f"target={TARGET}", compiler_fingerprint(), source_key,
+                 repr(specialization), repr(options)):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _path(key: str) -> str:
+    return os.path.join(cache_dir(), key[:2], key + ".json")
+
+
+def _checksum(payload: Dict) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+
+
+def load(key: str) -> Optional[Dict]:
+    """The payload stored under `key`, or None when missing or invalid."""
+    try:
+        with open(_path(key), encoding="utf-8") as f:
+            entry = json.load(f)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
+        return None
+    payload = entry.get("payload")
+    if not isinstance(payload, dict) or entry.get("checksum") != _checksum(payload):
+        return None
+    return payload
+
+
+def store(key: str, payload: Dict) -> None:
+    """Atomically writes `payload` under `key`; failures to write are not
+    errors (the kernel is compiled either way)."""
+    path = _path(key)
+    entry = {"format": FORMAT, "key": key, "checksum": _checksum(payload), "payload": payload}
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(entry, f)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        pass
