@@ -195,5 +195,5 @@ def test_bad_options_and_arguments():
         _uses_plain_global.warmup(F32, num_warps=3)
     with pytest.raises(TypeError, match="missing a required argument"):
         _uses_plain_global.warmup()
-    with pytest.raises(TypeError, match="argument 'x_ptr' of type object"):
+    with pytest.raises(TypeError, match="argument 'x_ptr': a value of type object is not a tensor"):
         _uses_plain_global.warmup(object())

@@ -10,6 +10,7 @@ kept in an in-process dictionary keyed by that specialization.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import inspect
 import os
@@ -60,6 +61,89 @@ def data_pointer(value) -> int:
     iface = getattr(value, "__cuda_array_interface__", None) or getattr(
         value, "__array_interface__")
     return iface["data"][0]
+
+
+def _int_type(value: int) -> str:
+    if -(1 << 31) <= value < (1 << 31):
+        return "i32"
+    if -(1 << 63) <= value < (1 << 63):
+        return "i64"
+    if 0 <= value < (1 << 64):
+        return "u64"
+    raise ValueError(f"integer argument {value} does not fit in 64 bits")
+
+
+_FP32 = ("a", "fp32", None)
+_I1 = ("a", "i1", None)
+_ONE = ("c", 1)
+_TORCH_DTYPES: Dict[Any, str] = {}
+
+
+def _hashable(value):
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    return value
+
+
+def const_spec(value) -> Tuple:
+    if isinstance(value, constexpr):
+        value = value.value
+    return ("c", _hashable(value))
+
+
+def arg_spec(value, specialize: bool = True) -> Tuple:
+    """The specialization of one run-time argument: ("c", value) when it is
+    folded into the kernel, else ("a", type, known divisor or None). On the
+    launch path: the common types are tested first, by exact type."""
+    t = type(value)
+    if t is int:
+        if specialize and value == 1:
+            return _ONE
+        return ("a", _int_type(value), 16 if specialize and value % 16 == 0 else None)
+    if t is float:
+        return _FP32
+    if t is bool:
+        return _I1
+    if value is None or t is constexpr:
+        return const_spec(value)
+    data_ptr = getattr(value, "data_ptr", None)
+    if data_ptr is not None:  # torch.Tensor
+        dtype = value.dtype
+        name = _TORCH_DTYPES.get(dtype)
+        if name is None:
+            name = _TORCH_DTYPES[dtype] = pointer_type_name(value)
+        return ("a", name, 16 if specialize and data_ptr() % 16 == 0 else None)
+    if isinstance(value, int):  # numpy and other int-likes
+        return arg_spec(int(value), specialize)
+    if isinstance(value, float):
+        return _FP32
+    ptr_type = pointer_type_name(value)
+    if ptr_type is None:
+        raise TypeError(f"a value of type {type(value).__name__} is not a tensor, an array, "
+                        "a Python scalar or a tl.constexpr")
+    return ("a", ptr_type, 16 if specialize and data_pointer(value) % 16 == 0 else None)
+
+
+_GRIDS: Dict[Tuple, Tuple[int, int, int]] = {}
+
+
+def normalize_grid(grid) -> Tuple[int, int, int]:
+    """A 3-tuple of ints; tuple grids are memoized (the launch path)."""
+    if type(grid) is tuple:
+        cached = _GRIDS.get(grid)
+        if cached is not None:
+            return cached
+        if len(_GRIDS) < 4096 and all(type(g) is int for g in grid):
+            _GRIDS[grid] = _normalize_grid(grid)
+            return _GRIDS[grid]
+    return _normalize_grid(grid)
+
+
+def _normalize_grid(grid) -> Tuple[int, int, int]:
+    grid = tuple(int(g) for g in grid)
+    if not 1 <= len(grid) <= 3 or any(g < 0 for g in grid):
+        raise ValueError(f"grid must be 1 to 3 non-negative integers, got {grid}")
+    return grid + (1,) * (3 - len(grid))
 
 
 class _Namespace:
@@ -176,35 +260,12 @@ class JITFunction:
     def specialize(self, name: str, value) -> Tuple:
         """(kind, type, detail): kind 'c' for compile-time values, 'a' for
         run-time arguments with their type and known divisibility."""
-        if name in self.constexpr_params or isinstance(value, constexpr) or value is None:
-            v = value.value if isinstance(value, constexpr) else value
-            return ("c", v)
-        if isinstance(value, bool):
-            return ("a", "i1", None)
-        if isinstance(value, int):
-            if -(1 << 31) <= value < (1 << 31):
-                ty = "i32"
-            elif -(1 << 63) <= value < (1 << 63):
-                ty = "i64"
-            elif 0 <= value < (1 << 64):
-                ty = "u64"
-            else:
-                raise ValueError(f"{self.__name__}: argument '{name}' = {value} does not "
-                                 "fit in 64 bits")
-            if name in self.do_not_specialize:
-                return ("a", ty, None)
-            if value == 1:
-                return ("c", 1)
-            return ("a", ty, 16 if value % 16 == 0 else None)
-        if isinstance(value, float):
-            return ("a", "fp32", None)
-        ptr_type = pointer_type_name(value)
-        if ptr_type is None:
-            raise TypeError(f"{self.__name__}: argument '{name}' of type "
-                            f"{type(value).__name__} is not a tensor, an array, a Python "
-                            "scalar or a tl.constexpr")
-        aligned = name not in self.do_not_specialize and data_pointer(value) % 16 == 0
-        return ("a", ptr_type, 16 if aligned else None)
+        if name in self.constexpr_params:
+            return const_spec(value)
+        try:
+            return arg_spec(value, name not in self.do_not_specialize)
+        except (TypeError, ValueError) as e:
+            raise type(e)(f"{self.__name__}: argument '{name}': {e}") from None
 
     def compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
         """Loads the kernel from the disk cache, or compiles and stores it."""
@@ -238,43 +299,105 @@ class JITFunction:
     def _bind(self, args, kwargs):
         # An option that is also a parameter (the softmax tutorial's
         # num_stages) goes to both, as in Triton.
-        options = {k: (kwargs[k] if k in self.arg_names else kwargs.pop(k))
-                   for k in _OPTION_NAMES if k in kwargs}
+        raw = {k: (kwargs[k] if k in self.arg_names else kwargs.pop(k))
+               for k in _OPTION_NAMES if k in kwargs}
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.__name__}: {e}") from None
         bound.apply_defaults()
-        return bound.arguments, KernelOptions(**options)
+        for name in _OPTION_NAMES:
+            if name in self.arg_names:
+                raw[name] = bound.arguments[name]
+        return bound.arguments, raw
 
     def interpreting(self) -> bool:
         if self.interpret is not None:
             return bool(self.interpret)
         return os.environ.get("WARPFORGE_INTERPRET", "0") not in ("", "0")
 
+    def _meta(self, arguments: Dict, raw_options: Dict) -> Dict:
+        meta = dict(arguments)
+        meta.update(vars(KernelOptions(**raw_options)))
+        return meta
+
     def run(self, *args, grid, warmup=False, stream=None, **kwargs):
+        """Binds, specializes, compiles on a miss, and launches (the general
+        path; `kernel[grid](...)` takes a generated fast path on hits)."""
+        arguments, raw = self._bind(args, kwargs)
         if self.interpreting() and not warmup:
             from .interpreter import interpret_grid
-            arguments, options = self._bind(args, kwargs)
-            meta = dict(arguments)
-            meta.update(vars(options))
-            grid = grid(meta) if callable(grid) else grid
-            return interpret_grid(self, tuple(grid), arguments, options)
-        arguments, options = self._bind(args, kwargs)
-        specialization = {n: self.specialize(n, v) for n, v in arguments.items()}
-        key = (tuple(specialization.values()), options)
-        kernel = self.cache.get(key)
-        if kernel is None:
-            kernel = self.compile(specialization, options)
-            self.cache[key] = kernel
+            grid = grid(self._meta(arguments, raw)) if callable(grid) else grid
+            return interpret_grid(self, tuple(grid), arguments, KernelOptions(**raw))
+        specs = tuple(self.specialize(n, v) for n, v in arguments.items())
+        key = (specs, tuple(sorted(raw.items())) if raw else ())
+        entry = self.cache.get(key)
+        if entry is None:
+            kernel = self.compile(dict(zip(arguments, specs)), KernelOptions(**raw))
+            runtime = [i for i, spec in enumerate(specs) if spec[0] == "a"]
+            entry = self.cache[key] = (kernel, runtime)
+        kernel, runtime = entry
         if warmup:
             return kernel
-        meta = dict(arguments)
-        meta.update(vars(options))
-        grid = grid(meta) if callable(grid) else grid
-        grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
-        runtime_args = [v for n, v in arguments.items() if specialization[n][0] == "a"]
-        return kernel.launch(grid, runtime_args, stream)
+        if callable(grid):
+            grid = grid(self._meta(arguments, raw))
+        values = list(arguments.values())
+        return kernel.launch(normalize_grid(grid), [values[i] for i in runtime], stream)
+
+    def __getitem__(self, grid):
+        launcher = self._launcher
+        if launcher is None:
+            launcher = self._launcher = self._make_launcher()
+        return functools.partial(launcher, grid=grid)
+
+    _launcher = None
+
+    def _make_launcher(self) -> Callable:
+        """Generates `launcher(<the kernel's parameters>, *, grid, stream,
+        **options)`: it computes the specialization key inline and launches on
+        a cache hit, so a warm launch costs one dictionary look-up on top of
+        the argument checks. Misses and the interpreter go through `run`."""
+        P = inspect.Parameter
+        params = list(self.signature.parameters.values())
+        if any(p.kind not in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY) for p in params) or \
+                any(p.name in ("grid", "stream", "options") for p in params):
+            return lambda *a, grid, **kw: self.run(*a, grid=grid, **kw)
+        env = {"_arg_spec": arg_spec, "_const_spec": const_spec, "_cache": self.cache,
+               "_self": self, "_normalize_grid": normalize_grid}
+        arglist, specs, names = [], [], [p.name for p in params]
+        for p in params:
+            if p.default is P.empty:
+                arglist.append(p.name)
+            else:
+                env[f"_default_{p.name}"] = p.default
+                arglist.append(f"{p.name}=_default_{p.name}")
+            if p.name in self.constexpr_params:
+                specs.append(f"_const_spec({p.name})")
+            elif p.name in self.do_not_specialize:
+                specs.append(f"_arg_spec({p.name}, False)")
+            else:
+                specs.append(f"_arg_spec({p.name})")
+        both = [n for n in _OPTION_NAMES if n in names]
+        src = [f"def launcher({', '.join(arglist)}, *, grid, stream=None, **options):"]
+        src += [f"    options[{n!r}] = {n}" for n in both]
+        src += [
+            f"    key = (({', '.join(specs)},), tuple(sorted(options.items())) if options else ())",
+            "    entry = _cache.get(key)",
+            "    if entry is None or _self.interpreting():",
+            f"        return _self.run(grid=grid, stream=stream, "
+            f"{', '.join(f'{n}={n}' for n in names)}, "
+            f"**{{k: v for k, v in options.items() if k not in {tuple(both)!r}}})",
+            "    kernel, runtime = entry",
+            f"    args = ({', '.join(names)},)",
+            "    if callable(grid):",
+            f"        grid = grid(_self._meta(dict(zip({tuple(names)!r}, args)), options))",
+            "    if type(grid) is not tuple or len(grid) != 3:",
+            "        grid = _normalize_grid(grid)",
+            "    return kernel.launch(grid, [args[i] for i in runtime], stream)",
+        ]
+        code = compile("\n".join(src) + "\n", f"<launcher of {self.__qualname__}>", "exec")
+        exec(code, env)
+        return env["launcher"]
 
     def warmup(self, *args, grid=(1,), **kwargs) -> CompiledKernel:
         """Compiles for these arguments without launching; `.asm` holds every
