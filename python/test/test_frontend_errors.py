@@ -197,3 +197,29 @@ def test_bad_options_and_arguments():
         _uses_plain_global.warmup()
     with pytest.raises(TypeError, match="argument 'x_ptr': a value of type object is not a tensor"):
         _uses_plain_global.warmup(object())
+
+
+def test_return_inside_a_loop():
+    @warpforge.jit
+    def k(x_ptr, n):
+        for i in range(n):
+            if i > 3:
+                return
+        tl.store(x_ptr, 1.0)
+
+    err = compile_error(k, F32, 9)
+    assert "return inside a for or while loop is not supported" in str(err)
+
+
+def test_not_every_path_returns_a_value():
+    @warpforge.jit
+    def helper(x):
+        if x > 0:
+            return x
+
+    @warpforge.jit
+    def k(x_ptr):
+        tl.store(x_ptr, helper(tl.load(x_ptr)))
+
+    err = compile_error(k, F32)
+    assert "every path must return a value" in str(err)

@@ -270,3 +270,48 @@ CHECK: ^bb0(%[[L:.*]]: f32, %[[R:.*]]: f32):
 CHECK: %[[P:.*]] = arith.mulf %[[L]], %[[R]] : f32
 CHECK: tile.reduce.return %[[P]] : f32
 """, tmp_path)
+
+
+def test_early_return_in_a_kernel(tmp_path):
+    @warpforge.jit
+    def guarded(x_ptr, n_rows, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        if row >= n_rows:
+            return
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + row * BLOCK + offs, 1.0)
+
+    k = guarded.warmup(F32, 100, BLOCK=64)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @guarded
+CHECK: %[[C:.*]] = arith.cmpi sge
+CHECK: scf.if %[[C]] {
+CHECK-NEXT: } else {
+CHECK: tile.store
+CHECK: }
+CHECK-NEXT: tile.return
+""", tmp_path)
+
+
+def test_early_return_of_values_from_a_device_function(tmp_path):
+    @warpforge.jit
+    def pick(x, lo):
+        if x < lo:
+            return lo
+        if x > 2 * lo:
+            return x - lo
+        return x
+
+    @warpforge.jit
+    def user(x_ptr, lo):
+        tl.store(x_ptr, pick(tl.load(x_ptr), lo))
+
+    k = user.warmup(F32, 3.0)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @user
+CHECK: %[[R:.*]] = scf.if %{{.*}} -> (f32) {
+CHECK: } else {
+CHECK: scf.if %{{.*}} -> (f32) {
+CHECK: arith.subf
+CHECK: tile.store %arg0, %[[R]] : !tile.ptr<f32>
+""", tmp_path)

@@ -69,6 +69,18 @@ def _value(v):
     return constexpr(v)
 
 
+def ends_in_return(stmts: Sequence[ast.stmt]) -> bool:
+    """Whether every path through `stmts` ends in a return."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, ast.Return):
+        return True
+    if isinstance(last, ast.If):
+        return ends_in_return(last.body) and ends_in_return(last.orelse)
+    return False
+
+
 def assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
     """Names a block of statements (re)binds, in first-binding order."""
     names: List[str] = []
@@ -143,9 +155,22 @@ class CodeGenerator(ast.NodeVisitor):
     # -- Functions ---------------------------------------------------------
 
     def visit_body(self, stmts: Sequence[ast.stmt]):
-        for stmt in stmts:
+        stmts = list(stmts)
+        for i, stmt in enumerate(stmts):
             if self.returned:
-                raise self.error(stmt, "unreachable code after return")
+                return  # dead code after a return, as Python ignores it
+            rest = stmts[i + 1:]
+            if isinstance(stmt, ast.If) and rest and (ends_in_return(stmt.body)
+                                                      or ends_in_return(stmt.orelse)):
+                # `if c: ...; return` followed by more code: the code after
+                # the if runs only on the other branch (Triton's early return).
+                merged = ast.If(test=stmt.test,
+                                body=stmt.body if ends_in_return(stmt.body) else stmt.body + rest,
+                                orelse=stmt.orelse if ends_in_return(stmt.orelse)
+                                else stmt.orelse + rest)
+                ast.copy_location(merged, stmt)
+                self.visit(merged)
+                return
             self.visit(stmt)
 
     def visit_FunctionDef(self, node: ast.FunctionDef):
@@ -156,15 +181,14 @@ class CodeGenerator(ast.NodeVisitor):
         self.visit_body(body)
 
     def visit_Return(self, node: ast.Return):
-        if self.nesting:
-            raise self.error(node, "return is only supported as the last statement of a "
-                                   "function, not inside if, for or while",
+        if self.loop_nesting:
+            raise self.error(node, "return inside a for or while loop is not supported",
                              UnsupportedLanguageConstruct)
         self.ret = self.visit(node.value) if node.value is not None else None
         self.ret_node = node
         self.returned = True
 
-    nesting = 0
+    loop_nesting = 0
 
     # -- Names and literals -------------------------------------------------
 
@@ -539,17 +563,21 @@ class CodeGenerator(ast.NodeVisitor):
         cond = self._scalar_condition(cond, node)
         before = self.scope
         branches = []
-        self.nesting += 1
         try:
             for stmts in (node.body, node.orelse):
                 self.scope = dict(before)
+                self.returned, self.ret = False, None
                 self.builder.push_block()
                 self.visit_body(stmts)
-                branches.append((self.scope, self.builder.pop_block()))
+                branches.append((self.scope, self.builder.pop_block(), self.returned,
+                                 self.ret))
         finally:
-            self.nesting -= 1
             self.scope = before
-        (then_scope, then_lines), (else_scope, else_lines) = branches
+            self.returned, self.ret = False, None
+        (then_scope, then_lines, then_ret, then_val), \
+            (else_scope, else_lines, else_ret, else_val) = branches
+        if then_ret or else_ret:
+            return self._returning_if(node, cond, branches)
         names, then_vals, else_vals = [], [], []
         for name in then_scope:
             if name not in else_scope:
@@ -576,6 +604,38 @@ class CodeGenerator(ast.NodeVisitor):
                                       else_lines, [v.handle for v in else_vals])
         for name, r, v in zip(names, results, then_vals):
             self.scope[name] = tensor(r, v.type)
+
+    def _returning_if(self, node, cond, branches):
+        """A run-time if after which the function ends on both branches (the
+        visit_body rewrite guarantees nothing follows it): the values the
+        branches return are the if's results."""
+        (_, then_lines, then_ret, then_val), (_, else_lines, else_ret, else_val) = branches
+        if not (then_ret and else_ret):
+            # One branch falls off the end of the function: it returns None.
+            if (then_val if then_ret else else_val) is not None:
+                raise self.error(node, "one branch of this if returns a value and the "
+                                       "other reaches the end of the function; every path "
+                                       "must return a value")
+        def as_list(v):
+            return [] if v is None else list(v) if isinstance(v, tuple) else [v]
+        then_vals, else_vals = as_list(then_val), as_list(else_val)
+        if len(then_vals) != len(else_vals) or isinstance(then_val, tuple) != isinstance(
+                else_val, tuple):
+            raise self.error(node, "the branches of this if return different numbers of "
+                                   "values")
+        then_vals = [self._carry(then_lines, v) for v in then_vals]
+        else_vals = [self._carry(else_lines, v) for v in else_vals]
+        for t, e in zip(then_vals, else_vals):
+            if t.type != e.type:
+                raise self.error(node, f"the branches of this if return {t.type} and "
+                                       f"{e.type}; both must return one type")
+        results = self.builder.scf_if(cond.handle, then_lines, [v.handle for v in then_vals],
+                                      else_lines, [v.handle for v in else_vals])
+        values = [tensor(r, v.type) for r, v in zip(results, then_vals)]
+        self.returned = True
+        self.ret = None if then_val is None and else_val is None else \
+            tuple(values) if isinstance(then_val, tuple) else values[0]
+        self.ret_node = node
 
     def _loop_carried(self, stmts, exclude=()) -> List[str]:
         return [n for n in assigned_names(stmts) if n in self.scope and n not in exclude
@@ -646,11 +706,11 @@ class CodeGenerator(ast.NodeVisitor):
         for name, init, arg in zip(carried, inits, args[1:]):
             self.scope[name] = tensor(arg, init.type)
         self.builder.push_block()
-        self.nesting += 1
+        self.loop_nesting += 1
         try:
             self.visit_body(node.body)
         finally:
-            self.nesting -= 1
+            self.loop_nesting -= 1
         body_scope = self.scope
         body_lines = self.builder.pop_block()
         self.scope = outer
@@ -688,7 +748,7 @@ class CodeGenerator(ast.NodeVisitor):
         inits = [semantic.to_tensor(self.scope[n]) for n in carried]
         types_ = [t.type.to_ir() for t in inits]
         outer = self.scope
-        self.nesting += 1
+        self.loop_nesting += 1
         try:
             before_args = self.builder.block_args(types_)
             self.scope = dict(outer)
@@ -710,7 +770,7 @@ class CodeGenerator(ast.NodeVisitor):
             body_scope = self.scope
             after_lines = self.builder.pop_block()
         finally:
-            self.nesting -= 1
+            self.loop_nesting -= 1
             self.scope = outer
         yields = self._loop_yields(node, carried, inits, body_scope, after_lines)
         results = self.builder.scf_while([t.handle for t in inits], before_args, before_lines,
