@@ -13,3 +13,14 @@ from . import language  # noqa: E402,F401
 from .compiler import CompilationError, KernelOptions  # noqa: E402,F401
 from .language.core import constexpr  # noqa: E402,F401
 from .runtime.jit import JITFunction, jit  # noqa: E402,F401
+
+
+def cdiv(x, y):
+    """Ceiling division, for launch grids: `triton.cdiv(n, BLOCK)`."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n: int) -> int:
+    """The smallest power of 2 that is >= n (1 for n <= 1)."""
+    n = int(n)
+    return 1 << (n - 1).bit_length() if n > 1 else 1

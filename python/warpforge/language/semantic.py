@@ -772,7 +772,8 @@ def _float_atomic_minmax(kind, ptr, val, mask, sem, scope) -> tensor:
     uty = core.dtype(f"uint{elem.primitive_bitwidth}")
     iptr = cast(ptr, pointer_type(ity), bitcast=True)
     ival = cast(val, ity, bitcast=True)
-    nonneg = greater_equal(val, 0.0)
+    # The sign bit decides (val >= 0.0 would send -0.0 down the wrong path).
+    nonneg = greater_equal(ival, 0)
     neg = logical_not(nonneg)
     m_pos = nonneg if mask is None else logical_and(mask, nonneg)
     m_neg = neg if mask is None else logical_and(mask, neg)

@@ -190,7 +190,13 @@ class JITFunction:
                                   for d in do_not_specialize}
         self.debug = debug
         self.globals = _Namespace(fn)
-        lines, first = inspect.getsourcelines(fn)
+        try:
+            lines, first = inspect.getsourcelines(fn)
+        except (OSError, TypeError):
+            raise ValueError(
+                f"@warpforge.jit cannot read the source of {fn.__qualname__}: kernels must be "
+                "defined in a .py file (not typed at an interactive prompt or piped to "
+                "python)") from None
         start = next(i for i, l in enumerate(lines) if l.lstrip().startswith(("def ", "async def")))
         self.first_line = first + start
         self.source_lines = lines[start:]
@@ -381,9 +387,12 @@ class JITFunction:
         src = [f"def launcher({', '.join(arglist)}, *, grid, stream=None, **options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
         src += [
-            f"    key = (({', '.join(specs)},), tuple(sorted(options.items())) if options else ())",
-            "    entry = _cache.get(key)",
-            "    if entry is None or _self.interpreting():",
+            "    if _self.interpreting():",
+            "        entry = None",
+            "    else:",
+            f"        key = (({', '.join(specs)},), tuple(sorted(options.items())) if options else ())",
+            "        entry = _cache.get(key)",
+            "    if entry is None:",
             f"        return _self.run(grid=grid, stream=stream, "
             f"{', '.join(f'{n}={n}' for n in names)}, "
             f"**{{k: v for k, v in options.items() if k not in {tuple(both)!r}}})",
