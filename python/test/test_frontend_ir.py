@@ -315,3 +315,20 @@ CHECK: scf.if %{{.*}} -> (f32) {
 CHECK: arith.subf
 CHECK: tile.store %arg0, %[[R]] : !tile.ptr<f32>
 """, tmp_path)
+
+
+def test_debug_barrier(tmp_path):
+    @warpforge.jit
+    def exchange(x_ptr):
+        offs = tl.arange(0, 64)
+        tl.store(x_ptr + offs, offs.to(tl.float32))
+        tl.debug_barrier()
+        tl.store(x_ptr + 64 + offs, tl.load(x_ptr + 63 - offs))
+
+    k = exchange.warmup(np.zeros(128, np.float32))
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @exchange
+CHECK: tile.store
+CHECK-NEXT: tile.barrier
+CHECK: tile.load
+""", tmp_path)

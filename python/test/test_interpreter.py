@@ -1199,3 +1199,18 @@ def test_stores_into_read_only_arrays_fail():
     with pytest.raises(InterpreterError, match="store into a read-only array"):
         oob_store_kernel[(1,)](x, 3)
     assert np.isnan(x).all()
+
+
+def test_debug_barrier_orders_a_block_exchange(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+
+    @warpforge.jit
+    def exchange(x_ptr):
+        offs = tl.arange(0, 64)
+        tl.store(x_ptr + offs, offs.to(tl.float32))
+        tl.debug_barrier()
+        tl.store(x_ptr + 64 + offs, tl.load(x_ptr + 63 - offs))
+
+    x = np.full(128, np.nan, np.float32)
+    exchange[(1,)](x)
+    np.testing.assert_array_equal(x[64:], np.arange(63, -1, -1, dtype=np.float32))

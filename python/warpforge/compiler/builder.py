@@ -262,6 +262,9 @@ class TextBuilder:
     def descriptor_store(self, desc: Value, offsets: Sequence[Value], value: Value):
         self.emit("tile.descriptor_store", [desc, *offsets, value], [])
 
+    def debug_barrier(self):
+        self.emit("tile.barrier", [], [])
+
     def device_assert(self, cond: Value, message: str):
         self.emit("tile.assert", [cond], [], f"message = {mlir_string(message)}")
 

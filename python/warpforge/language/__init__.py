@@ -348,6 +348,11 @@ def cumprod(input, axis=0, reverse=False):
 # ---------------------------------------------------------------------------
 
 
+def debug_barrier():
+    """Synchronizes the threads of the program (a CTA-wide barrier)."""
+    semantic.debug_barrier()
+
+
 def device_assert(cond, msg=""):
     semantic.device_assert(cond, msg)
 

@@ -1031,6 +1031,10 @@ def cumulative(x, axis, kind: str, reverse=False) -> tensor:
 # ---------------------------------------------------------------------------
 
 
+def debug_barrier() -> None:
+    _b().debug_barrier()
+
+
 def device_assert(cond, msg: str = "") -> None:
     cond = cast(to_tensor(cond), core.int1)
     _b().device_assert(cond.handle, str(unwrap(msg)))

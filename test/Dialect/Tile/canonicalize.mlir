@@ -452,3 +452,16 @@ tile.func public @store_non_splat_mask_stays(%p: tensor<2x!tile.ptr<f32>>, %v: t
   tile.store %p, %v, %m : tensor<2x!tile.ptr<f32>>
   tile.return
 }
+
+// A barrier keeps the load after it: CSE and canonicalization must not
+// forward the first load across it.
+// CHECK-LABEL: tile.func public @barrier_orders_memory(
+// CHECK: tile.load
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.load
+tile.func public @barrier_orders_memory(%p: !tile.ptr<f32>) -> (f32, f32) {
+  %a = tile.load %p : !tile.ptr<f32>
+  tile.barrier
+  %b = tile.load %p : !tile.ptr<f32>
+  tile.return %a, %b : f32, f32
+}

@@ -655,3 +655,14 @@ tile.func public @call(%f: f32, %t: tensor<4xi32>) {
   tile.call @no_results() : () -> ()
   tile.return
 }
+
+// CHECK-LABEL: tile.func public @barrier(
+// CHECK-NEXT: tile.store
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.load
+tile.func public @barrier(%p: !tile.ptr<f32>, %v: f32) -> f32 {
+  tile.store %p, %v : !tile.ptr<f32>
+  tile.barrier
+  %x = tile.load %p : !tile.ptr<f32>
+  tile.return %x : f32
+}

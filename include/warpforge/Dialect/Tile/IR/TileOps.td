@@ -685,6 +685,23 @@ def Tile_PrintOp : Tile_Op<"print", [
   let hasVerifier = 1;
 }
 
+def Tile_BarrierOp : Tile_Op<"barrier", [
+    MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
+  let summary = "Synchronize the threads of the program";
+  let description = [{
+    Every thread of the program (the CTA) waits here until all have arrived,
+    and their earlier memory accesses are visible to each other afterwards
+    (`tl.debug_barrier`). Memory operations are not moved across it.
+
+    Example:
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 //===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//
