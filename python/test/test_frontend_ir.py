@@ -332,3 +332,44 @@ CHECK: tile.store
 CHECK-NEXT: tile.barrier
 CHECK: tile.load
 """, tmp_path)
+
+
+def test_hints_become_attributes(tmp_path):
+    @warpforge.jit
+    def hinted(x_ptr, stride, BLOCK: tl.constexpr):
+        offs = tl.max_contiguous(tl.multiple_of(tl.program_id(0) * BLOCK + tl.arange(0, BLOCK),
+                                                BLOCK), BLOCK)
+        s = tl.multiple_of(stride, 8)
+        tl.store(x_ptr + offs * s, 1.0)
+
+    k = hinted.warmup(F32, 24, BLOCK=64)  # 24: specialization knows no divisor
+    filecheck(k.asm["tile-frontend"], """
+CHECK-LABEL: tile.func public @hinted(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: i32 {tile.divisibility = 8 : i32})
+CHECK: arith.addi %{{.*}}, %{{.*}} {tile.contiguity = array<i32: 64>, tile.divisibility = array<i32: 64>} : tensor<64xi32>
+""", tmp_path)
+
+
+def test_hint_errors():
+    @warpforge.jit
+    def bad_rank(x_ptr):
+        offs = tl.multiple_of(tl.arange(0, 16)[:, None] + tl.arange(0, 16)[None, :], [16])
+        tl.store(x_ptr + offs, 1.0)
+
+    with pytest.raises(warpforge.CompilationError, match=r"max_contiguous needs 2 value"):
+        @warpforge.jit
+        def bad_rank2(x_ptr):
+            offs = tl.max_contiguous(tl.arange(0, 16)[:, None] + tl.arange(0, 16)[None, :], [16])
+            tl.store(x_ptr + offs, 1.0)
+        bad_rank2.warmup(F32)
+
+    @warpforge.jit
+    def loop_carried(x_ptr, n):
+        i = 0
+        for k in range(n):
+            i = tl.multiple_of(i, 4)
+            i += 4
+        tl.store(x_ptr + i, 1.0)
+
+    with pytest.raises(warpforge.CompilationError, match="not to loop-carried values"):
+        loop_carried.warmup(F32, 10)
+    bad_rank.warmup(F32)  # one value for multiple_of applies to every dimension

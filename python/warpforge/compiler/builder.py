@@ -69,6 +69,10 @@ class TextBuilder:
         self._blocks: List[List[str]] = [[]]
         self._counter = 0
         self.functions: List[str] = []
+        # Result name -> (block, index) of the line defining it, for hints.
+        self._defs = {}
+        # Hints on the arguments of the function being built, by argument name.
+        self._arg_hints = {}
 
     # -- Emission ---------------------------------------------------------
 
@@ -101,7 +105,10 @@ class TextBuilder:
             text += result_types[0]
         else:
             text += "(" + ", ".join(result_types) + ")"
-        self._blocks[-1].append(text + self._loc())
+        block = self._blocks[-1]
+        block.append(text + self._loc())
+        for r in results:
+            self._defs[r.name] = (block, len(block) - 1)
         return results
 
     def emit1(self, op, operands, result_type, props="", regions=()) -> Value:
@@ -265,6 +272,33 @@ class TextBuilder:
     def debug_barrier(self):
         self.emit("tile.barrier", [], [])
 
+    def hint(self, value: Value, attr: str, values: Sequence[int]) -> bool:
+        """Attaches `attr = array<i32: values>` to the op defining `value`
+        (or to the argument, for a function argument). False when `value` is
+        another block argument (a loop-carried value), which has no op."""
+        text = f"{attr} = array<i32: {', '.join(map(str, values))}>"
+        if value.name.startswith("%arg"):
+            # A scalar kernel argument: its divisibility, in the same form as
+            # specialization gives it (the largest power of two dividing it).
+            if attr != "tile.divisibility":
+                return False
+            pow2 = values[0] & -values[0]
+            self._arg_hints[value.name] = max(self._arg_hints.get(value.name, 1), pow2)
+            return True
+        site = self._defs.get(value.name)
+        if site is None:
+            return False
+        block, index = site
+        line = block[index]
+        cut = line.rindex(" : (")
+        head, tail = line[:cut], line[cut:]
+        if head.endswith("}") and not head.endswith("}>"):
+            head = head[:-1] + ", " + text + "}"  # the op already has attributes
+        else:
+            head += " {" + text + "}"
+        block[index] = head + tail
+        return True
+
     def device_assert(self, cond: Value, message: str):
         self.emit("tile.assert", [cond], [], f"message = {mlir_string(message)}")
 
@@ -320,14 +354,22 @@ class TextBuilder:
         """Emits a tile.func; `body_fn` builds the body from the arguments and
         returns the values to return. Returns the result types."""
         args = [Value(f"%arg{i}", t) for i, t in enumerate(arg_types)]
+        saved_hints, self._arg_hints = self._arg_hints, {}
         self._blocks.append([])
         try:
             results = body_fn(args)
             self.emit("tile.return", results, [])
         finally:
             body = self._blocks.pop()
+        attrs = []
+        for a, attr in zip(args, arg_attrs):
+            hinted = self._arg_hints.get(a.name, 1)
+            known = int(attr.split("=")[1].split(":")[0]) if attr else 1
+            divisor = max(hinted, known)
+            attrs.append(f"tile.divisibility = {divisor} : i32" if divisor > 1 else "")
+        self._arg_hints = saved_hints
         params = ", ".join(f"{a.name}: {a.type}" + (f" {{{attr}}}" if attr else "")
-                           for a, attr in zip(args, arg_attrs))
+                           for a, attr in zip(args, attrs))
         result_types = [r.type for r in results]
         sig = f"({params})"
         if result_types:

@@ -348,6 +348,21 @@ def cumprod(input, axis=0, reverse=False):
 # ---------------------------------------------------------------------------
 
 
+def multiple_of(input, values):
+    """Promises that every element of `input` is a multiple of `values`."""
+    return semantic.hint(input, "multiple_of", values)
+
+
+def max_contiguous(input, values):
+    """Promises runs of `values` consecutive integers along each dimension."""
+    return semantic.hint(input, "max_contiguous", values)
+
+
+def max_constancy(input, values):
+    """Promises runs of `values` equal elements along each dimension."""
+    return semantic.hint(input, "max_constancy", values)
+
+
 def debug_barrier():
     """Synchronizes the threads of the program (a CTA-wide barrier)."""
     semantic.debug_barrier()

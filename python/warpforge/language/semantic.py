@@ -1031,6 +1031,36 @@ def cumulative(x, axis, kind: str, reverse=False) -> tensor:
 # ---------------------------------------------------------------------------
 
 
+_HINTS = {"multiple_of": "tile.divisibility", "max_contiguous": "tile.contiguity",
+          "max_constancy": "tile.constancy"}
+
+
+def hint(x, kind: str, values) -> tensor:
+    """A promise about `x`'s values for the compiler's axis analysis: every
+    element is a multiple of values[d] (multiple_of), or runs of values[d]
+    consecutive elements along dimension d are consecutive integers
+    (max_contiguous) or equal (max_constancy)."""
+    x = to_tensor(x)
+    values = unwrap(values)
+    values = [int(unwrap(v)) for v in (values if isinstance(values, (list, tuple)) else [values])]
+    rank = max(len(x.shape), 1)
+    if len(values) == 1 and rank > 1 and kind == "multiple_of":
+        values = values * rank
+    if len(values) != rank:
+        raise SemanticError(f"tl.{kind} needs {rank} value(s), one per dimension, got "
+                            f"{len(values)}")
+    if any(v <= 0 for v in values):
+        raise SemanticError(f"tl.{kind} values must be positive, got {values}")
+    if not (x.dtype.is_int() or x.dtype.is_ptr()):
+        raise SemanticError(f"tl.{kind} applies to integers and pointers, got {x.dtype}")
+    if kind != "multiple_of" and not x.type.is_block():
+        raise SemanticError(f"tl.{kind} applies to tensors, not scalars")
+    if not _b().hint(x.handle, _HINTS[kind], values):
+        raise SemanticError(f"tl.{kind} applies to values computed by an operation or to "
+                            "kernel arguments, not to loop-carried values")
+    return x
+
+
 def debug_barrier() -> None:
     _b().debug_barrier()
 

@@ -1126,6 +1126,10 @@ class InterpreterBuilder:
 
     # -- Debugging ----------------------------------------------------------
 
+    def hint(self, value, attr, values) -> bool:
+        # A promise for the compiler's analysis; it does not change values.
+        return True
+
     def debug_barrier(self):
         # Each op runs for the whole program at once here, so every thread's
         # earlier accesses are already done: the barrier has nothing to wait for.
