@@ -12,7 +12,7 @@ DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 
 @pytest.mark.parametrize("device", DEVICES)
 @pytest.mark.parametrize("dtype,name", [(torch.float16, "*fp16"), (torch.bfloat16, "*bf16"),
-                                        (torch.float32, "*fp32"), (torch.int32, "*i32"),
+                                        (torch.float32, "*fp32"), (torch.int32, "*int32"),
                                         (torch.float8_e4m3fn, "*fp8e4nv")])
 def test_dtype_and_alignment_specialization(device, dtype, name):
     x = torch.ones(256, device=device).to(dtype)
