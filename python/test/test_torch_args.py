@@ -17,12 +17,13 @@ DEVICES = ["cpu"] + (["cuda"] if torch.cuda.is_available() else [])
 def test_dtype_and_alignment_specialization(device, dtype, name):
     x = torch.ones(256, device=device).to(dtype)
     k = zoo.add_kernel.warmup(x, x, x, 200, BLOCK_SIZE=128)
+    ir = {"*fp16": "f16", "*bf16": "bf16", "*fp32": "f32", "*int32": "i32",
+          "*fp8e4nv": "f8E4M3FN"}[name]
     assert k.signature["x_ptr"] == name
-    assert "%arg0: " + "!tile.ptr<" in k.asm["tile"]
-    assert "tile.divisibility = 16" in k.asm["tile"].splitlines()[1]
+    assert f"%arg0: !tile.ptr<{ir}> {{tile.divisibility = 16 : i32}}" in k.asm["tile"]
     misaligned = x[1:]
     k2 = zoo.add_kernel.warmup(misaligned, misaligned, misaligned, 200, BLOCK_SIZE=128)
-    assert "%arg0: !tile.ptr<" in k2.asm["tile"] and k2 is not k
+    assert f"%arg0: !tile.ptr<{ir}>, " in k2.asm["tile"] and k2 is not k
 
 
 def test_interpreter_on_cpu_tensors(monkeypatch):

@@ -139,26 +139,10 @@ class pointer_type(dtype):
         self.address_space = address_space
         self.name = f"pointer<{element_ty.name}>"
 
+    # The other kind predicates are inherited: they test the name against the
+    # scalar kinds, which "pointer<...>" never is.
     def is_ptr(self) -> bool:
         return True
-
-    def is_floating(self) -> bool:
-        return False
-
-    def is_int(self) -> bool:
-        return False
-
-    def is_int_signed(self) -> bool:
-        return False
-
-    def is_int_unsigned(self) -> bool:
-        return False
-
-    def is_bool(self) -> bool:
-        return False
-
-    def is_fp8(self) -> bool:
-        return False
 
     @property
     def primitive_bitwidth(self) -> int:
