@@ -34,3 +34,21 @@ class IRError(RuntimeError):
     @property
     def errors(self) -> List[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
+
+
+class OutOfResources(RuntimeError):
+    """A kernel needs more of a hardware resource than the GPU has.
+
+    Raised when compiling or loading a kernel whose shared memory, registers
+    or threads exceed the device's limit; the autotuner skips such configs.
+    """
+
+    def __init__(self, kernel: str, resource: str, required: int, limit: int,
+                 hint: str = ""):
+        self.kernel, self.resource = kernel, resource
+        self.required, self.limit = required, limit
+        message = (f"kernel '{kernel}' needs {required} {resource}, "
+                   f"but the limit is {limit}")
+        if hint:
+            message += f"; {hint}"
+        super().__init__(message)
