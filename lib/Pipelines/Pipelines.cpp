@@ -4,6 +4,7 @@
 
 #include "warpforge/Dialect/Tile/IR/Tile.h"
 #include "warpforge/Dialect/Tile/Transforms/Passes.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -47,7 +48,7 @@ void warpforge::registerWarpforgePassesAndPipelines() {
 }
 
 void warpforge::registerWarpforgeDialects(DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
+  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, func::FuncDialect,
                   ub::UBDialect>();
 }

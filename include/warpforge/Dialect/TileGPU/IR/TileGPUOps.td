@@ -1,0 +1,343 @@
+//===- TileGPUOps.td - Operations of the tilegpu dialect ---*- tablegen -*-===//
+
+#ifndef WARPFORGE_TILEGPU_OPS
+#define WARPFORGE_TILEGPU_OPS
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "warpforge/Dialect/Tile/IR/TileTypes.td"
+include "warpforge/Dialect/TileGPU/IR/TileGPUDialect.td"
+include "warpforge/Dialect/TileGPU/IR/TileGPUAttrs.td"
+include "warpforge/Dialect/TileGPU/IR/TileGPUTypes.td"
+
+// Shared memory is one resource: allocations, reads and writes of it are
+// ordered against each other, not against global memory or arithmetic.
+def TileGPU_SharedMemory : Resource<"::warpforge::tilegpu::SharedMemory">;
+def GlobalMemory : Resource<"::warpforge::tile::GlobalMemory">;
+
+def TileGPU_MemDesc : DialectType<TileGPU_Dialect,
+    CPred<"::llvm::isa<::warpforge::tilegpu::MemDescType>($_self)">,
+    "shared memory descriptor", "::warpforge::tilegpu::MemDescType">;
+def TileGPU_AsyncToken : DialectType<TileGPU_Dialect,
+    CPred<"::llvm::isa<::warpforge::tilegpu::AsyncTokenType>($_self)">,
+    "async token", "::warpforge::tilegpu::AsyncTokenType">,
+    BuildableType<"::warpforge::tilegpu::AsyncTokenType::get($_builder.getContext())">;
+
+//===----------------------------------------------------------------------===//
+// Layout conversion
+//===----------------------------------------------------------------------===//
+
+def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "Redistribute a tensor to another layout";
+  let description = [{
+    Returns `src` with the layout of the result type.  Elements move between
+    threads through warp shuffles or shared memory, so conversions cost
+    time: `tilegpu-remove-layout-conversions` removes those it can.
+
+    Example:
+
+    ```mlir
+    %y = tilegpu.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory
+//===----------------------------------------------------------------------===//
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
+    [MemoryEffects<[MemAlloc<TileGPU_SharedMemory>]>]> {
+  let summary = "Allocate shared memory, optionally initialized from a tensor";
+  let description = [{
+    Allocates the shared memory described by the result type for the rest of
+    the kernel (or until `tilegpu.local_dealloc`).  With `src`, the memory
+    holds `src` (then it need not be mutable); without, it is uninitialized
+    and must be mutable.
+
+    Example:
+
+    ```mlir
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s, mutable, buffers = 2>
+    %c = tilegpu.local_alloc %x : (tensor<64x64xf16, #b>) -> !tilegpu.memdesc<64x64xf16, #s>
+    ```
+  }];
+  let arguments = (ins Optional<AnyRankedTensor>:$src);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    ($src^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalDeallocOp : TileGPU_Op<"local_dealloc",
+    [MemoryEffects<[MemFree<TileGPU_SharedMemory>]>]> {
+  let summary = "End the lifetime of a shared-memory allocation";
+  let description = [{
+    Its memory may be reused by later allocations.
+
+    Example:
+
+    ```mlir
+    tilegpu.local_dealloc %m : !tilegpu.memdesc<64x64xf16, #s, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src))";
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
+    [MemoryEffects<[MemRead<TileGPU_SharedMemory>]>]> {
+  let summary = "Read a shared-memory buffer into a distributed tensor";
+  let description = [{
+    Every thread reads the elements the result's layout gives it.
+
+    Example:
+
+    ```mlir
+    %x = tilegpu.local_load %m : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #b>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store",
+    [MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Write a distributed tensor into a shared-memory buffer";
+  let description = [{
+    Every thread writes the elements it holds; `dst` must be mutable and a
+    single buffer.
+
+    Example:
+
+    ```mlir
+    tilegpu.local_store %x, %m : tensor<64x64xf16, #b> -> !tilegpu.memdesc<64x64xf16, #s, mutable>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$src, TileGPU_MemDesc:$dst);
+  let assemblyFormat = [{
+    $src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "One buffer of a multi-buffered allocation";
+  let description = [{
+    Selects buffer `index` (0 to N-1, taken modulo nothing: the caller keeps
+    it in range) of a memdesc with `buffers = N`; the result is that single
+    buffer with the same shape, layout and mutability.
+
+    Example:
+
+    ```mlir
+    %b = tilegpu.memdesc_index %m[%i] : !tilegpu.memdesc<64x64xf16, #s, mutable, buffers = 3> -> !tilegpu.memdesc<64x64xf16, #s, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src, I32:$index);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_MemDescSubsliceOp : TileGPU_Op<"memdesc_subslice", [Pure]> {
+  let summary = "A statically offset sub-tile of a shared-memory buffer";
+  let description = [{
+    The sub-tile of `src` starting at `offsets` with the result's shape,
+    e.g. one K-slice of an operand tile.  Offsets are multiples of the
+    result's shape along each dimension.
+
+    Example:
+
+    ```mlir
+    %k1 = tilegpu.memdesc_subslice %m [0, 16] : !tilegpu.memdesc<64x64xf16, #s> -> !tilegpu.memdesc<64x16xf16, #s>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    $src $offsets attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies (cp.async) and fences
+//===----------------------------------------------------------------------===//
+
+def TileGPU_AsyncCopyGlobalToLocalOp : TileGPU_Op<"async_copy_global_to_local",
+    [MemoryEffects<[MemRead<GlobalMemory>, MemWrite<TileGPU_SharedMemory>]>,
+     AttrSizedOperandSegments]> {
+  let summary = "Start copying a tensor of global addresses into shared memory";
+  let description = [{
+    Each thread issues `cp.async` copies of the elements at `ptrs` (in the
+    pointer tensor's layout) into the single, mutable buffer `dst`; masked-off
+    elements are filled with `other` (zero when absent).  The copy completes
+    asynchronously: commit it into a group with `tilegpu.async_commit_group`
+    and wait for the group with `tilegpu.async_wait` before reading `dst`.
+
+    Example:
+
+    ```mlir
+    %t = tilegpu.async_copy_global_to_local %p, %b mask %m : tensor<64x64xi1, #b> : tensor<64x64x!tile.ptr<f16>, #b> -> !tilegpu.memdesc<64x64xf16, #s, mutable>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$ptrs, TileGPU_MemDesc:$dst,
+                       Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$other);
+  let results = (outs TileGPU_AsyncToken:$token);
+  let assemblyFormat = [{
+    $ptrs `,` $dst (`mask` $mask^ `:` type($mask))?
+    (`other` $other^ `:` type($other))? attr-dict `:`
+    type($ptrs) `->` qualified(type($dst))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "Close the current group of asynchronous copies";
+  let description = [{
+    Groups every asynchronous copy the thread issued since the previous
+    commit (`cp.async.commit_group`); the result stands for the group.
+
+    Example:
+
+    ```mlir
+    %g = tilegpu.async_commit_group %t0, %t1
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_AsyncToken>:$tokens);
+  let results = (outs TileGPU_AsyncToken:$result);
+  let assemblyFormat = "($tokens^)? attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "Wait until at most `num` groups of copies are in flight";
+  let description = [{
+    Blocks the thread until all but the `num` most recent committed groups
+    have completed (`cp.async.wait_group num`).  Other threads' copies are
+    visible only after a barrier.
+
+    Example:
+
+    ```mlir
+    %w = tilegpu.async_wait %g {num = 1 : i32}
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_AsyncToken>:$tokens,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
+  let results = (outs TileGPU_AsyncToken:$result);
+  let assemblyFormat = "($tokens^)? attr-dict";
+}
+
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
+  let summary = "Order generic shared-memory writes before async-proxy reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: shared memory written by ordinary
+    stores becomes visible to the tensor cores and the TMA engine, which
+    read through the async proxy.  Each writing thread fences, then the CTA
+    synchronizes.
+
+    Example:
+
+    ```mlir
+    tilegpu.fence_async_shared
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// mbarriers
+//===----------------------------------------------------------------------===//
+
+class TileGPU_BarrierOp<string mnemonic, list<Trait> traits = []>
+    : TileGPU_Op<mnemonic, !listconcat(traits, [
+        MemoryEffects<[MemRead<TileGPU_SharedMemory>,
+                       MemWrite<TileGPU_SharedMemory>]>])> {
+  let hasVerifier = 1;
+}
+
+def TileGPU_InitBarrierOp : TileGPU_BarrierOp<"init_barrier"> {
+  let summary = "Initialize an mbarrier with its expected arrival count";
+  let description = [{
+    `barrier` is a mutable `1xi64` shared buffer; the barrier completes a
+    phase when `count` threads have arrived (and every expected transaction
+    byte has landed).
+
+    Example:
+
+    ```mlir
+    tilegpu.init_barrier %bar, 1 : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+}
+
+def TileGPU_BarrierExpectOp : TileGPU_BarrierOp<"barrier_expect"> {
+  let summary = "Announce the bytes asynchronous copies will deliver";
+  let description = [{
+    Adds `bytes` to the transaction count the current phase of `barrier`
+    waits for (`mbarrier.arrive.expect_tx`), when `pred` is true.
+
+    Example:
+
+    ```mlir
+    tilegpu.barrier_expect %bar, 16384, %true : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$bytes, I1:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $bytes `,` $pred attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def TileGPU_ArriveBarrierOp : TileGPU_BarrierOp<"arrive_barrier"> {
+  let summary = "Arrive on an mbarrier";
+  let description = [{
+    The thread arrives `count` times on the current phase of `barrier`.
+
+    Example:
+
+    ```mlir
+    tilegpu.arrive_barrier %bar, 1 : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier,
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+}
+
+def TileGPU_WaitBarrierOp : TileGPU_BarrierOp<"wait_barrier"> {
+  let summary = "Wait for an mbarrier phase to complete";
+  let description = [{
+    Blocks until the phase of `barrier` with parity `phase` (0 or 1) has
+    completed.
+
+    Example:
+
+    ```mlir
+    tilegpu.wait_barrier %bar, %phase : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+}
+
+#endif // WARPFORGE_TILEGPU_OPS

@@ -1,0 +1,251 @@
+//===- TileGPUAttrs.cpp - Layout attributes of tilegpu --------------------===//
+
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+#include "warpforge/Dialect/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "warpforge/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+void TileGPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "warpforge/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+}
+
+namespace {
+unsigned product(ArrayRef<unsigned> values) {
+  unsigned p = 1;
+  for (unsigned v : values)
+    p *= v;
+  return p;
+}
+
+LogicalResult checkPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef name, ArrayRef<unsigned> values) {
+  for (unsigned v : values)
+    if (v == 0 || !llvm::isPowerOf2_32(v))
+      return emitError() << name << " entries must be powers of two, got "
+                         << v;
+  return success();
+}
+
+LogicalResult checkPermutation(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<unsigned> order, unsigned rank) {
+  if (order.size() != rank)
+    return emitError() << "order has " << order.size()
+                       << " entries but the layout has rank " << rank;
+  SmallVector<bool> seen(rank, false);
+  for (unsigned d : order) {
+    if (d >= rank || seen[d])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[d] = true;
+  }
+  return success();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BlockedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = sizePerThread.size();
+  if (rank == 0)
+    return emitError() << "blocked layout must have rank 1 or more";
+  if (threadsPerWarp.size() != rank || warpsPerCTA.size() != rank)
+    return emitError() << "sizePerThread, threadsPerWarp and warpsPerCTA "
+                          "must have one entry per dimension (" << rank
+                       << ")";
+  if (failed(checkPowersOfTwo(emitError, "sizePerThread", sizePerThread)) ||
+      failed(checkPowersOfTwo(emitError, "threadsPerWarp", threadsPerWarp)) ||
+      failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (product(threadsPerWarp) != 32)
+    return emitError() << "threadsPerWarp must multiply to the warp size "
+                          "(32), got "
+                       << product(threadsPerWarp);
+  return checkPermutation(emitError, order, rank);
+}
+
+unsigned BlockedEncodingAttr::getRank() const {
+  return getSizePerThread().size();
+}
+
+SmallVector<unsigned> BlockedEncodingAttr::getWarpsPerCTAVector() const {
+  return SmallVector<unsigned>(getWarpsPerCTA());
+}
+
+BlockedEncodingAttr BlockedEncodingAttr::getDefault(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned sizePerThreadLast,
+    unsigned threadsPerWarp, unsigned numWarps, ArrayRef<unsigned> order) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
+  // Along order[0], each thread takes up to sizePerThreadLast elements;
+  // lanes then warps fill the dimensions from the fastest varying, as far
+  // as each dimension has room, and whatever is left wraps on the slowest.
+  unsigned fastest = order[0];
+  spt[fastest] = std::max<int64_t>(
+      1, std::min<int64_t>(sizePerThreadLast, shape[fastest]));
+  unsigned lanesLeft = threadsPerWarp;
+  for (unsigned i = 0; i < rank && lanesLeft > 1; ++i) {
+    unsigned d = order[i];
+    int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
+    unsigned take = std::min<int64_t>(lanesLeft, llvm::PowerOf2Ceil(room));
+    if (i == rank - 1)
+      take = lanesLeft;
+    tpw[d] = take;
+    lanesLeft /= take;
+  }
+  unsigned warpsLeft = numWarps;
+  for (unsigned i = 0; i < rank && warpsLeft > 1; ++i) {
+    unsigned d = order[i];
+    int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+    unsigned take = std::min<int64_t>(warpsLeft, llvm::PowerOf2Ceil(room));
+    if (i == rank - 1)
+      take = warpsLeft;
+    wpc[d] = take;
+    warpsLeft /= take;
+  }
+  return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, Attribute parent) {
+  auto distributed = dyn_cast<DistributedLayoutAttr>(parent);
+  if (!distributed)
+    return emitError() << "slice parent must be a distributed layout, got "
+                       << parent;
+  if (distributed.getRank() < 2)
+    return emitError() << "slice parent must have rank 2 or more, got rank "
+                       << distributed.getRank();
+  if (dim >= distributed.getRank())
+    return emitError() << "slice dim " << dim << " is out of range for a "
+                       << "parent of rank " << distributed.getRank();
+  return success();
+}
+
+unsigned SliceEncodingAttr::getRank() const {
+  return cast<DistributedLayoutAttr>(getParent()).getRank() - 1;
+}
+
+SmallVector<unsigned> SliceEncodingAttr::getWarpsPerCTAVector() const {
+  SmallVector<unsigned> warps =
+      cast<DistributedLayoutAttr>(getParent()).getWarpsPerCTAVector();
+  warps.erase(warps.begin() + getDim());
+  return warps;
+}
+
+//===----------------------------------------------------------------------===//
+// WgmmaEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+WgmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<unsigned> warpsPerCTA,
+                          ArrayRef<unsigned> instrShape) {
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "wgmma layout is 2-D: warpsPerCTA needs 2 entries";
+  if (instrShape.size() != 3)
+    return emitError() << "instrShape is [M, N, K]: 3 entries";
+  if (failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+    return failure();
+  if (product(warpsPerCTA) % 4 != 0)
+    return emitError() << "wgmma needs whole warpgroups: warpsPerCTA must "
+                          "multiply to a multiple of 4, got "
+                       << product(warpsPerCTA);
+  if (warpsPerCTA[0] % 4 != 0)
+    return emitError() << "warpgroups split along M: warpsPerCTA[0] must be "
+                          "a multiple of 4, got "
+                       << warpsPerCTA[0];
+  unsigned m = instrShape[0], n = instrShape[1], k = instrShape[2];
+  if (m != 64)
+    return emitError() << "wgmma instructions have M = 64, got " << m;
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return emitError() << "wgmma N must be a multiple of 8 from 8 to 256, "
+                          "got "
+                       << n;
+  if (k != 8 && k != 16 && k != 32)
+    return emitError() << "wgmma K is 8 (tf32), 16 (16-bit) or 32 (8-bit), "
+                          "got "
+                       << k;
+  return success();
+}
+
+unsigned WgmmaEncodingAttr::getRank() const { return 2; }
+
+SmallVector<unsigned> WgmmaEncodingAttr::getWarpsPerCTAVector() const {
+  return SmallVector<unsigned>(getWarpsPerCTA());
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandEncodingAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "opIdx is 0 (A) or 1 (B), got " << opIdx;
+  if (!isa<DistributedLayoutAttr>(parent))
+    return emitError() << "dot operand parent must be a distributed layout, "
+                          "got "
+                       << parent;
+  if (isa<WgmmaEncodingAttr>(parent) && opIdx == 1)
+    return emitError() << "wgmma reads B from shared memory: only operand A "
+                          "(opIdx = 0) may have a register layout";
+  if (kWidth == 0 || !llvm::isPowerOf2_32(kWidth) || kWidth > 16)
+    return emitError() << "kWidth must be a power of two from 1 to 16, got "
+                       << kWidth;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shared layouts
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           ArrayRef<unsigned> order) {
+  if (order.empty())
+    return emitError() << "shared layout order must not be empty";
+  return checkPermutation(emitError, order, order.size());
+}
+
+LogicalResult NVMMASharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned swizzlingByteWidth,
+    bool transposed, unsigned elementBitWidth) {
+  if (swizzlingByteWidth != 0 && swizzlingByteWidth != 32 &&
+      swizzlingByteWidth != 64 && swizzlingByteWidth != 128)
+    return emitError() << "swizzlingByteWidth must be 0, 32, 64 or 128, got "
+                       << swizzlingByteWidth;
+  if (elementBitWidth != 8 && elementBitWidth != 16 && elementBitWidth != 32)
+    return emitError() << "elementBitWidth must be 8, 16 or 32, got "
+                       << elementBitWidth;
+  if (transposed && elementBitWidth != 16)
+    return emitError() << "wgmma reads MN-major (transposed) operands only "
+                          "for 16-bit elements, got "
+                       << elementBitWidth << "-bit";
+  return success();
+}
