@@ -19,7 +19,6 @@ import threading
 import numpy as np
 import pytest
 
-import warpforge
 import warpforge as triton
 import warpforge.language as tl
 from warpforge import testing
@@ -518,9 +517,10 @@ def compiled(monkeypatch):
         return real(fn, signature, constants, divisibility, options)
 
     def launch(kernel, grid, args, stream=None):
-        if kernel.constants["BLOCK"] >= 4096:
+        block = kernel.constants.get("BLOCK", 0)
+        if block >= 4096:
             raise OutOfResources(kernel.name, "registers per thread", 300, 255)
-        record["launches"].append((kernel.constants["BLOCK"], kernel.options.num_warps, grid))
+        record["launches"].append((block, kernel.options.num_warps, grid))
 
     monkeypatch.setattr(jit_module, "compile_kernel", compile_kernel)
     monkeypatch.setattr(CompiledKernel, "launch", launch)
@@ -557,6 +557,27 @@ def test_configs_compile_in_parallel_once_then_benchmark(compiled, capsys):
     assert err[2].startswith("autotune accumulate [n=1000]: 5/5 configs, best 1.5 ms (BLOCK: "
                              "1024, num_warps: 4, num_stages: 3), 2 skipped, ")
     assert len(err) == 3
+
+
+def test_parallel_compilation_matches_serial_compilation(compiled, monkeypatch):
+    import zoo
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    configs = [triton.Config({"BLOCK_SIZE": b}, num_warps=w, num_stages=s)
+               for b in (32, 64, 128, 256, 512, 1024) for w, s in ((4, 3), (8, 2))]
+    tuned = triton.jit(zoo.layer_norm_fwd.fn)
+    kernel = triton.autotune(configs, key=["N"], do_bench=lambda fn: (fn(), 1.0)[1])(tuned)
+    rows, cols = 3, 77
+    x, y = rand(rows * cols), poisoned(rows * cols)
+    w, b, mean, rstd = rand(cols), rand(cols), poisoned(rows), poisoned(rows)
+    kernel[(rows,)](x, y, w, b, mean, rstd, cols, cols, 1e-5)
+    assert len(compiled["compiles"]) == len(configs) and len(tuned.cache) == len(configs)
+    serial = triton.jit(zoo.layer_norm_fwd.fn)
+    for config in configs:
+        expected = serial.warmup(x, y, w, b, mean, rstd, cols, cols, 1e-5, **config.all_kwargs())
+        (got,) = [k for k, _ in tuned.cache.values()
+                  if k.constants["BLOCK_SIZE"] == config.kwargs["BLOCK_SIZE"]
+                  and k.options.num_warps == config.num_warps]
+        assert got.asm["tile"] == expected.asm["tile"]
 
 
 def test_compilation_errors_skip_the_config(compiled, capsys):

@@ -17,6 +17,7 @@ import sys
 import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
+from ..compiler.compiler import KernelOptions
 from ..compiler.errors import CompilationError
 from ..errors import AutotuneError, OutOfResources
 from ..language.semantic import SemanticError
@@ -58,7 +59,6 @@ class Config:
         self.maxnreg = maxnreg
         self.pre_hook = pre_hook
         # The same checks as a launch, here, where the config is written.
-        from ..compiler.compiler import KernelOptions
         try:
             KernelOptions(**self._options())
         except (TypeError, ValueError) as e:
