@@ -8,11 +8,13 @@ IR; the `@warpforge.jit` frontend builds on it.
 __version__ = "0.1.0"
 
 from . import errors, ir  # noqa: E402,F401
-from .errors import Diagnostic, IRError, OutOfResources  # noqa: E402,F401
+from .errors import AutotuneError, Diagnostic, IRError, OutOfResources  # noqa: E402,F401
 from . import language  # noqa: E402,F401
 from .compiler import CompilationError, KernelOptions  # noqa: E402,F401
 from .language.core import constexpr  # noqa: E402,F401
 from .runtime.jit import JITFunction, jit  # noqa: E402,F401
+from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: E402,F401
+from . import testing  # noqa: E402,F401
 
 
 def cdiv(x, y):

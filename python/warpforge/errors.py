@@ -52,3 +52,13 @@ class OutOfResources(RuntimeError):
         if hint:
             message += f"; {hint}"
         super().__init__(message)
+
+
+class AutotuneError(RuntimeError):
+    """Autotuning found no usable config: every config failed to compile or
+    ran out of resources (`failures` lists each config with its exception),
+    or early_config_prune returned none."""
+
+    def __init__(self, message: str, failures=()):
+        super().__init__(message)
+        self.failures = list(failures)

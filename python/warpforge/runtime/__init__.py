@@ -1,5 +1,6 @@
 """Kernel objects, specialization and launch."""
 
+from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics
 from .jit import JITFunction, jit
 
-__all__ = ["JITFunction", "jit"]
+__all__ = ["Autotuner", "Config", "Heuristics", "JITFunction", "autotune", "heuristics", "jit"]
