@@ -8,6 +8,10 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -27,11 +31,24 @@ void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
   pm.addPass(createSymbolDCEPass());
 }
 
+void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createTileGPUAllocateSharedMemory());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertTileGPUToLLVM());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
 llvm::ArrayRef<warpforge::NamedPipeline> warpforge::getNamedPipelines() {
   static const NamedPipeline pipelines[] = {
       {"tile-optimize",
        "Check kernel rules, inline device functions and simplify tile IR",
        buildTileOptimizePipeline},
+      {"tilegpu-to-llvm",
+       "Assign shared memory and lower tilegpu IR to the LLVM and NVVM "
+       "dialects",
+       buildTileGPUToLLVMPipeline},
   };
   return pipelines;
 }
@@ -40,6 +57,7 @@ void warpforge::registerWarpforgePassesAndPipelines() {
   static bool registered = [] {
     registerTransformsPasses();
     tile::registerTilePasses();
+    registerTileGPUToLLVMPasses();
     for (const NamedPipeline &p : getNamedPipelines())
       PassPipelineRegistration<>(p.name, p.description, p.build);
     return true;
@@ -50,5 +68,6 @@ void warpforge::registerWarpforgePassesAndPipelines() {
 void warpforge::registerWarpforgeDialects(DialectRegistry &registry) {
   registry.insert<tile::TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, func::FuncDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect,
                   ub::UBDialect>();
 }

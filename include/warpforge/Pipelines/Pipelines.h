@@ -19,6 +19,10 @@ namespace warpforge {
 /// simplifies the tile IR the frontend produced.
 void buildTileOptimizePipeline(mlir::OpPassManager &pm);
 
+/// `tilegpu-to-llvm`: assigns shared memory and lowers tilegpu IR (with
+/// layouts) to the LLVM and NVVM dialects.
+void buildTileGPUToLLVMPipeline(mlir::OpPassManager &pm);
+
 /// A pipeline the JIT runs, registered under `name`.
 struct NamedPipeline {
   const char *name;

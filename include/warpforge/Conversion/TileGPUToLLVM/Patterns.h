@@ -1,0 +1,62 @@
+//===- Patterns.h - Patterns lowering tilegpu to LLVM -----------*- C++ -*-===//
+//
+// The lowering is split by kind of op, one file each; the pass collects them
+// all.  Every pattern works on values in the per-thread representation
+// TypeConverter defines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_CONVERSION_TILEGPUTOLLVM_PATTERNS_H
+#define WARPFORGE_CONVERSION_TILEGPUTOLLVM_PATTERNS_H
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <functional>
+
+namespace warpforge {
+
+/// Tensors become LLVM structs of the elements the running thread holds
+/// (in the order LayoutUtils.h gives), `!tile.ptr<T, as>` an `!llvm.ptr<as>`,
+/// a shared-memory descriptor the `!llvm.ptr<3>` of its first byte, an
+/// async token an i32.
+class TileGPUToLLVMTypeConverter : public mlir::LLVMTypeConverter {
+public:
+  explicit TileGPUToLLVMTypeConverter(mlir::MLIRContext *context);
+};
+
+/// Target facts the patterns need.
+struct TargetInfo {
+  int computeCapability = 90;
+};
+
+void populateFuncOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateSPMDOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateElementwiseOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                         mlir::RewritePatternSet &patterns);
+void populateViewOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+/// The widest vector, in elements, a thread may use for a load or store
+/// through the pointer tensor `ptr` under `mask` (which may be null): the
+/// elements must be contiguous in memory and aligned to the vector, and the
+/// mask constant across it.  The axis analysis answers it; 1 is always safe.
+using VectorSizeQuery = std::function<unsigned(mlir::Value ptr,
+                                               mlir::Value mask)>;
+
+void populateLoadStoreOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       VectorSizeQuery vectorSize);
+void populateReduceOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateScanOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateConvertLayoutOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
+void populateSharedMemoryOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
+
+} // namespace warpforge
+
+#endif // WARPFORGE_CONVERSION_TILEGPUTOLLVM_PATTERNS_H

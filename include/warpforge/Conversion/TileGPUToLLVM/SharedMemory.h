@@ -1,0 +1,21 @@
+//===- SharedMemory.h - Shared memory an op's lowering needs ----*- C++ -*-===//
+
+#ifndef WARPFORGE_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H
+#define WARPFORGE_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H
+
+#include "mlir/IR/Operation.h"
+
+namespace warpforge {
+
+/// Bytes of scratch shared memory the lowering of `op` uses while it runs
+/// (exchanging values between warps or threads), 0 for none.  Scratch is
+/// dead once the op is done, so all ops share one region.
+int64_t getScratchBytes(mlir::Operation *op);
+
+/// Alignment of the scratch region and of allocations, in bytes: 1024 keeps
+/// 128-byte swizzle atoms aligned for wgmma and TMA.
+constexpr int64_t kSharedAllocationAlignment = 1024;
+
+} // namespace warpforge
+
+#endif // WARPFORGE_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H

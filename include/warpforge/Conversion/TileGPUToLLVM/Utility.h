@@ -1,0 +1,126 @@
+//===- Utility.h - Helpers for lowering tilegpu to LLVM ---------*- C++ -*-===//
+
+#ifndef WARPFORGE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+#define WARPFORGE_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+
+namespace warpforge {
+
+//===----------------------------------------------------------------------===//
+// Constants and small arithmetic on i32
+//===----------------------------------------------------------------------===//
+
+mlir::Value i32Val(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value i64Val(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+mlir::Value intVal(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type,
+                   int64_t v);
+mlir::Value boolVal(mlir::OpBuilder &b, mlir::Location loc, bool v);
+/// A zero of any integer, float or pointer type.
+mlir::Value zeroVal(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);
+
+//===----------------------------------------------------------------------===//
+// Per-thread tensors
+//===----------------------------------------------------------------------===//
+
+/// The elements of a lowered tensor (an LLVM struct), in order.
+llvm::SmallVector<mlir::Value> unpackLLElements(mlir::Location loc,
+                                                mlir::Value llvmStruct,
+                                                mlir::OpBuilder &b);
+
+/// Packs `values` into the lowered form of `tensorType`.
+mlir::Value packLLElements(mlir::Location loc,
+                           const mlir::TypeConverter *converter,
+                           mlir::ValueRange values, mlir::OpBuilder &b,
+                           mlir::Type tensorType);
+
+//===----------------------------------------------------------------------===//
+// Thread identity
+//===----------------------------------------------------------------------===//
+
+/// The thread's index in the CTA (tid.x), i32.
+mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc);
+
+/// Lane (0..31) and warp index of the running thread, i32.
+std::pair<mlir::Value, mlir::Value> getLaneAndWarpId(mlir::OpBuilder &b,
+                                                     mlir::Location loc);
+
+/// Splits `linear` (lanes or warps) into per-dimension indices for sizes
+/// `sizes` laid out along `order` (order[0] fastest).
+llvm::SmallVector<mlir::Value>
+delinearize(mlir::OpBuilder &b, mlir::Location loc, mlir::Value linear,
+            llvm::ArrayRef<unsigned> sizes, llvm::ArrayRef<unsigned> order);
+
+/// The running thread's first coordinate along each root dimension of a
+/// blocked-like layout: (warp_d * threadsPerWarp[d] + lane_d) *
+/// sizePerThread[d].
+llvm::SmallVector<mlir::Value> getThreadBase(mlir::OpBuilder &b,
+                                             mlir::Location loc,
+                                             mlir::Attribute layout);
+
+/// The coordinates (i32, in the tensor's own dims) of each element the
+/// running thread holds, in list order.
+llvm::SmallVector<llvm::SmallVector<mlir::Value>>
+emitIndices(mlir::OpBuilder &b, mlir::Location loc,
+            mlir::RankedTensorType type);
+
+/// i1 that is true when the running thread is the first holder of its
+/// elements (layouts that wrap or slices hold each element in several
+/// threads; stores and atomics must happen once).  Null when every thread
+/// is (no predicate needed).
+mlir::Value emitOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::RankedTensorType type);
+
+//===----------------------------------------------------------------------===//
+// Warps and shared memory
+//===----------------------------------------------------------------------===//
+
+/// `shfl.sync.bfly` of an i32/f32-or-other scalar (wider or narrower
+/// values are split or extended).
+mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, unsigned laneMask);
+/// `shfl.sync.idx` from lane `srcLane`.
+mlir::Value shuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, mlir::Value srcLane);
+
+/// A CTA-wide barrier (bar.sync 0).
+void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
+
+/// The kernel's dynamic shared memory, `!llvm.ptr<3>`: declared once per
+/// module as the external global `warpforge_smem`.
+mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+                                mlir::Operation *op);
+
+/// The scratch buffer the allocator gave `op` (`tilegpu.scratch`), as an
+/// `!llvm.ptr<3>`.  The op must have been given one.
+mlir::Value getScratchBase(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Operation *op);
+
+/// `base + index` elements of `elemType`, in any address space.
+mlir::Value gep(mlir::OpBuilder &b, mlir::Location loc, mlir::Type elemType,
+                mlir::Value base, mlir::Value index);
+
+/// Loads and stores of shared memory; with `pred`, only where it is true
+/// (the load gives zero elsewhere).
+void storeShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                 mlir::Value value, mlir::Value pred = nullptr);
+mlir::Value loadShared(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value ptr, mlir::Type type,
+                       mlir::Value pred = nullptr);
+
+/// The element type a tensor element has after lowering (pointers become
+/// LLVM pointers).
+mlir::Type getLoweredElementType(const mlir::TypeConverter *converter,
+                                 mlir::Type tensorType);
+
+/// Module attribute helpers.
+unsigned getNumWarps(mlir::ModuleOp module);
+
+} // namespace warpforge
+
+#endif // WARPFORGE_CONVERSION_TILEGPUTOLLVM_UTILITY_H

@@ -1,0 +1,284 @@
+//===- ElementwiseOpToLLVM.cpp - Element-wise ops, one element at a time --===//
+//
+// A thread computes an element-wise op on a tensor by applying it to each
+// element it holds.  arith and math ops on tensors become the same ops on
+// scalars, which the arith, math (libdevice) and LLVM patterns then lower;
+// tile's own element-wise ops lower here directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// Unpacks each operand: tensors into their elements, scalars repeated.
+SmallVector<SmallVector<Value>> unpackOperands(Location loc,
+                                               ValueRange operands,
+                                               unsigned count,
+                                               OpBuilder &b) {
+  SmallVector<SmallVector<Value>> unpacked;
+  for (Value v : operands) {
+    if (isa<LLVM::LLVMStructType>(v.getType()))
+      unpacked.push_back(unpackLLElements(loc, v, b));
+    else
+      unpacked.push_back(SmallVector<Value>(count, v));
+  }
+  return unpacked;
+}
+
+/// arith and math ops on tensors become the same ops on each element.
+struct ArithMathOnTensorConversion : public ConversionPattern {
+  ArithMathOnTensorConversion(const TypeConverter &converter,
+                              MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/20,
+                          context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op) || op->getNumRegions() != 0 ||
+        op->getNumResults() != 1)
+      return failure();
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!resultType || !resultType.getEncoding())
+      return failure();
+    Type elementType =
+        getTypeConverter()->convertType(resultType.getElementType());
+    if (!elementType)
+      return failure();
+    Location loc = op->getLoc();
+    unsigned count = getTotalElemsPerThread(resultType);
+    auto unpacked = unpackOperands(loc, operands, count, rewriter);
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < count; ++i) {
+      OperationState state(loc, op->getName());
+      for (auto &elems : unpacked)
+        state.addOperands(elems[i]);
+      state.addTypes(elementType);
+      state.addAttributes(op->getAttrs());
+      results.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOp(op, packLLElements(loc, getTypeConverter(), results,
+                                          rewriter, resultType));
+    return success();
+  }
+};
+
+/// Tensor constants: splats only (the frontend makes no others).
+struct TensorConstantConversion : public OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type)
+      return failure();
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!splat)
+      return op.emitError("only splat tensor constants can be lowered");
+    Type elementType = getTypeConverter()->convertType(type.getElementType());
+    Attribute value = splat.getSplatValue<Attribute>();
+    if (elementType != type.getElementType()) {
+      // fp8 and friends are stored as integers of their width.
+      auto bits = cast<FloatAttr>(value).getValue().bitcastToAPInt();
+      value = rewriter.getIntegerAttr(elementType, bits);
+    }
+    Value scalar =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), elementType, value);
+    SmallVector<Value> elems(getTotalElemsPerThread(type), scalar);
+    rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
+                                          elems, rewriter, type));
+    return success();
+  }
+};
+
+/// Base of tile's element-wise ops: `convertElement` computes one element
+/// from the lowered operands' elements.
+template <typename SourceOp>
+struct ElementwiseTileOpConversion : public OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+
+  virtual Value convertElement(SourceOp op, OpBuilder &b, Location loc,
+                               Type resultElement,
+                               ArrayRef<Value> operands) const = 0;
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = op.getResult().getType();
+    auto tensorType = dyn_cast<RankedTensorType>(resultType);
+    Type element = this->getTypeConverter()->convertType(
+        tensorType ? tensorType.getElementType() : resultType);
+    if (!element)
+      return failure();
+    if (!tensorType) {
+      Value v = convertElement(op, rewriter, loc, element,
+                               SmallVector<Value>(adaptor.getOperands()));
+      if (!v)
+        return failure();
+      rewriter.replaceOp(op, v);
+      return success();
+    }
+    unsigned count = getTotalElemsPerThread(tensorType);
+    auto unpacked = unpackOperands(loc, adaptor.getOperands(), count, rewriter);
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < count; ++i) {
+      SmallVector<Value> elems;
+      for (auto &operand : unpacked)
+        elems.push_back(operand[i]);
+      Value v = convertElement(op, rewriter, loc, element, elems);
+      if (!v)
+        return failure();
+      results.push_back(v);
+    }
+    rewriter.replaceOp(op, packLLElements(loc, this->getTypeConverter(),
+                                          results, rewriter, tensorType));
+    return success();
+  }
+};
+
+struct AddPtrOpConversion : ElementwiseTileOpConversion<tile::AddPtrOp> {
+  using ElementwiseTileOpConversion::ElementwiseTileOpConversion;
+  Value convertElement(tile::AddPtrOp op, OpBuilder &b, Location loc, Type,
+                       ArrayRef<Value> operands) const override {
+    Type pointee = tile::getPointeeType(getElementTypeOrSelf(op.getPtr()));
+    Type memoryType = getTypeConverter()->convertType(pointee);
+    // Booleans occupy a byte in memory.
+    if (memoryType.isInteger(1))
+      memoryType = b.getI8Type();
+    return gep(b, loc, memoryType, operands[0], operands[1]);
+  }
+};
+
+struct IntToPtrOpConversion : ElementwiseTileOpConversion<tile::IntToPtrOp> {
+  using ElementwiseTileOpConversion::ElementwiseTileOpConversion;
+  Value convertElement(tile::IntToPtrOp, OpBuilder &b, Location loc,
+                       Type result, ArrayRef<Value> operands) const override {
+    return LLVM::IntToPtrOp::create(b, loc, result, operands[0]);
+  }
+};
+
+struct PtrToIntOpConversion : ElementwiseTileOpConversion<tile::PtrToIntOp> {
+  using ElementwiseTileOpConversion::ElementwiseTileOpConversion;
+  Value convertElement(tile::PtrToIntOp, OpBuilder &b, Location loc,
+                       Type result, ArrayRef<Value> operands) const override {
+    return LLVM::PtrToIntOp::create(b, loc, result, operands[0]);
+  }
+};
+
+struct BitcastOpConversion : ElementwiseTileOpConversion<tile::BitcastOp> {
+  using ElementwiseTileOpConversion::ElementwiseTileOpConversion;
+  Value convertElement(tile::BitcastOp, OpBuilder &b, Location loc,
+                       Type result, ArrayRef<Value> operands) const override {
+    Value src = operands[0];
+    if (src.getType() == result)
+      return src;
+    if (isa<LLVM::LLVMPointerType>(src.getType()) &&
+        isa<LLVM::LLVMPointerType>(result))
+      return LLVM::AddrSpaceCastOp::create(b, loc, result, src);
+    return LLVM::BitcastOp::create(b, loc, result, src);
+  }
+};
+
+/// Runs one PTX conversion instruction on a scalar.
+Value ptxConvert(OpBuilder &b, Location loc, StringRef instruction,
+                 StringRef constraints, Type resultType, ValueRange operands) {
+  auto op = LLVM::InlineAsmOp::create(
+      b, loc, resultType, operands, instruction, constraints,
+      /*has_side_effects=*/false, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
+  return op.getResult(0);
+}
+
+struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
+  using ElementwiseTileOpConversion::ElementwiseTileOpConversion;
+
+  Value convertElement(tile::FpToFpOp op, OpBuilder &b, Location loc,
+                       Type result, ArrayRef<Value> operands) const override {
+    Type srcType = getElementTypeOrSelf(op.getSrc());
+    Type dstType = getElementTypeOrSelf(op.getResult());
+    Value src = operands[0];
+    bool rtz = op.getRounding() && *op.getRounding() == tile::RoundingMode::RTZ;
+    auto isFp8 = [](Type t) {
+      return isa<Float8E4M3FNType, Float8E5M2Type>(t);
+    };
+    auto fp8Name = [](Type t) {
+      return isa<Float8E4M3FNType>(t) ? "e4m3" : "e5m2";
+    };
+    Type i16 = b.getI16Type(), i32 = b.getI32Type(), f16 = b.getF16Type(),
+         f32 = b.getF32Type();
+    if (isFp8(srcType)) {
+      // fp8 -> f16 in hardware (a pair at a time; the high half is unused),
+      // then to the destination.
+      Value wide = LLVM::ZExtOp::create(b, loc, i16, src);
+      std::string text =
+          std::string("cvt.rn.f16x2.") + fp8Name(srcType) + "x2 $0, $1;";
+      Value pair = ptxConvert(b, loc, text, "=r,h", i32, wide);
+      Value half = LLVM::BitcastOp::create(
+          b, loc, f16, LLVM::TruncOp::create(b, loc, i16, pair));
+      if (dstType.isF16())
+        return half;
+      Value asF32 = LLVM::FPExtOp::create(b, loc, f32, half);
+      if (dstType.isF32())
+        return asF32;
+      if (dstType.isF64())
+        return LLVM::FPExtOp::create(b, loc, result, asF32);
+      return LLVM::FPTruncOp::create(b, loc, result, asF32);
+    }
+    if (isFp8(dstType)) {
+      if (rtz) {
+        op.emitError("conversion to ")
+            << dstType << " supports round-to-nearest-even only";
+        return nullptr;
+      }
+      Value asF32 = src;
+      if (srcType.getIntOrFloatBitWidth() < 32)
+        asF32 = LLVM::FPExtOp::create(b, loc, f32, src);
+      else if (srcType.isF64())
+        asF32 = LLVM::FPTruncOp::create(b, loc, f32, src);
+      std::string text = std::string("cvt.rn.satfinite.") +
+                         fp8Name(dstType) + "x2.f32 $0, $1, $1;";
+      Value pair = ptxConvert(b, loc, text, "=h,f", i16, asF32);
+      return LLVM::TruncOp::create(b, loc, result, pair);
+    }
+    unsigned srcBits = srcType.getIntOrFloatBitWidth();
+    unsigned dstBits = dstType.getIntOrFloatBitWidth();
+    if (dstBits > srcBits)
+      return LLVM::FPExtOp::create(b, loc, result, src);
+    if (dstBits == srcBits)
+      return src;
+    if (!rtz)
+      return LLVM::FPTruncOp::create(b, loc, result, src);
+    if (!srcType.isF32()) {
+      op.emitError("round-toward-zero conversion is supported from f32 only");
+      return nullptr;
+    }
+    std::string text =
+        std::string("cvt.rz.") + (dstType.isF16() ? "f16" : "bf16") +
+        ".f32 $0, $1;";
+    Value bits = ptxConvert(b, loc, text, "=h,f", i16, src);
+    return LLVM::BitcastOp::create(b, loc, result, bits);
+  }
+};
+
+} // namespace
+
+void warpforge::populateElementwiseOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ArithMathOnTensorConversion>(converter, context);
+  patterns.add<TensorConstantConversion, AddPtrOpConversion,
+               IntToPtrOpConversion, PtrToIntOpConversion, BitcastOpConversion,
+               FpToFpOpConversion>(converter, context);
+}

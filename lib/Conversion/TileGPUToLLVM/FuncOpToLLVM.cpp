@@ -1,0 +1,88 @@
+//===- FuncOpToLLVM.cpp - Kernels to NVVM kernel functions ----------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace warpforge;
+
+namespace {
+
+/// A kernel becomes an `llvm.func` marked `nvvm.kernel`, launched with
+/// exactly num-warps * 32 threads (`nvvm.reqntid`), so ptxas may assume
+/// the block shape.
+struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::FuncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.isKernel())
+      return rewriter.notifyMatchFailure(op, "device functions are inlined");
+    FunctionType type = op.getFunctionType();
+    if (type.getNumResults() != 0)
+      return op.emitError("kernels return no values");
+    TypeConverter::SignatureConversion signature(type.getNumInputs());
+    SmallVector<Type> inputs;
+    for (auto [i, input] : llvm::enumerate(type.getInputs())) {
+      Type converted = getTypeConverter()->convertType(input);
+      if (!converted)
+        return op.emitError("kernel argument ")
+               << i << " has type " << input << ", which has no lowering";
+      signature.addInputs(i, converted);
+      inputs.push_back(converted);
+    }
+    auto llvmType = LLVM::LLVMFunctionType::get(
+        LLVM::LLVMVoidType::get(rewriter.getContext()), inputs);
+    auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(),
+                                         llvmType, LLVM::Linkage::External);
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (failed(rewriter.convertRegionTypes(&func.getBody(), *getTypeConverter(),
+                                           &signature)))
+      return failure();
+
+    auto module = op->getParentOfType<ModuleOp>();
+    int32_t threads = getNumWarps(module) * 32;
+    func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                  rewriter.getUnitAttr());
+    func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                  rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    if (auto maxnreg = module->getAttrOfType<IntegerAttr>("tilegpu.maxnreg"))
+      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    rewriter.getI32IntegerAttr(maxnreg.getInt()));
+    // Pointer arguments specialized as 16-byte aligned tell LLVM so.
+    for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+      if (!isa<tile::PointerType>(type.getInput(i)))
+        continue;
+      if (auto div = op.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        rewriter.getI64IntegerAttr(div.getInt()));
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnOpConversion : public OpConversionPattern<tile::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReturnOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (op.getNumOperands() != 0)
+      return op.emitError("kernels return no values");
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange{});
+    return success();
+  }
+};
+
+} // namespace
+
+void warpforge::populateFuncOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<FuncOpConversion, ReturnOpConversion>(converter,
+                                                     patterns.getContext());
+}

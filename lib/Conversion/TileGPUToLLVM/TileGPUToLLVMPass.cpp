@@ -1,0 +1,106 @@
+//===- TileGPUToLLVMPass.cpp - Lower tilegpu to LLVM and NVVM -------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace warpforge {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "warpforge/Conversion/TileGPUToLLVM/Passes.h.inc"
+} // namespace warpforge
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// Ops the backend has no lowering for yet, with what to say about them.
+LogicalResult rejectUnsupportedOps(ModuleOp module) {
+  WalkResult result = module.walk([](Operation *op) {
+    StringRef why;
+    if (isa<tile::DotOp>(op))
+      why = "tl.dot is not supported by the GPU backend yet (it comes with "
+            "the Hopper wgmma lowering)";
+    else if (isa<tile::MakeTensorDescriptorOp, tile::DescriptorLoadOp,
+                 tile::DescriptorStoreOp>(op))
+      why = "tensor descriptors (TMA) are not supported by the GPU backend "
+            "yet";
+    else if (isa<tile::PrintOp>(op))
+      why = "device_print is not supported by the GPU backend yet";
+    else if (isa<tile::AssertOp>(op))
+      why = "device_assert is not supported by the GPU backend yet";
+    else if (isa<tile::CallOp>(op))
+      why = "calls must be inlined before GPU code generation (run "
+            "tile-optimize)";
+    if (why.empty())
+      return WalkResult::advance();
+    op->emitError(why);
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// The module-level array every shared-memory access indexes (the kernel's
+/// dynamic shared memory).
+void declareSharedMemory(ModuleOp module) {
+  if (module.lookupSymbol("warpforge_smem"))
+    return;
+  OpBuilder b(module.getBodyRegion());
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
+  LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
+                         LLVM::Linkage::External, "warpforge_smem",
+                         Attribute(), /*alignment=*/128, /*addrSpace=*/3);
+}
+
+struct ConvertTileGPUToLLVM
+    : public warpforge::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
+  using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (!module->hasAttr(TileGPUDialect::kNumWarps)) {
+      module.emitError("module has no ")
+          << TileGPUDialect::kNumWarps
+          << " attribute: run convert-tile-to-tilegpu first";
+      return signalPassFailure();
+    }
+    if (failed(rejectUnsupportedOps(module)))
+      return signalPassFailure();
+    declareSharedMemory(module);
+
+    TileGPUToLLVMTypeConverter converter(context);
+    RewritePatternSet patterns(context);
+    populateFuncOpToLLVMPatterns(converter, patterns);
+    populateSPMDOpToLLVMPatterns(converter, patterns);
+    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateViewOpToLLVMPatterns(converter, patterns);
+    populateLoadStoreOpToLLVMPatterns(converter, patterns,
+                                      [](Value, Value) { return 1u; });
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    // libdevice for the math functions it has (accurate, and what CUDA C
+    // uses); LLVM intrinsics for the rest.
+    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    ub::populateUBToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget target(*context);
+    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyFullConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,333 @@
+//===- Utility.cpp - Helpers for lowering tilegpu to LLVM -----------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace warpforge::tilegpu;
+
+namespace warpforge {
+
+Value intVal(OpBuilder &b, Location loc, Type type, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+Value i32Val(OpBuilder &b, Location loc, int64_t v) {
+  return intVal(b, loc, b.getI32Type(), v);
+}
+Value i64Val(OpBuilder &b, Location loc, int64_t v) {
+  return intVal(b, loc, b.getI64Type(), v);
+}
+Value boolVal(OpBuilder &b, Location loc, bool v) {
+  return intVal(b, loc, b.getI1Type(), v);
+}
+
+Value zeroVal(OpBuilder &b, Location loc, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::ZeroOp::create(b, loc, type);
+  if (auto f = dyn_cast<FloatType>(type))
+    return LLVM::ConstantOp::create(b, loc, type, b.getFloatAttr(f, 0.0));
+  return intVal(b, loc, type, 0);
+}
+
+SmallVector<Value> unpackLLElements(Location loc, Value llvmStruct,
+                                    OpBuilder &b) {
+  auto type = dyn_cast<LLVM::LLVMStructType>(llvmStruct.getType());
+  if (!type)
+    return {llvmStruct};
+  SmallVector<Value> values;
+  for (unsigned i = 0, e = type.getBody().size(); i < e; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, llvmStruct, i));
+  return values;
+}
+
+Value packLLElements(Location loc, const TypeConverter *converter,
+                     ValueRange values, OpBuilder &b, Type tensorType) {
+  auto structType =
+      cast<LLVM::LLVMStructType>(converter->convertType(tensorType));
+  assert(structType.getBody().size() == values.size() &&
+         "element count does not match the layout");
+  Value result = LLVM::UndefOp::create(b, loc, structType);
+  for (auto [i, v] : llvm::enumerate(values))
+    result = LLVM::InsertValueOp::create(b, loc, result, v, i);
+  return result;
+}
+
+Value getThreadId(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+std::pair<Value, Value> getLaneAndWarpId(OpBuilder &b, Location loc) {
+  Value tid = getThreadId(b, loc);
+  Value lane = LLVM::AndOp::create(b, loc, tid, i32Val(b, loc, 31));
+  Value warp = LLVM::LShrOp::create(b, loc, tid, i32Val(b, loc, 5));
+  return {lane, warp};
+}
+
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<unsigned> sizes,
+                               ArrayRef<unsigned> order) {
+  SmallVector<Value> indices(sizes.size());
+  unsigned stride = 1;
+  for (unsigned d : order) {
+    Value v = linear;
+    if (stride != 1)
+      v = LLVM::UDivOp::create(b, loc, v, i32Val(b, loc, stride));
+    if (sizes[d] == 1)
+      v = i32Val(b, loc, 0);
+    else
+      v = LLVM::URemOp::create(b, loc, v, i32Val(b, loc, sizes[d]));
+    indices[d] = v;
+    stride *= sizes[d];
+  }
+  return indices;
+}
+
+SmallVector<Value> getThreadBase(OpBuilder &b, Location loc,
+                                 Attribute layout) {
+  BlockedEncodingAttr root = getRootBlocked(layout);
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  SmallVector<Value> lanes =
+      delinearize(b, loc, lane, root.getThreadsPerWarp(), root.getOrder());
+  SmallVector<Value> warps =
+      delinearize(b, loc, warp, root.getWarpsPerCTA(), root.getOrder());
+  SmallVector<Value> base;
+  for (unsigned d = 0; d < root.getRank(); ++d) {
+    Value w = LLVM::MulOp::create(b, loc, warps[d],
+                                  i32Val(b, loc, root.getThreadsPerWarp()[d]));
+    Value t = LLVM::AddOp::create(b, loc, w, lanes[d]);
+    base.push_back(LLVM::MulOp::create(
+        b, loc, t, i32Val(b, loc, root.getSizePerThread()[d])));
+  }
+  return base;
+}
+
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
+                                            RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  SmallVector<unsigned> removed;
+  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
+  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+  SmallVector<int64_t> tile = getRootCTATile(root);
+  SmallVector<Value> base = getThreadBase(b, loc, layout);
+  SmallVector<SmallVector<Value>> indices;
+  for (const SmallVector<int64_t> &offset :
+       getRootElementOffsets(layout, type.getShape())) {
+    SmallVector<Value> coords;
+    for (unsigned d = 0; d < root.getRank(); ++d) {
+      if (llvm::is_contained(removed, d))
+        continue;
+      Value c = offset[d] == 0
+                    ? base[d]
+                    : LLVM::AddOp::create(b, loc, base[d],
+                                          i32Val(b, loc, offset[d]));
+      // A tensor smaller than the CTA tile wraps around (shapes are powers
+      // of two, so the modulo is a mask).
+      if (rootShape[d] < tile[d])
+        c = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, rootShape[d] - 1));
+      coords.push_back(c);
+    }
+    indices.push_back(std::move(coords));
+  }
+  return indices;
+}
+
+Value emitOwnerPredicate(OpBuilder &b, Location loc, RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  BlockedEncodingAttr root = getRootBlocked(layout);
+  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+  SmallVector<int64_t> tile = getRootCTATile(root);
+  SmallVector<Value> base;
+  Value pred;
+  for (unsigned d = 0; d < root.getRank(); ++d) {
+    if (rootShape[d] >= tile[d])
+      continue;
+    if (base.empty())
+      base = getThreadBase(b, loc, layout);
+    Value owner = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult,
+                                       base[d], i32Val(b, loc, rootShape[d]));
+    pred = pred ? LLVM::AndOp::create(b, loc, pred, owner) : owner;
+  }
+  return pred;
+}
+
+namespace {
+/// Applies `shuffle` to an i32-sized piece of `value`, splitting or
+/// extending other widths.
+Value shuffleAny(OpBuilder &b, Location loc, Value value,
+                 function_ref<Value(Value)> shuffle32) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value asInt = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+    return LLVM::IntToPtrOp::create(b, loc, type,
+                                    shuffleAny(b, loc, asInt, shuffle32));
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  if (bits == 64) {
+    Type i64 = b.getI64Type();
+    Value asInt = type.isInteger(64)
+                      ? value
+                      : LLVM::BitcastOp::create(b, loc, i64, value).getResult();
+    Value lo = LLVM::TruncOp::create(b, loc, i32, asInt);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32, LLVM::LShrOp::create(b, loc, asInt, i64Val(b, loc, 32)));
+    lo = LLVM::ZExtOp::create(b, loc, i64, shuffle32(lo));
+    hi = LLVM::ZExtOp::create(b, loc, i64, shuffle32(hi));
+    Value joined = LLVM::OrOp::create(
+        b, loc, lo, LLVM::ShlOp::create(b, loc, hi, i64Val(b, loc, 32)));
+    return type.isInteger(64)
+               ? joined
+               : LLVM::BitcastOp::create(b, loc, type, joined).getResult();
+  }
+  if (bits == 32) {
+    Value asInt = type.isInteger(32)
+                      ? value
+                      : LLVM::BitcastOp::create(b, loc, i32, value).getResult();
+    Value r = shuffle32(asInt);
+    return type.isInteger(32) ? r
+                              : LLVM::BitcastOp::create(b, loc, type, r)
+                                    .getResult();
+  }
+  // Narrower: through an integer of the same width, zero-extended.
+  Type narrow = b.getIntegerType(bits);
+  Value asInt = type.isInteger(bits)
+                    ? value
+                    : LLVM::BitcastOp::create(b, loc, narrow, value).getResult();
+  Value r = LLVM::TruncOp::create(
+      b, loc, narrow,
+      shuffle32(LLVM::ZExtOp::create(b, loc, i32, asInt).getResult()));
+  return type.isInteger(bits) ? r
+                              : LLVM::BitcastOp::create(b, loc, type, r)
+                                    .getResult();
+}
+} // namespace
+
+Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
+  return shuffleAny(b, loc, value, [&](Value v) -> Value {
+    return NVVM::ShflOp::create(b, loc, v.getType(), i32Val(b, loc, -1), v,
+                                i32Val(b, loc, laneMask), i32Val(b, loc, 0x1f),
+                                NVVM::ShflKind::bfly, UnitAttr());
+  });
+}
+
+Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value srcLane) {
+  return shuffleAny(b, loc, value, [&](Value v) -> Value {
+    return NVVM::ShflOp::create(b, loc, v.getType(), i32Val(b, loc, -1), v,
+                                srcLane, i32Val(b, loc, 0x1f),
+                                NVVM::ShflKind::idx, UnitAttr());
+  });
+}
+
+void emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
+
+static constexpr llvm::StringLiteral kSharedMemoryGlobal = "warpforge_smem";
+
+Value getSharedMemoryBase(OpBuilder &b, Location loc, Operation *op) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::AddressOfOp::create(b, loc, ptrType, kSharedMemoryGlobal);
+}
+
+Value getScratchBase(OpBuilder &b, Location loc, Operation *op) {
+  auto offset = op->getAttrOfType<IntegerAttr>("tilegpu.scratch");
+  assert(offset && "op was not given scratch shared memory");
+  Value base = getSharedMemoryBase(b, loc, op);
+  if (offset.getInt() == 0)
+    return base;
+  return gep(b, loc, b.getI8Type(), base, i32Val(b, loc, offset.getInt()));
+}
+
+Value gep(OpBuilder &b, Location loc, Type elemType, Value base, Value index) {
+  return LLVM::GEPOp::create(b, loc, base.getType(), elemType, base,
+                             ValueRange{index});
+}
+
+namespace {
+/// The PTX register constraint and integer type holding a value of `bits`.
+std::pair<StringRef, Type> registerFor(OpBuilder &b, unsigned bits) {
+  if (bits <= 16)
+    return {"h", b.getI16Type()};
+  if (bits == 32)
+    return {"r", b.getI32Type()};
+  return {"l", b.getI64Type()};
+}
+
+Value toRegisterInt(OpBuilder &b, Location loc, Value v, Type regType) {
+  Type type = v.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Value asInt = isa<IntegerType>(type)
+                    ? v
+                    : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v)
+                          .getResult();
+  if (bits < regType.getIntOrFloatBitWidth())
+    asInt = LLVM::ZExtOp::create(b, loc, regType, asInt);
+  return asInt;
+}
+
+Value fromRegisterInt(OpBuilder &b, Location loc, Value v, Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (bits < v.getType().getIntOrFloatBitWidth())
+    v = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), v);
+  if (!isa<IntegerType>(type))
+    v = LLVM::BitcastOp::create(b, loc, type, v);
+  return v;
+}
+} // namespace
+
+void storeShared(OpBuilder &b, Location loc, Value ptr, Value value,
+                 Value pred) {
+  if (!pred) {
+    LLVM::StoreOp::create(b, loc, value, ptr);
+    return;
+  }
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    value = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+    type = value.getType();
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  auto [constraint, regType] = registerFor(b, bits);
+  std::string asmText = "@$2 st.shared.b" + std::to_string(std::max(8u, bits)) +
+                        " [$0], $1;";
+  std::string constraints = ("l," + constraint + ",b").str();
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, ValueRange{ptr, toRegisterInt(b, loc, value, regType), pred},
+      asmText, constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+      LLVM::AsmDialectAttr{}, ArrayAttr{});
+}
+
+Value loadShared(OpBuilder &b, Location loc, Value ptr, Type type,
+                 Value pred) {
+  if (!pred)
+    return LLVM::LoadOp::create(b, loc, type, ptr);
+  bool isPtr = isa<LLVM::LLVMPointerType>(type);
+  Type valueType = isPtr ? b.getI64Type() : type;
+  unsigned bits = valueType.getIntOrFloatBitWidth();
+  auto [constraint, regType] = registerFor(b, bits);
+  std::string width = std::to_string(std::max(8u, bits));
+  std::string asmText = "mov.b" + std::to_string(regType.getIntOrFloatBitWidth()) +
+                        " $0, 0;\n\t@$2 ld.shared.b" + width + " $0, [$1];";
+  std::string constraints = ("=" + constraint + ",l,b").str();
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, regType, ValueRange{ptr, pred}, asmText, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
+  Value v = fromRegisterInt(b, loc, asmOp.getResult(0), valueType);
+  if (isPtr)
+    v = LLVM::IntToPtrOp::create(b, loc, type, v);
+  return v;
+}
+
+Type getLoweredElementType(const TypeConverter *converter, Type tensorType) {
+  Type element = cast<RankedTensorType>(tensorType).getElementType();
+  return converter->convertType(element);
+}
+
+unsigned getNumWarps(ModuleOp module) {
+  auto attr = module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
+  return attr ? attr.getInt() : 4;
+}
+
+} // namespace warpforge

@@ -1,0 +1,206 @@
+//===- ViewOpToLLVM.cpp - Ops that create or rearrange tensors ------------===//
+//
+// make_range, splat, broadcast, expand_dims and trans need no data movement
+// between threads: each thread computes or picks its own elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+LogicalResult requireBlockedLike(Operation *op, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (tensor && isBlockedLike(tensor.getEncoding()))
+    return success();
+  return op->emitError("cannot lower a tensor of type ")
+         << type << " here: it needs a blocked layout";
+}
+
+struct MakeRangeOpConversion : public OpConversionPattern<tile::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::MakeRangeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireBlockedLike(op, op.getType())))
+      return failure();
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> values;
+    for (const auto &coords : emitIndices(rewriter, loc, type)) {
+      Value v = coords[0];
+      if (op.getStart() != 0)
+        v = LLVM::AddOp::create(rewriter, loc, v,
+                                i32Val(rewriter, loc, op.getStart()));
+      values.push_back(v);
+    }
+    rewriter.replaceOp(op, packLLElements(loc, getTypeConverter(), values,
+                                          rewriter, type));
+    return success();
+  }
+};
+
+struct SplatOpConversion : public OpConversionPattern<tile::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireBlockedLike(op, op.getType())))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> values(getTotalElemsPerThread(type), adaptor.getSrc());
+    rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
+                                          values, rewriter, type));
+    return success();
+  }
+};
+
+/// Maps each element of `from`'s list to the element of `to`'s list it
+/// takes its value from, through their root offsets: `project` turns an
+/// offset of `to` into the offset in `from`.
+FailureOr<SmallVector<unsigned>>
+matchElements(RankedTensorType from, RankedTensorType to,
+              function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> project) {
+  llvm::DenseMap<ArrayRef<int64_t>, unsigned> index;
+  auto fromOffsets = getRootElementOffsets(from.getEncoding(), from.getShape());
+  for (auto [i, offset] : llvm::enumerate(fromOffsets))
+    index.try_emplace(offset, i);
+  SmallVector<unsigned> sources;
+  for (const auto &offset :
+       getRootElementOffsets(to.getEncoding(), to.getShape())) {
+    SmallVector<int64_t> projected = project(offset);
+    auto it = index.find(projected);
+    if (it == index.end())
+      return failure();
+    sources.push_back(it->second);
+  }
+  return sources;
+}
+
+struct BroadcastOpConversion : public OpConversionPattern<tile::BroadcastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (failed(requireBlockedLike(op, srcType)) ||
+        failed(requireBlockedLike(op, type)))
+      return failure();
+    if (getRootBlocked(srcType.getEncoding()) !=
+            getRootBlocked(type.getEncoding()) ||
+        srcType.getEncoding() != type.getEncoding())
+      return op.emitError("broadcast source and result must share a layout");
+    SmallVector<int64_t> srcShape =
+        getRootShape(srcType.getEncoding(), srcType.getShape());
+    auto sources = matchElements(srcType, type, [&](ArrayRef<int64_t> off) {
+      SmallVector<int64_t> p(off);
+      for (unsigned d = 0; d < p.size(); ++d)
+        if (srcShape[d] == 1)
+          p[d] = 0;
+      return p;
+    });
+    if (failed(sources))
+      return op.emitError("broadcast layouts do not line up");
+    SmallVector<Value> src = unpackLLElements(op.getLoc(), adaptor.getSrc(),
+                                              rewriter);
+    SmallVector<Value> values;
+    for (unsigned i : *sources)
+      values.push_back(src[i]);
+    rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
+                                          values, rewriter, type));
+    return success();
+  }
+};
+
+/// expand_dims from a slice of the result's layout: the same elements in
+/// the same order (the slice's list is the parent's at size 1 along dim).
+struct ExpandDimsOpConversion
+    : public OpConversionPattern<tile::ExpandDimsOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ExpandDimsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    auto slice = dyn_cast_or_null<SliceEncodingAttr>(srcType.getEncoding());
+    if (failed(requireBlockedLike(op, type)) || !slice ||
+        slice.getParent() != type.getEncoding() ||
+        slice.getDim() != unsigned(op.getAxis()))
+      return op.emitError("expand_dims source must be in a slice of the "
+                          "result's layout along the new axis, got ")
+             << srcType << " -> " << type;
+    SmallVector<Value> values =
+        unpackLLElements(op.getLoc(), adaptor.getSrc(), rewriter);
+    rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
+                                          values, rewriter, type));
+    return success();
+  }
+};
+
+/// trans into the source layout with its dims permuted: each thread keeps
+/// its elements, renamed.
+struct TransOpConversion : public OpConversionPattern<tile::TransOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!isa_and_nonnull<BlockedEncodingAttr>(srcType.getEncoding()) ||
+        !isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()))
+      return op.emitError("trans needs blocked source and result layouts");
+    ArrayRef<int32_t> order = op.getOrder();
+    auto srcLayout = cast<BlockedEncodingAttr>(srcType.getEncoding());
+    auto layout = cast<BlockedEncodingAttr>(type.getEncoding());
+    // The result's layout must be the source's, permuted.
+    for (unsigned i = 0; i < order.size(); ++i)
+      if (layout.getSizePerThread()[i] != srcLayout.getSizePerThread()[order[i]] ||
+          layout.getThreadsPerWarp()[i] !=
+              srcLayout.getThreadsPerWarp()[order[i]] ||
+          layout.getWarpsPerCTA()[i] != srcLayout.getWarpsPerCTA()[order[i]])
+        return op.emitError("trans result layout must be the source layout "
+                            "with permuted dimensions");
+    for (unsigned k = 0; k < order.size(); ++k)
+      if (unsigned(order[layout.getOrder()[k]]) != srcLayout.getOrder()[k])
+        return op.emitError("trans result layout must be the source layout "
+                            "with permuted dimensions");
+    auto sources = matchElements(srcType, type, [&](ArrayRef<int64_t> off) {
+      SmallVector<int64_t> p(off.size());
+      for (unsigned i = 0; i < off.size(); ++i)
+        p[order[i]] = off[i];
+      return p;
+    });
+    if (failed(sources))
+      return op.emitError("trans layouts do not line up");
+    SmallVector<Value> src = unpackLLElements(op.getLoc(), adaptor.getSrc(),
+                                              rewriter);
+    SmallVector<Value> values;
+    for (unsigned i : *sources)
+      values.push_back(src[i]);
+    rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
+                                          values, rewriter, type));
+    return success();
+  }
+};
+
+} // namespace
+
+void warpforge::populateViewOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<MakeRangeOpConversion, SplatOpConversion, BroadcastOpConversion,
+               ExpandDimsOpConversion, TransOpConversion>(
+      converter, patterns.getContext());
+}
