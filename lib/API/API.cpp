@@ -11,6 +11,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -136,6 +137,43 @@ std::string unanchorPipeline(const std::string &pipeline) {
   return pipeline;
 }
 
+/// Writes the IR after each pass to its own numbered file, so that every
+/// stage of a JIT compilation can be read (WARPFORGE_DUMP_DIR).
+class DumpAfterEachPass : public PassManager::IRPrinterConfig {
+public:
+  DumpAfterEachPass(std::string prefix, bool debugInfo)
+      : IRPrinterConfig(/*printModuleScope=*/true), prefix(std::move(prefix)),
+        debugInfo(debugInfo) {}
+
+  void printBeforeIfEnabled(Pass *, Operation *, PrintCallbackFn) override {}
+
+  void printAfterIfEnabled(Pass *pass, Operation *,
+                           PrintCallbackFn printCallback) override {
+    std::string path = llvm::formatv("{0}.{1:02}.{2}.mlir", prefix, ++count,
+                                     pass->getArgument().empty()
+                                         ? pass->getName()
+                                         : pass->getArgument())
+                           .str();
+    std::error_code error;
+    llvm::raw_fd_ostream os(path, error);
+    if (error)
+      return; // Dumping is best effort; compilation goes on.
+    printCallback(os);
+  }
+
+  OpPrintingFlags getOpPrintingFlags() override {
+    OpPrintingFlags flags;
+    if (debugInfo)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    return flags;
+  }
+
+private:
+  std::string prefix;
+  bool debugInfo;
+  unsigned count = 0;
+};
+
 } // namespace
 
 Result parseAndVerify(const std::string &ir, const std::string &bufferName,
@@ -149,7 +187,8 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
 }
 
 Result runPipeline(const std::string &ir, const std::string &pipeline,
-                   const std::string &bufferName, bool debugInfo) {
+                   const std::string &bufferName, bool debugInfo,
+                   const std::string &dumpPrefix) {
   registerWarpforgePassesAndPipelines();
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
@@ -162,6 +201,9 @@ Result runPipeline(const std::string &ir, const std::string &pipeline,
   if (failed(parsePassPipeline(unanchorPipeline(pipeline), pm, errorStream)))
     return session.fail("invalid pass pipeline '" + pipeline +
                         "': " + errors);
+  if (!dumpPrefix.empty())
+    pm.enableIRPrinting(
+        std::make_unique<DumpAfterEachPass>(dumpPrefix, debugInfo));
   if (failed(pm.run(*module)))
     return session.fail("pipeline '" + pipeline + "' failed");
   return session.finish(*module, debugInfo);

@@ -56,17 +56,20 @@ PYBIND11_MODULE(_C, m) {
   m.def(
       "run_pipeline",
       [](const std::string &ir, const std::string &pipeline,
-         const std::string &filename, bool debugInfo) {
+         const std::string &filename, bool debugInfo,
+         const std::string &dumpPrefix) {
         Result r;
         {
           py::gil_scoped_release release;
-          r = warpforge::api::runPipeline(ir, pipeline, filename, debugInfo);
+          r = warpforge::api::runPipeline(ir, pipeline, filename, debugInfo,
+                                          dumpPrefix);
         }
         return unwrap(std::move(r), "pipeline '" + pipeline + "'");
       },
       py::arg("ir"), py::arg("pipeline"), py::arg("filename") = "<string>",
-      py::arg("debug_info") = false,
-      "Run a named pipeline or a pass-pipeline string on IR text.");
+      py::arg("debug_info") = false, py::arg("dump_prefix") = "",
+      "Run a named pipeline or a pass-pipeline string on IR text; with "
+      "dump_prefix, write the IR after every pass to numbered files.");
 
   m.def("pipelines", &warpforge::api::registeredPipelines,
         "The named pipelines as (name, description) pairs.");

@@ -29,14 +29,16 @@ def parse(text: str, filename: str = "<string>", debug_info: bool = False) -> st
 
 
 def run_pipeline(text: str, pipeline: str, filename: str = "<string>",
-                 debug_info: bool = False) -> str:
+                 debug_info: bool = False, dump_prefix: str = "") -> str:
     """Run `pipeline` on `text` and return the result.
 
     `pipeline` is a registered pipeline name (see `pipelines()`), or a pass
     pipeline string such as `"canonicalize,cse"` or
-    `"builtin.module(tile-optimize)"`.
+    `"builtin.module(tile-optimize)"`.  With `dump_prefix` (e.g.
+    `"dumps/add.tile"`), the IR after every pass is written to
+    `<dump_prefix>.<NN>.<pass>.mlir`.
     """
-    return _core().run_pipeline(text, pipeline, filename, debug_info)
+    return _core().run_pipeline(text, pipeline, filename, debug_info, dump_prefix)
 
 
 def pipelines() -> Dict[str, str]:

@@ -46,10 +46,13 @@ WARPFORGE_API Result parseAndVerify(const std::string &ir,
 /// Runs `pipeline` on `ir`.  `pipeline` is a registered pipeline's name
 /// (`tile-optimize`) or a textual pass pipeline, anchored on the module
 /// (`builtin.module(canonicalize,cse)`) or not (`canonicalize,cse`).
+/// With a `dumpPrefix` (a path prefix such as `dir/kernel.tile`), the IR
+/// after every pass is written to `<dumpPrefix>.<NN>.<pass>.mlir`.
 WARPFORGE_API Result runPipeline(const std::string &ir,
                                  const std::string &pipeline,
                                  const std::string &bufferName,
-                                 bool debugInfo);
+                                 bool debugInfo,
+                                 const std::string &dumpPrefix = "");
 
 /// The registered named pipelines, as (name, description) pairs.
 WARPFORGE_API std::vector<std::pair<std::string, std::string>>

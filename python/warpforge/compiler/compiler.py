@@ -9,11 +9,12 @@ at the kernel's Python line.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple
 
 from .. import ir
-from ..errors import IRError
+from ..errors import IRError, OutOfResources
 from ..language import core
 from ..language.core import constexpr, tensor, use_builder
 from .builder import TextBuilder
@@ -56,6 +57,7 @@ class CompiledKernel:
     options: KernelOptions
     asm: Dict[str, str] = field(default_factory=dict)
     used_globals: Dict[str, Any] = field(default_factory=dict)
+    metadata: Dict[str, Any] = field(default_factory=dict)
 
     def to_payload(self) -> Dict[str, Any]:
         """What the disk cache stores: JSON-serializable."""
@@ -140,10 +142,16 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
     return builder.module(), dict(ctx.used_globals)
 
 
-def _from_ir_error(fn, e: IRError, ir_name: str) -> CompilationError:
-    """The first error of the C++ core, at its Python line when it has one."""
+def _from_ir_error(fn, e: IRError, ir_name: str) -> Exception:
+    """The first error of the C++ core, at its Python line when it has one;
+    OutOfResources when a hardware limit was exceeded."""
     errors = e.errors or e.diagnostics
     d = errors[0] if errors else None
+    limit = _SHARED_LIMIT_RE.search(d.message) if d is not None else None
+    if limit:
+        return OutOfResources(fn.__name__, "bytes of shared memory",
+                              int(limit.group(1)), int(limit.group(2)),
+                              "use smaller blocks or fewer stages")
     if d is None:
         return CompilationError(str(e))
     if d.file == ir_name:
@@ -161,24 +169,81 @@ def _from_ir_error(fn, e: IRError, ir_name: str) -> CompilationError:
 
 def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                    divisibility: Optional[Dict[str, int]] = None,
-                   options: Optional[KernelOptions] = None) -> CompiledKernel:
+                   options: Optional[KernelOptions] = None,
+                   gpu: bool = True, capability: int = 90) -> CompiledKernel:
+    """Compiles one specialization: tile IR, then (with `gpu`) tilegpu IR,
+    the LLVM dialect, LLVM IR, PTX and a cubin for sm_{capability}a.
+
+    Every stage is kept in `asm`; with WARPFORGE_DUMP_DIR set, each stage
+    and the IR after every pass are written there too."""
     options = options or KernelOptions()
     text, used_globals = generate_tile_ir(fn, signature, constants, divisibility)
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
                             used_globals=used_globals)
     dump_dir = os.environ.get("WARPFORGE_DUMP_DIR")
     ir_name = f"<tile IR of {fn.__name__}>"
+
+    def run(stage: str, source: str, pipeline: str) -> str:
+        prefix = os.path.join(dump_dir, f"{fn.__name__}.{stage}") if dump_dir else ""
+        if dump_dir:
+            os.makedirs(dump_dir, exist_ok=True)
+        # Locations travel with the IR so that errors in later stages still
+        # point at the kernel's Python lines.
+        return ir.run_pipeline(source, pipeline, ir_name, debug_info=True,
+                               dump_prefix=prefix)
+
     try:
         kernel.asm["tile-frontend"] = ir.parse(text, ir_name)
-        kernel.asm["tile"] = ir.run_pipeline(text, "tile-optimize", ir_name)
+        located = run("tile", text, "tile-optimize")
+        kernel.asm["tile"] = ir.parse(located, ir_name)
+        if gpu:
+            located = run("tilegpu", located,
+                          f"tile-to-tilegpu{{num-warps={options.num_warps}}}")
+            kernel.asm["tilegpu"] = located
+            located = run("llvm", located, "tilegpu-to-llvm")
+            kernel.asm["llvm-dialect"] = located
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
         raise _from_ir_error(fn, e, ir_name) from None
+    if gpu:
+        _compile_to_binary(fn, kernel, located, capability)
     if dump_dir:
         for stage, body in kernel.asm.items():
-            _dump(dump_dir, fn.__name__, f"{stage}.mlir", body)
+            _dump(dump_dir, fn.__name__, _STAGE_FILES.get(stage, f"{stage}.mlir"), body)
     return kernel
+
+
+_STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
+
+_SHARED_RE = re.compile(r"tilegpu\.shared = (\d+) : i32")
+_SHARED_LIMIT_RE = re.compile(
+    r"needs (\d+) bytes of shared memory, but the limit is (\d+)")
+
+
+def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
+                       capability: int):
+    """LLVM dialect -> LLVM IR -> PTX -> cubin, and the kernel's metadata."""
+    from . import target
+    name = f"<LLVM dialect of {fn.__name__}>"
+    try:
+        kernel.asm["llir"] = target.to_llvm_ir(llvm_dialect, name, capability)
+        kernel.asm["ptx"] = target.to_ptx(kernel.asm["llir"], capability)
+        cubin, log = target.to_cubin(kernel.asm["ptx"], capability,
+                                     kernel.options.maxnreg or 0)
+    except IRError as e:
+        raise _from_ir_error(fn, e, name) from None
+    kernel.asm["cubin"] = cubin
+    match = _SHARED_RE.search(llvm_dialect)
+    info = target.parse_ptxas_log(log).get(fn.__name__, {})
+    kernel.metadata = {
+        "name": fn.__name__,
+        "num_warps": kernel.options.num_warps,
+        "shared": int(match.group(1)) if match else 0,
+        "capability": capability,
+        "ptxas_log": log,
+        **{k: v for k, v in info.items() if isinstance(v, (int, float, str))},
+    }
 
 
 def _dump(directory: str, name: str, suffix: str, text: str):

@@ -1,0 +1,5 @@
+# Source on the GPU machine after scripts/device_setup.sh: the package, the
+# carried tools and the library FileCheck needs.
+export PYTHONPATH=$PWD/python PATH=$PWD/.device/bin:$PATH \
+       LD_LIBRARY_PATH=$PWD/.device/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+       WARPFORGE_BUILD_DIR=$PWD/.device
