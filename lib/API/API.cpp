@@ -8,6 +8,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Config/llvm-config.h"
@@ -142,8 +143,11 @@ std::string unanchorPipeline(const std::string &pipeline) {
 class DumpAfterEachPass : public PassManager::IRPrinterConfig {
 public:
   DumpAfterEachPass(std::string prefix, bool debugInfo)
-      : IRPrinterConfig(/*printModuleScope=*/true), prefix(std::move(prefix)),
-        debugInfo(debugInfo) {}
+      : IRPrinterConfig(/*printModuleScope=*/true,
+                        /*printAfterOnlyOnChange=*/false,
+                        /*printAfterOnlyOnFailure=*/false,
+                        printingFlags(debugInfo)),
+        prefix(std::move(prefix)) {}
 
   void printBeforeIfEnabled(Pass *, Operation *, PrintCallbackFn) override {}
 
@@ -161,16 +165,15 @@ public:
     printCallback(os);
   }
 
-  OpPrintingFlags getOpPrintingFlags() override {
+private:
+  static OpPrintingFlags printingFlags(bool debugInfo) {
     OpPrintingFlags flags;
     if (debugInfo)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
     return flags;
   }
 
-private:
   std::string prefix;
-  bool debugInfo;
   unsigned count = 0;
 };
 
