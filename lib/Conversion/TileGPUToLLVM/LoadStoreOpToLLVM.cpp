@@ -25,12 +25,9 @@ struct VectorShape {
   unsigned wordBits;  // 16, 32 or 64
   unsigned elemBits;  // bits of one element in memory
   StringRef constraint;
-  /// The PTX type suffix of the access (b8 for single bytes).
-  std::string accessBits() const {
-    return "b" + std::to_string(words == 1 && elemBits * perWord() < wordBits
-                                    ? elemBits * perWord()
-                                    : wordBits);
-  }
+  unsigned accessWidth; // bits of one register's access (8 for one byte)
+  /// The PTX type suffix of the access.
+  std::string accessBits() const { return "b" + std::to_string(accessWidth); }
   unsigned perWord() const { return std::max(1u, wordBits / elemBits); }
 };
 
@@ -45,10 +42,10 @@ VectorShape getVectorShape(Type element, unsigned vec) {
   unsigned elemBits = memoryBits(element);
   unsigned total = elemBits * vec;
   if (total <= 16)
-    return {1, 16, elemBits, "h"};
+    return {1, 16, elemBits, "h", total};
   if (elemBits == 64)
-    return {vec, 64, 64, "l"};
-  return {total / 32, 32, elemBits, "r"};
+    return {vec, 64, 64, "l", 64};
+  return {total / 32, 32, elemBits, "r", 32};
 }
 
 Type wordType(OpBuilder &b, const VectorShape &shape) {

@@ -1,0 +1,26 @@
+// RUN: warpforge-opt %s --split-input-file --convert-tilegpu-to-llvm | FileCheck %s
+
+// An atomic whose result is unused is a `red`; a used one is an `atom`.
+#b = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @histogram
+  // CHECK: "@$2 red.relaxed.gpu.global.add.u32 [ $0 + 0 ], $1;"
+  // CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.f32 $0, [ $1 + 0 ], $2;"
+  // CHECK: atom.acq_rel.cta.global.cas.b32 $0, [ $1 + 0 ], $2, $3;"
+  tile.func public @histogram(%p: !tile.ptr<i32>, %q: !tile.ptr<f32>) {
+    %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #b>
+    %ps = tile.splat %p : !tile.ptr<i32> -> tensor<32x!tile.ptr<i32>, #b>
+    %pp = tile.addptr %ps, %r : tensor<32x!tile.ptr<i32>, #b>, tensor<32xi32, #b>
+    %one = arith.constant dense<1> : tensor<32xi32, #b>
+    %t = arith.constant dense<true> : tensor<32xi1, #b>
+    %a = tile.atomic_rmw add, relaxed, gpu, %pp, %one, %t : tensor<32x!tile.ptr<i32>, #b>
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<32x!tile.ptr<f32>, #b>
+    %qq = tile.addptr %qs, %r : tensor<32x!tile.ptr<f32>, #b>, tensor<32xi32, #b>
+    %f = arith.constant dense<2.0> : tensor<32xf32, #b>
+    %c = tile.atomic_rmw fadd, acq_rel, gpu, %qq, %f, %t : tensor<32x!tile.ptr<f32>, #b>
+    tile.store %qq, %c : tensor<32x!tile.ptr<f32>, #b>
+    %x = tile.atomic_cas acq_rel, cta, %pp, %one, %one : tensor<32x!tile.ptr<i32>, #b>
+    tile.store %pp, %x : tensor<32x!tile.ptr<i32>, #b>
+    tile.return
+  }
+}

@@ -1,0 +1,37 @@
+// RUN: warpforge-opt %s --split-input-file --convert-tilegpu-to-llvm | FileCheck %s
+
+// Element-wise arith on a tensor is the scalar op per element; math calls
+// libdevice.
+#b = #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK: llvm.func @__nv_expf(f32) -> f32
+  // CHECK-LABEL: llvm.func @math
+  // CHECK-COUNT-2: llvm.fadd {{.*}} : f32
+  // CHECK-COUNT-2: llvm.call @__nv_expf
+  // CHECK-COUNT-2: llvm.select
+  tile.func public @math(%x: f32) {
+    %s = tile.splat %x : f32 -> tensor<64xf32, #b>
+    %a = arith.addf %s, %s : tensor<64xf32, #b>
+    %e = math.exp %a : tensor<64xf32, #b>
+    %c = arith.cmpf olt, %a, %e : tensor<64xf32, #b>
+    %m = arith.select %c, %a, %e : tensor<64xi1, #b>, tensor<64xf32, #b>
+    tile.return
+  }
+}
+
+// -----
+
+// fp8 conversions use the hardware's paired cvt instructions.
+#b = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @fp8
+  // CHECK: cvt.rn.satfinite.e4m3x2.f32
+  // CHECK: cvt.rn.f16x2.e5m2x2
+  tile.func public @fp8(%x: f32, %y: f8E5M2) {
+    %s = tile.splat %x : f32 -> tensor<32xf32, #b>
+    %q = tile.fp_to_fp %s, rounding = rtne : tensor<32xf32, #b> -> tensor<32xf8E4M3FN, #b>
+    %t = tile.splat %y : f8E5M2 -> tensor<32xf8E5M2, #b>
+    %h = tile.fp_to_fp %t : tensor<32xf8E5M2, #b> -> tensor<32xf16, #b>
+    tile.return
+  }
+}
