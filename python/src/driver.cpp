@@ -379,7 +379,8 @@ void Kernel::checkElement(const Param &p, const std::string &element,
 void Kernel::checkDtype(Param &p, PyObject *obj) {
   // A torch dtype is one object per type: once accepted, the identity test
   // is all a warm launch pays.
-  PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
+  static PyObject *dtypeName = PyUnicode_InternFromString("dtype");
+  PyObject *dtype = PyObject_GetAttr(obj, dtypeName);
   if (!dtype) {
     PyErr_Clear();
     return;
@@ -406,7 +407,7 @@ void Kernel::checkDevicePointer(const Param &p, PyObject *obj,
   void *values[] = {&memoryType, &ordinal, &managed};
   CUresult result = api->cuPointerGetAttributes(3, attributes, values, ptr);
   if (result != CUDA_SUCCESS)
-    fail("cuPointerGetAttributes", result, name);
+    memoryType = MemoryUnknown; // reported below, with the driver's error
   if (memoryType == MemoryDevice || memoryType == MemoryUnified) {
     if (managed || ordinal == device)
       return;
@@ -428,6 +429,8 @@ void Kernel::checkDevicePointer(const Param &p, PyObject *obj,
   } else {
     PyErr_Clear();
   }
+  if (result != CUDA_SUCCESS)
+    address << ", cuPointerGetAttributes: " << warpforge::cuda::describe(result);
   raise(PyExc_ValueError,
         describe(p) + " points to " + where + " (" + address.str() + ")" +
             (tensorDevice.empty() ? ""

@@ -4,7 +4,8 @@
  * Two devices, "Mock GPU 0" and "Mock GPU 1", with Hopper's limits. Memory:
  *   [0x10000000, 0x20000000) device 0     [0x20000000, 0x30000000) device 1
  *   [0x30000000, 0x40000000) pinned host  [0x40000000, 0x50000000) managed
- * and every other address is unknown to the driver (pageable host memory).
+ * and every other address is unknown to the driver (pageable host memory);
+ * cuPointerGetAttributes fails on [0x50000000, 0x60000000).
  *
  * A module image is text: "MOCK name=K regs=R local=L shared=S maxthreads=T
  * nparams=N" (keys optional); an image starting "BAD" is invalid. Launches
@@ -157,6 +158,7 @@ CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
   unsigned type = 0;
   int ordinal = -2;
   int managed = 0;
+  if (ptr >= 0x50000000ull && ptr < 0x60000000ull) return 201;
   if (ptr >= 0x10000000ull && ptr < 0x20000000ull) type = 2, ordinal = 0;
   else if (ptr >= 0x20000000ull && ptr < 0x30000000ull) type = 2, ordinal = 1;
   else if (ptr >= 0x30000000ull && ptr < 0x40000000ull) type = 1, ordinal = 0;

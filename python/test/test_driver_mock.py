@@ -202,6 +202,7 @@ def test_pointer_arguments(mocked):
                      (Tensor(DEV0, "torch.complex64"), None, None),
                      (None, ArrayInterface(DEV0, "<f4"), None),
                      (None, None, "DEV0"),
+                     (0x50000000, None, None),
                      (-1, None, None)]:
             print(error(lambda: k.launch(1, 1, 1, 0, args)))
     """)
@@ -224,6 +225,9 @@ def test_pointer_arguments(mocked):
         "array of typestr '<f4'",
         "TypeError: kernel 'k': argument 'z' (index 2, *int32) must be a tensor (with data_ptr()), "
         "an object with __cuda_array_interface__ or __dlpack__, an int address or None, not str",
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) points to host memory "
+        "(0x50000000, cuPointerGetAttributes: CUDA_ERROR_INVALID_CONTEXT (invalid device "
+        "context)); kernels take GPU memory (a CPU tensor? move it to cuda:0)",
         "OverflowError: kernel 'k': argument 'x' (index 0, *fp32): an address must be an integer "
         "in [0, 2**64)",
     ]

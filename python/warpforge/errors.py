@@ -1,4 +1,5 @@
-"""Exceptions that carry compiler diagnostics."""
+"""warpforge's exceptions: compiler diagnostics, hardware limits and CUDA
+driver failures."""
 
 from typing import List, NamedTuple, Sequence
 
