@@ -13,6 +13,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef int CUresult;
@@ -32,7 +33,11 @@ unsigned mock_grid[3], mock_block[3], mock_shared;
 void *mock_stream, *mock_context;
 int mock_unloads;
 
-CUresult cuInit(unsigned flags) { return flags ? 1 : 0; }
+/* $MOCK_NO_DEVICE: a machine with the driver but no GPU. */
+CUresult cuInit(unsigned flags) {
+  if (getenv("MOCK_NO_DEVICE")) return 100; /* CUDA_ERROR_NO_DEVICE */
+  return flags ? 1 : 0;
+}
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
 CUresult cuDeviceGetCount(int *n) { *n = 2; return 0; }
 CUresult cuDeviceGet(int *d, int i) {
@@ -149,10 +154,6 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   return 0;
 }
 
-CUresult cuPointerGetAttribute(void *data, int attr, unsigned long long ptr) {
-  (void)data, (void)attr, (void)ptr;
-  return 1;
-}
 CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
                                 unsigned long long ptr) {
   unsigned type = 0;
@@ -176,6 +177,7 @@ CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
 CUresult cuGetErrorName(CUresult code, const char **name) {
   switch (code) {
   case 1: *name = "CUDA_ERROR_INVALID_VALUE"; return 0;
+  case 100: *name = "CUDA_ERROR_NO_DEVICE"; return 0;
   case 200: *name = "CUDA_ERROR_INVALID_IMAGE"; return 0;
   case 201: *name = "CUDA_ERROR_INVALID_CONTEXT"; return 0;
   case 500: *name = "CUDA_ERROR_NOT_FOUND"; return 0;
@@ -185,6 +187,7 @@ CUresult cuGetErrorName(CUresult code, const char **name) {
 CUresult cuGetErrorString(CUresult code, const char **text) {
   switch (code) {
   case 1: *text = "invalid argument"; return 0;
+  case 100: *text = "no CUDA-capable device is detected"; return 0;
   case 200: *text = "device kernel image is invalid"; return 0;
   case 201: *text = "invalid device context"; return 0;
   case 500: *text = "named symbol not found"; return 0;

@@ -64,7 +64,8 @@ def test_launch_without_a_driver_is_a_clear_error():
     """, WARPFORGE_LIBCUDA=MISSING_LIBCUDA)
     assert result.returncode == 0, result.stderr
     message = result.stdout.strip()
-    assert message.startswith(f"cannot open the CUDA driver library '{MISSING_LIBCUDA}': ")
+    assert message.startswith(f"cannot launch kernel 'add_kernel': cannot open the CUDA driver "
+                              f"library '{MISSING_LIBCUDA}': ")
     assert "needs an NVIDIA GPU and its driver (set WARPFORGE_LIBCUDA" in message
     assert "WARPFORGE_INTERPRET=1 runs kernels on the CPU" in message
 
@@ -78,8 +79,8 @@ def test_a_library_that_is_not_the_driver_is_a_clear_error():
             print(type(e).__name__, e)
     """, WARPFORGE_LIBCUDA="libm.so.6")
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith("DriverUnavailable the CUDA driver library 'libm.so.6' "
-                                    "lacks cuInit, cuDriverGetVersion, ")
+    assert result.stdout.startswith("DriverUnavailable cannot launch kernel 'k': the CUDA driver "
+                                    "library 'libm.so.6' lacks cuInit, cuDriverGetVersion, ")
 
 
 def test_current_device_and_stream_without_torch():

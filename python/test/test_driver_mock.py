@@ -73,8 +73,9 @@ def mock_libcuda(tmp_path_factory):
 
 @pytest.fixture
 def mocked(mock_libcuda):
-    def run(code: str) -> str:
-        result = run_python(PRELUDE + textwrap.dedent(code), WARPFORGE_LIBCUDA=mock_libcuda)
+    def run(code: str, **env) -> str:
+        result = run_python(PRELUDE + textwrap.dedent(code), WARPFORGE_LIBCUDA=mock_libcuda,
+                            **env)
         assert result.returncode == 0, result.stderr
         return result.stdout
     return run
@@ -384,6 +385,18 @@ def test_driver_errors(mocked):
     ]
 
 
+def test_driver_without_a_device(mocked):
+    out = mocked("""
+        assert driver.device_count() == 0
+        print(error(lambda: _C.Kernel(b"MOCK name=k", "k", {"x": "*fp32"}, 4)))
+        print(error(driver.get_device_properties))
+    """, MOCK_NO_DEVICE="1")
+    assert out.splitlines() == [
+        "CudaError: cuInit failed for kernel 'k': CUDA_ERROR_NO_DEVICE (no CUDA-capable device "
+        "is detected)",
+        "CudaError: cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)"]
+
+
 def test_argument_selection_from_all_parameters(mocked):
     out = mocked("""
         k = _C.Kernel(b"MOCK name=k nparams=2", "k", {"x": "*fp32", "n": "i32"}, 4,
@@ -430,3 +443,49 @@ def test_jit_launch_path(mocked):
         assert "points to host memory (0x100): it is a tensor on cpu" in msg, msg
         assert launches() == 3
     """)
+
+
+FAKE_TORCH = """
+import sys, types
+from warpforge.compiler.compiler import CompiledKernel, KernelOptions
+torch = types.ModuleType("torch")
+torch.cuda = types.SimpleNamespace(is_initialized=lambda: initialized)
+initialized = False
+sys.modules["torch"] = torch
+"""
+
+
+def test_torch_current_device_and_stream(mocked):
+    """With torch's CUDA initialized, launches go to its current device and
+    stream (its raw C getters, or its public API where those are missing)."""
+    out = mocked(FAKE_TORCH + textwrap.dedent("""
+        assert driver.current_device() == 0 and driver.current_stream() == 0
+        initialized = True
+        torch._C = types.SimpleNamespace(_cuda_getDevice=lambda: 1,
+                                         _cuda_getCurrentRawStream=lambda d: 0x1000 + d)
+        assert driver.current_device() == 1 and driver.current_stream() == 0x1001
+        assert driver.current_stream(0) == 0x1000
+        assert driver._device is torch._C._cuda_getDevice  # bound once initialized
+        k = CompiledKernel("k", {"x": "*fp32"}, {}, KernelOptions(num_warps=2),
+                           asm={"cubin": b"MOCK name=k nparams=1"})
+        k.launch((2,), (Tensor(DEV1, device="cuda:1"),))
+        assert launch_config() == ([2, 1, 1], [64, 1, 1], 0, 0x1001)
+        assert params(1) == [DEV1] and list(k._kernels) == [1]
+        k.launch((1,), (DEV1,), stream=5)
+        assert launch_config()[3] == 5
+        print(error(lambda: k.launch((1,), (Tensor(DEV0),))))
+    """))
+    assert out.splitlines() == [
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is memory on cuda:0, but the "
+        "kernel runs on cuda:1 (the current device): move it, or launch with cuda:0 current "
+        "(torch.cuda.device(0))"]
+
+
+def test_torch_public_api_fallback(mocked):
+    mocked(FAKE_TORCH + textwrap.dedent("""
+        initialized = True
+        torch._C = types.SimpleNamespace()
+        torch.cuda.current_device = lambda: 1
+        torch.cuda.current_stream = lambda d: types.SimpleNamespace(cuda_stream=0x2000 + d)
+        assert driver.current_device() == 1 and driver.current_stream() == 0x2001
+    """))

@@ -77,8 +77,6 @@ const Api &openLibrary() {
   resolve(library, "cuFuncSetAttribute", api.cuFuncSetAttribute, missing);
   // The legacy default stream for handle 0, as torch's default stream is.
   resolve(library, "cuLaunchKernel", api.cuLaunchKernel, missing);
-  resolve(library, "cuPointerGetAttribute", api.cuPointerGetAttribute,
-          missing);
   resolve(library, "cuPointerGetAttributes", api.cuPointerGetAttributes,
           missing);
   resolve(library, "cuGetErrorName", api.cuGetErrorName, missing);
@@ -273,9 +271,20 @@ LoadedKernel::LoadedKernel(const std::string &image, const std::string &name,
     throw std::invalid_argument("kernel '" + name + "': the cubin is empty");
   threads_ = static_cast<unsigned>(numWarps) * 32;
   dynamicShared_ = static_cast<unsigned>(dynamicShared);
+  // The first kernel opens the driver: its failures name the kernel too.
+  const DeviceInfo *found = nullptr;
+  try {
+    found = &deviceInfo(ordinal);
+    context_ = primaryContext(ordinal);
+  } catch (const DriverUnavailable &e) {
+    throw DriverUnavailable("cannot launch kernel '" + name + "': " + e.what());
+  } catch (const DriverError &e) {
+    if (!e.kernel.empty())
+      throw;
+    fail(e.call.c_str(), e.code, name);
+  }
   const Api &api = driver();
-  const DeviceInfo &info = deviceInfo(ordinal);
-  context_ = primaryContext(ordinal);
+  const DeviceInfo &info = *found;
   ScopedContext scope(context_);
   // PTX text must end in NUL, which c_str() guarantees; a cubin is ELF.
   CUresult loaded = api.cuModuleLoadData(&module_, image.c_str());

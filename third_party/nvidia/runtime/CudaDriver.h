@@ -142,7 +142,6 @@ struct Api {
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
                              unsigned, unsigned, unsigned, unsigned, CUstream,
                              void **, void **);
-  CUresult (*cuPointerGetAttribute)(void *, int, CUdeviceptr);
   CUresult (*cuPointerGetAttributes)(unsigned, int *, void **, CUdeviceptr);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
