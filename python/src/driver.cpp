@@ -42,6 +42,7 @@ namespace {
 /// The canonical name of a type name as the frontend spells it (without the
 /// pointer star), or "" when warpforge has no such type.
 std::string canonicalType(std::string name) {
+  // clang-format off
   static const std::unordered_map<std::string, std::string> aliases = {
       {"int1", "i1"},         {"bool", "i1"},         {"i1", "i1"},
       {"int8", "i8"},         {"i8", "i8"},           {"int16", "i16"},
@@ -56,6 +57,7 @@ std::string canonicalType(std::string name) {
       {"bfloat16", "bf16"},   {"fp32", "fp32"},       {"float32", "fp32"},
       {"float", "fp32"},      {"fp64", "fp64"},       {"float64", "fp64"},
       {"double", "fp64"}};
+  // clang-format on
   size_t dot = name.rfind('.'); // "torch.float16"
   if (dot != std::string::npos)
     name = name.substr(dot + 1);
@@ -80,8 +82,8 @@ std::string typestrElement(const std::string &typestr) {
   int bytes = std::atoi(typestr.c_str() + 2);
   if (kind == 'b' && bytes == 1)
     return "i1";
-  if ((kind == 'i' || kind == 'u') && (bytes == 1 || bytes == 2 ||
-                                       bytes == 4 || bytes == 8))
+  if ((kind == 'i' || kind == 'u') &&
+      (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8))
     return std::string(1, kind) + std::to_string(bytes * 8);
   if (kind == 'f' && (bytes == 2 || bytes == 4 || bytes == 8))
     return "fp" + std::to_string(bytes * 8);
@@ -109,7 +111,12 @@ struct DLManagedTensor {
   void *manager_ctx;
   void (*deleter)(DLManagedTensor *);
 };
-enum : int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 };
+enum : int32_t {
+  kDLCPU = 1,
+  kDLCUDA = 2,
+  kDLCUDAHost = 3,
+  kDLCUDAManaged = 13
+};
 
 std::string dlpackElement(DLDataType t) {
   if (t.lanes != 1)
@@ -155,11 +162,11 @@ std::string dlpackDeviceName(int32_t type, int32_t id) {
 uint16_t roundToHalfFormat(double value, int exponentBits, int mantissaBits) {
   uint64_t raw;
   std::memcpy(&raw, &value, sizeof raw);
-  uint16_t sign = static_cast<uint16_t>((raw >> 63) << (exponentBits +
-                                                        mantissaBits));
+  uint16_t sign =
+      static_cast<uint16_t>((raw >> 63) << (exponentBits + mantissaBits));
   int bias = (1 << (exponentBits - 1)) - 1;
-  uint16_t infinity = static_cast<uint16_t>(((1 << exponentBits) - 1)
-                                            << mantissaBits);
+  uint16_t infinity =
+      static_cast<uint16_t>(((1 << exponentBits) - 1) << mantissaBits);
   if (std::isnan(value))
     return sign | infinity | (1 << (mantissaBits - 1));
   double a = std::fabs(value);
@@ -193,14 +200,14 @@ struct Param {
   std::string element; // canonical: the pointee for pointers, else the type
   Kind kind;
   int bits;
-  int index;                     // in the arguments launch() is given
-  py::object verifiedDtype;      // the last torch dtype seen and accepted
+  int index;                // in the arguments launch() is given
+  py::object verifiedDtype; // the last torch dtype seen and accepted
 };
 
 class Kernel {
 public:
-  Kernel(py::object image, std::string name, py::handle signature,
-         int numWarps, int sharedBytes, int device,
+  Kernel(py::object image, std::string name, py::handle signature, int numWarps,
+         int sharedBytes, int device,
          std::optional<std::vector<std::string>> params)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
         device(device) {
@@ -290,9 +297,8 @@ void Kernel::parseSignature(py::handle signature) {
     bool pointer = !type.empty() && type[0] == '*';
     p.element = canonicalType(pointer ? type.substr(1) : type);
     if (p.element.empty())
-      raise(PyExc_ValueError, "kernel '" + name + "': parameter '" +
-                                  paramName + "' has unknown type '" + type +
-                                  "'");
+      raise(PyExc_ValueError, "kernel '" + name + "': parameter '" + paramName +
+                                  "' has unknown type '" + type + "'");
     p.bits = bitsOf(p.element);
     if (pointer)
       p.kind = Kind::Pointer;
@@ -311,8 +317,8 @@ void Kernel::parseSignature(py::handle signature) {
     else if (p.element == "fp64")
       p.kind = Kind::F64;
     else
-      raise(PyExc_ValueError, "kernel '" + name + "': parameter '" +
-                                  paramName + "': " + type +
+      raise(PyExc_ValueError, "kernel '" + name + "': parameter '" + paramName +
+                                  "': " + type +
                                   " scalars cannot be kernel arguments");
     paramsInOrder.push_back(std::move(p));
   }
@@ -356,8 +362,8 @@ void Kernel::badArgumentCount(Py_ssize_t given) const {
   for (const Param &p : paramsInOrder)
     expected += (expected.empty() ? "" : ", ") + p.name + ": " + p.type;
   std::string message = "kernel '" + name + "' takes " +
-                        std::to_string(paramsInOrder.size()) +
-                        " arguments (" + expected + ")";
+                        std::to_string(paramsInOrder.size()) + " arguments (" +
+                        expected + ")";
   if (!allParams.empty() && allParams.size() != paramsInOrder.size()) {
     std::string all;
     for (const std::string &p : allParams)
@@ -368,8 +374,8 @@ void Kernel::badArgumentCount(Py_ssize_t given) const {
   raise(PyExc_TypeError, message + ", got " + std::to_string(given));
 }
 
-void Kernel::checkElement(const Param &p, const std::string &element,
-                          int bits, const std::string &what) const {
+void Kernel::checkElement(const Param &p, const std::string &element, int bits,
+                          const std::string &what) const {
   bool ok = element.empty() ? bits == p.bits : element == p.element;
   if (!ok)
     raise(PyExc_TypeError, describe(p) + ": expected a pointer to " +
@@ -391,8 +397,8 @@ void Kernel::checkDtype(Param &p, PyObject *obj) {
   std::string text = py::str(owned);
   std::string element = canonicalType(text);
   if (element.empty())
-    raise(PyExc_TypeError, describe(p) + ": tensors of dtype " + text +
-                               " are not supported");
+    raise(PyExc_TypeError,
+          describe(p) + ": tensors of dtype " + text + " are not supported");
   checkElement(p, element, bitsOf(element), "a " + text + " tensor");
   p.verifiedDtype = owned;
 }
@@ -420,8 +426,8 @@ void Kernel::checkDevicePointer(const Param &p, PyObject *obj,
   }
   std::ostringstream address;
   address << "0x" << std::hex << ptr;
-  std::string where = memoryType == MemoryHost ? "host memory (page-locked)"
-                                               : "host memory";
+  std::string where =
+      memoryType == MemoryHost ? "host memory (page-locked)" : "host memory";
   // For a tensor, say where it is in its own words ("cpu").
   std::string tensorDevice;
   if (PyObject *d = PyObject_GetAttrString(obj, "device")) {
@@ -430,13 +436,14 @@ void Kernel::checkDevicePointer(const Param &p, PyObject *obj,
     PyErr_Clear();
   }
   if (result != CUDA_SUCCESS)
-    address << ", cuPointerGetAttributes: " << warpforge::cuda::describe(result);
-  raise(PyExc_ValueError,
-        describe(p) + " points to " + where + " (" + address.str() + ")" +
-            (tensorDevice.empty() ? ""
-                                  : ": it is a tensor on " + tensorDevice) +
-            "; kernels take GPU memory (a CPU tensor? move it to cuda:" +
-            std::to_string(device) + ")");
+    address << ", cuPointerGetAttributes: "
+            << warpforge::cuda::describe(result);
+  raise(
+      PyExc_ValueError,
+      describe(p) + " points to " + where + " (" + address.str() + ")" +
+          (tensorDevice.empty() ? "" : ": it is a tensor on " + tensorDevice) +
+          "; kernels take GPU memory (a CPU tensor? move it to cuda:" +
+          std::to_string(device) + ")");
 }
 
 CUdeviceptr Kernel::pointerOf(Param &p, PyObject *obj, CUstream stream) {
@@ -476,13 +483,13 @@ CUdeviceptr Kernel::pointerOf(Param &p, PyObject *obj, CUstream stream) {
       ptr = iface["data"].cast<py::tuple>()[0].cast<CUdeviceptr>();
       typestr = iface["typestr"].cast<std::string>();
     } catch (const py::error_already_set &) {
-      raise(PyExc_TypeError,
-            describe(p) + ": __cuda_array_interface__ lacks 'data' "
-                          "(address, read-only) or 'typestr'");
+      raise(PyExc_TypeError, describe(p) +
+                                 ": __cuda_array_interface__ lacks 'data' "
+                                 "(address, read-only) or 'typestr'");
     } catch (const py::cast_error &) {
-      raise(PyExc_TypeError,
-            describe(p) + ": __cuda_array_interface__ lacks 'data' "
-                          "(address, read-only) or 'typestr'");
+      raise(PyExc_TypeError, describe(p) +
+                                 ": __cuda_array_interface__ lacks 'data' "
+                                 "(address, read-only) or 'typestr'");
     }
     checkElement(p, typestrElement(typestr),
                  typestr.size() > 2 ? 8 * std::atoi(typestr.c_str() + 2) : 0,
@@ -521,16 +528,16 @@ CUdeviceptr Kernel::pointerOf(Param &p, PyObject *obj, CUstream stream) {
                  "a DLPack tensor of type code " +
                      std::to_string(t.dtype.code) + " with " +
                      std::to_string(t.dtype.bits) + " bits");
-    CUdeviceptr ptr =
-        reinterpret_cast<CUdeviceptr>(t.data) + t.byte_offset;
+    CUdeviceptr ptr = reinterpret_cast<CUdeviceptr>(t.data) + t.byte_offset;
     if (ptr)
       checkDevicePointer(p, obj, ptr);
     return ptr;
   }
   raise(PyExc_TypeError,
-        describe(p) + " must be a tensor (with data_ptr()), an object with "
-                      "__cuda_array_interface__ or __dlpack__, an int "
-                      "address or None, not " +
+        describe(p) +
+            " must be a tensor (with data_ptr()), an object with "
+            "__cuda_array_interface__ or __dlpack__, an int "
+            "address or None, not " +
             std::string(Py_TYPE(obj)->tp_name));
 }
 
@@ -621,8 +628,8 @@ uint64_t Kernel::scalarOf(const Param &p, PyObject *obj) const {
   return slot;
 }
 
-void Kernel::launch(long long gx, long long gy, long long gz,
-                    py::handle stream, py::handle args) {
+void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
+                    py::handle args) {
   PyObject *seq = args.ptr();
   PyObject **items;
   Py_ssize_t count;
@@ -652,10 +659,10 @@ void Kernel::launch(long long gx, long long gy, long long gz,
   long long grid[3] = {gx, gy, gz};
   for (int axis = 0; axis < 3; ++axis)
     if (grid[axis] < 0 || grid[axis] > info->maxGridDim[axis])
-      raise(PyExc_ValueError,
-            "kernel '" + name + "': grid " + "xyz"[axis] + " = " +
-                std::to_string(grid[axis]) + " is outside [0, " +
-                std::to_string(info->maxGridDim[axis]) + "]");
+      raise(PyExc_ValueError, "kernel '" + name + "': grid " + "xyz"[axis] +
+                                  " = " + std::to_string(grid[axis]) +
+                                  " is outside [0, " +
+                                  std::to_string(info->maxGridDim[axis]) + "]");
 
   CUstream cuStream = nullptr;
   if (!stream.is_none()) {
@@ -702,9 +709,8 @@ void Kernel::launch(long long gx, long long gy, long long gz,
     py::gil_scoped_release release;
     result = api->cuLaunchKernel(
         loaded->function(), static_cast<unsigned>(gx),
-        static_cast<unsigned>(gy), static_cast<unsigned>(gz),
-        loaded->threads(), 1, 1, loaded->dynamicShared(), cuStream, pointers,
-        nullptr);
+        static_cast<unsigned>(gy), static_cast<unsigned>(gz), loaded->threads(),
+        1, 1, loaded->dynamicShared(), cuStream, pointers, nullptr);
   }
   // Another device's context stays the thread's current one.
   if (current && current != context)
@@ -728,8 +734,8 @@ void translateExceptions(std::exception_ptr error) {
     PyErr_SetObject(cls.ptr(), value.ptr());
   } catch (const DriverError &e) {
     py::object cls = py::module_::import("warpforge.errors").attr("CudaError");
-    py::object value = cls(e.what(), e.call, e.errorName, e.errorString,
-                           e.kernel, e.code);
+    py::object value =
+        cls(e.what(), e.call, e.errorName, e.errorString, e.kernel, e.code);
     PyErr_SetObject(cls.ptr(), value.ptr());
   } catch (const DriverUnavailable &e) {
     py::object cls =

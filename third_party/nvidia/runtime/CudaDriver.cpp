@@ -32,8 +32,7 @@ std::mutex loadMutex;
 const Api *loadedApi = nullptr;
 
 template <typename Fn>
-void resolve(void *library, const char *symbol, Fn &fn,
-             std::string &missing) {
+void resolve(void *library, const char *symbol, Fn &fn, std::string &missing) {
   fn = reinterpret_cast<Fn>(dlsym(library, symbol));
   if (!fn)
     missing += std::string(missing.empty() ? "" : ", ") + symbol;
@@ -50,8 +49,8 @@ const Api &openLibrary() {
   if (!library) {
     const char *why = dlerror();
     throw DriverUnavailable(
-        "cannot open the CUDA driver library '" + path + "': " +
-        (why ? why : "unknown error") +
+        "cannot open the CUDA driver library '" + path +
+        "': " + (why ? why : "unknown error") +
         ". Launching kernels needs an NVIDIA GPU and its driver (set "
         "WARPFORGE_LIBCUDA to the library's path if it is elsewhere); "
         "compiling does not, and WARPFORGE_INTERPRET=1 runs kernels on the "
@@ -83,8 +82,8 @@ const Api &openLibrary() {
   resolve(library, "cuGetErrorString", api.cuGetErrorString, missing);
   if (!missing.empty()) {
     dlclose(library);
-    throw DriverUnavailable("the CUDA driver library '" + path +
-                            "' lacks " + missing +
+    throw DriverUnavailable("the CUDA driver library '" + path + "' lacks " +
+                            missing +
                             ": it is not a CUDA driver, or one too old "
                             "for warpforge");
   }
@@ -169,8 +168,8 @@ void checkOrdinal(int ordinal, int count) {
   if (ordinal < 0 || ordinal >= count)
     throw std::invalid_argument(
         "CUDA device " + std::to_string(ordinal) + " does not exist: there " +
-        (count == 1 ? "is 1 device" : "are " + std::to_string(count) +
-                                          " devices"));
+        (count == 1 ? "is 1 device"
+                    : "are " + std::to_string(count) + " devices"));
 }
 
 DeviceInfo readDeviceInfo(const Api &api, int ordinal) {
@@ -197,8 +196,7 @@ DeviceInfo readDeviceInfo(const Api &api, int ordinal) {
   attribute(MaxSharedMemoryPerBlockOptin, info.maxSharedPerBlockOptin);
   attribute(MaxSharedMemoryPerMultiprocessor, info.maxSharedPerMultiprocessor);
   attribute(MaxRegistersPerBlock, info.maxRegistersPerBlock);
-  attribute(MaxRegistersPerMultiprocessor,
-            info.maxRegistersPerMultiprocessor);
+  attribute(MaxRegistersPerMultiprocessor, info.maxRegistersPerMultiprocessor);
   attribute(WarpSize, info.warpSize);
   attribute(L2CacheSize, info.l2CacheSize);
   attribute(ClockRate, info.clockRateKHz);
@@ -265,7 +263,8 @@ LoadedKernel::LoadedKernel(const std::string &image, const std::string &name,
                                 std::to_string(numWarps));
   if (dynamicShared < 0)
     throw std::invalid_argument(
-        "kernel '" + name + "': shared memory bytes must be non-negative, got " +
+        "kernel '" + name +
+        "': shared memory bytes must be non-negative, got " +
         std::to_string(dynamicShared));
   if (image.empty())
     throw std::invalid_argument("kernel '" + name + "': the cubin is empty");
@@ -319,30 +318,27 @@ LoadedKernel::LoadedKernel(const std::string &image, const std::string &name,
 }
 
 void LoadedKernel::checkLimits(const DeviceInfo &info) const {
-  long long shared =
-      static_cast<long long>(staticSharedBytes) + dynamicShared_;
+  long long shared = static_cast<long long>(staticSharedBytes) + dynamicShared_;
   if (shared > info.maxSharedPerBlockOptin)
     throw ResourceError(
         name_, "bytes of shared memory", shared, info.maxSharedPerBlockOptin,
         std::to_string(staticSharedBytes) + " static + " +
-            std::to_string(dynamicShared_) + " dynamic bytes on " +
-            info.name);
+            std::to_string(dynamicShared_) + " dynamic bytes on " + info.name);
   long long registers = static_cast<long long>(numRegs) * threads_;
   if (registers > info.maxRegistersPerBlock)
-    throw ResourceError(name_, "registers", registers,
-                        info.maxRegistersPerBlock,
-                        std::to_string(numRegs) + " registers per thread x " +
-                            std::to_string(threads_) + " threads (num_warps=" +
-                            std::to_string(threads_ / 32) +
-                            "); use fewer warps or a lower maxnreg");
+    throw ResourceError(
+        name_, "registers", registers, info.maxRegistersPerBlock,
+        std::to_string(numRegs) + " registers per thread x " +
+            std::to_string(threads_) +
+            " threads (num_warps=" + std::to_string(threads_ / 32) +
+            "); use fewer warps or a lower maxnreg");
   if (static_cast<int>(threads_) > maxThreads)
     throw ResourceError(name_, "threads", threads_, maxThreads,
                         "num_warps=" + std::to_string(threads_ / 32) +
                             "; the kernel launches with at most " +
                             std::to_string(maxThreads) +
                             " threads per block (it uses " +
-                            std::to_string(numRegs) +
-                            " registers per thread)");
+                            std::to_string(numRegs) + " registers per thread)");
 }
 
 LoadedKernel::~LoadedKernel() {
