@@ -2,6 +2,7 @@
 //
 // Deliberately tiny: IR goes in and out as text.  Failures raise
 // warpforge.errors.IRError, which carries the structured diagnostics.
+// The GPU runtime's part of the module is in driver.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,9 @@
 
 namespace py = pybind11;
 using warpforge::api::Result;
+
+// driver.cpp: the GPU runtime (kernels, launches, devices).
+void registerDriver(py::module_ &m);
 
 namespace {
 py::tuple toPython(const warpforge::api::Diagnostic &d) {
@@ -37,7 +41,8 @@ std::string unwrap(Result result, const std::string &what) {
 } // namespace
 
 PYBIND11_MODULE(_C, m) {
-  m.doc() = "warpforge's compiler core: IR text in, IR text out";
+  m.doc() = "warpforge's compiler core (IR text in, IR text out) and its GPU "
+            "runtime";
 
   m.def(
       "parse",
@@ -74,4 +79,6 @@ PYBIND11_MODULE(_C, m) {
   m.def("pipelines", &warpforge::api::registeredPipelines,
         "The named pipelines as (name, description) pairs.");
   m.def("version", &warpforge::api::version);
+
+  registerDriver(m);
 }

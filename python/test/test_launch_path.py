@@ -21,20 +21,36 @@ def launches(monkeypatch):
 X = np.zeros(1024, np.float32)
 
 
-def test_warm_launch_hits_and_passes_only_runtime_args(launches):
+def runtime_args(kernel, args):
+    """What the C++ launcher packs from the parameters the JIT passes."""
+    return [args[kernel.params.index(name)] for name in kernel.signature]
+
+
+def test_warm_launch_hits_and_passes_all_parameters(launches):
     zoo.add_kernel.cache.clear()
     zoo.add_kernel[(4,)](X, X, X, 1000, BLOCK_SIZE=256)
     zoo.add_kernel[(4,)](X, X, X, 1000, BLOCK_SIZE=256)
     assert len(zoo.add_kernel.cache) == 1
     (k1, grid1, args1), (k2, grid2, args2) = launches
     assert k1 is k2 and grid1 == grid2 == (4, 1, 1)
-    assert len(args1) == 4 and args1[3] == 1000  # BLOCK_SIZE is baked in
+    assert args1 == args2 and type(args1) is tuple and len(args1) == 5
+    assert k1.params == ["x_ptr", "y_ptr", "out_ptr", "n_elements", "BLOCK_SIZE"]
+    run = runtime_args(k1, args1)
+    assert len(run) == 4 and run[3] == 1000  # BLOCK_SIZE is baked in
+
+
+def test_general_path_passes_the_same_parameters(launches):
+    zoo.add_kernel.cache.clear()
+    zoo.add_kernel.run(X, X, X, 1000, BLOCK_SIZE=256, grid=(4,))
+    zoo.add_kernel[(4,)](X, X, X, 1000, BLOCK_SIZE=256)
+    (k1, _, args1), (k2, _, args2) = launches
+    assert k1 is k2 and args1 == args2 and len(args1) == 5
 
 
 def test_integer_one_is_folded_out_of_the_arguments(launches):
     zoo.add_kernel[(1,)](X, X, X, 1, BLOCK_SIZE=256)
     kernel, _, args = launches[-1]
-    assert len(args) == 3 and kernel.constants["n_elements"] == 1
+    assert len(runtime_args(kernel, args)) == 3 and kernel.constants["n_elements"] == 1
 
 
 def test_callable_grid_sees_arguments_and_options(launches):

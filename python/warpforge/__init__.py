@@ -8,7 +8,8 @@ IR; the `@warpforge.jit` frontend builds on it.
 __version__ = "0.1.0"
 
 from . import errors, ir  # noqa: E402,F401
-from .errors import AutotuneError, Diagnostic, IRError, OutOfResources  # noqa: E402,F401
+from .errors import (AutotuneError, CudaError, Diagnostic, DriverUnavailable,  # noqa: E402,F401
+                     IRError, OutOfResources)
 from . import language  # noqa: E402,F401
 from .compiler import CompilationError, KernelOptions  # noqa: E402,F401
 from .language.core import constexpr  # noqa: E402,F401

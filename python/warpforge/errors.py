@@ -1,4 +1,5 @@
-"""Exceptions that carry compiler diagnostics."""
+"""warpforge's exceptions: compiler diagnostics, hardware limits and CUDA
+driver failures."""
 
 from typing import List, NamedTuple, Sequence
 
@@ -62,3 +63,25 @@ class AutotuneError(RuntimeError):
     def __init__(self, message: str, failures=()):
         super().__init__(message)
         self.failures = list(failures)
+
+class CudaError(RuntimeError):
+    """A CUDA driver call failed.
+
+    `call` is the driver function ("cuModuleLoadData"), `error_name` and
+    `error_string` the driver's name and description of the error
+    ("CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid"), `kernel`
+    the kernel concerned ("" for none) and `code` the CUresult.
+    """
+
+    def __init__(self, message: str, call: str = "", error_name: str = "",
+                 error_string: str = "", kernel: str = "", code: int = 0):
+        super().__init__(message)
+        self.call, self.error_name, self.error_string = call, error_name, error_string
+        self.kernel, self.code = kernel, code
+
+
+class DriverUnavailable(CudaError):
+    """The CUDA driver library cannot be opened (no GPU or no driver here).
+
+    Compiling needs no driver; launching does. `WARPFORGE_LIBCUDA` names the
+    library to open instead of libcuda.so.1."""

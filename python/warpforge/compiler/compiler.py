@@ -8,10 +8,11 @@ at the kernel's Python line.
 
 from __future__ import annotations
 
+import base64
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .. import ir
 from ..errors import IRError, OutOfResources
@@ -51,35 +52,146 @@ class KernelOptions:
 
 @dataclass
 class CompiledKernel:
+    """One specialization of a kernel, compiled: its IR at every stage in
+    `asm`, and what launching needs.
+
+    The GPU backend fills `asm["cubin"]` (bytes) and `metadata`: "name", the
+    kernel's symbol in the cubin (default: `name`); "shared", the dynamic
+    shared memory of each launch in bytes (default 0); "num_warps", the warps
+    per block (default: `options.num_warps`). Without a cubin, `launch`
+    reports that GPU code generation is not available.
+    """
+
     name: str
     signature: Dict[str, str]
     constants: Dict[str, Any]
     options: KernelOptions
-    asm: Dict[str, str] = field(default_factory=dict)
+    asm: Dict[str, Union[str, bytes]] = field(default_factory=dict)
     used_globals: Dict[str, Any] = field(default_factory=dict)
     metadata: Dict[str, Any] = field(default_factory=dict)
+    # Every parameter of the Python function in order, constexprs included:
+    # launch() takes either these or only the run-time ones (the signature).
+    params: List[str] = field(default_factory=list)
+    # The loaded kernel of each device (warpforge._C.Kernel), made on the
+    # first launch there.
+    _kernels: Dict[int, Any] = field(default_factory=dict, init=False, repr=False,
+                                     compare=False)
 
     def to_payload(self) -> Dict[str, Any]:
-        """What the disk cache stores: JSON-serializable."""
+        """What the disk cache stores: JSON-serializable (binary stages in
+        base64)."""
+        text = {k: v for k, v in self.asm.items() if isinstance(v, str)}
+        binary = {k: base64.b64encode(v).decode("ascii") for k, v in self.asm.items()
+                  if isinstance(v, (bytes, bytearray))}
         return {"name": self.name, "signature": self.signature,
                 "constants": {k: _jsonable(v) for k, v in self.constants.items()},
-                "options": vars(self.options), "asm": self.asm,
+                "options": vars(self.options), "asm": text, "asm_base64": binary,
+                "metadata": dict(self.metadata), "params": list(self.params),
                 "used_globals": {k: _jsonable(v) for k, v in self.used_globals.items()}}
 
     @classmethod
     def from_payload(cls, payload: Dict[str, Any]) -> Optional["CompiledKernel"]:
         try:
+            asm: Dict[str, Union[str, bytes]] = dict(payload["asm"])
+            for stage, encoded in payload["asm_base64"].items():
+                asm[stage] = base64.b64decode(encoded, validate=True)
             return cls(payload["name"], dict(payload["signature"]), dict(payload["constants"]),
-                       KernelOptions(**payload["options"]), dict(payload["asm"]),
-                       dict(payload["used_globals"]))
-        except (KeyError, TypeError, ValueError):
+                       KernelOptions(**payload["options"]), asm,
+                       dict(payload["used_globals"]), dict(payload["metadata"]),
+                       list(payload["params"]))
+        except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
+    # -- Launch ------------------------------------------------------------------
+
     def launch(self, grid, args, stream=None):
-        raise RuntimeError(
-            f"kernel {self.name}: GPU code generation is not available in this build "
-            "yet; run it on the CPU with WARPFORGE_INTERPRET=1, or inspect its IR with "
-            "kernel.warmup(...).asm")
+        """Launches on a `grid` of 1 to 3 ints, on torch's current device.
+
+        `args` are the kernel's run-time arguments in order (those of
+        `signature`), or all of the Python function's parameters (`params`,
+        constexprs included: the JIT passes these). `stream`: torch's current
+        stream when None, else a CUstream handle (int), a torch.cuda.Stream
+        or an object with `__cuda_stream__`."""
+        driver = _driver or _import_driver()
+        device = driver._device()
+        kernel = self._kernels.get(device)
+        if kernel is None:
+            kernel = self._load(device, args)
+        if stream is None:
+            stream = driver._stream(device)
+        elif type(stream) is not int:
+            stream = driver.stream_handle(stream)
+        if type(grid) is not tuple or len(grid) != 3:
+            grid = _grid3(grid)
+        kernel.launch(grid[0], grid[1], grid[2], stream, args)
+
+    def _load(self, device: int, args=None):
+        """Loads the cubin on `device` (once); checks the argument count first,
+        so that a wrong call fails the same with or without a GPU."""
+        cubin = self.asm.get("cubin")
+        if cubin is None:
+            raise RuntimeError(
+                f"kernel {self.name}: GPU code generation is not available in this build "
+                "yet; run it on the CPU with WARPFORGE_INTERPRET=1, or inspect its IR with "
+                "kernel.warmup(...).asm")
+        if args is not None and len(args) != len(self.signature) and \
+                not (self.params and len(args) == len(self.params)):
+            expected = ", ".join(f"{n}: {t}" for n, t in self.signature.items())
+            message = f"kernel '{self.name}' takes {len(self.signature)} arguments ({expected})"
+            if self.params and len(self.params) != len(self.signature):
+                message += (f" or all {len(self.params)} of its parameters "
+                            f"({', '.join(self.params)})")
+            raise TypeError(f"{message}, got {len(args)}")
+        from .. import ir
+        kernel = ir._core().Kernel(
+            cubin, self.metadata.get("name", self.name), self.signature,
+            self.metadata.get("num_warps", self.options.num_warps),
+            self.metadata.get("shared", 0), device, self.params or None)
+        self._kernels[device] = kernel
+        return kernel
+
+    def _loaded(self):
+        driver = _driver or _import_driver()
+        device = driver._device()
+        return self._kernels.get(device) or self._load(device)
+
+    @property
+    def shared(self) -> int:
+        """Dynamic shared memory per launch, in bytes."""
+        return self.metadata.get("shared", 0)
+
+    @property
+    def n_regs(self) -> int:
+        """Registers per thread (loads the kernel on the current device)."""
+        return self._loaded().num_regs
+
+    @property
+    def n_spills(self) -> int:
+        """Local memory per thread in bytes: register spills and stack."""
+        return self._loaded().local_bytes
+
+    @property
+    def n_max_threads(self) -> int:
+        """The most threads per block this kernel can launch with."""
+        return self._loaded().max_threads
+
+
+_driver = None
+
+
+def _import_driver():
+    # Imported on first use: warpforge.runtime imports this module.
+    global _driver
+    from ..runtime import driver
+    _driver = driver
+    return driver
+
+
+def _grid3(grid) -> Tuple[int, int, int]:
+    grid = tuple(int(g) for g in grid)
+    if not 1 <= len(grid) <= 3 or any(g < 0 for g in grid):
+        raise ValueError(f"grid must be 1 to 3 non-negative integers, got {grid}")
+    return grid + (1,) * (3 - len(grid))
 
 
 def _jsonable(value):
@@ -179,7 +291,8 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     options = options or KernelOptions()
     text, used_globals = generate_tile_ir(fn, signature, constants, divisibility)
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
-                            used_globals=used_globals)
+                            used_globals=used_globals,
+                            params=list(fn.signature.parameters))
     dump_dir = os.environ.get("WARPFORGE_DUMP_DIR")
     ir_name = f"<tile IR of {fn.__name__}>"
 
@@ -246,7 +359,8 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     }
 
 
-def _dump(directory: str, name: str, suffix: str, text: str):
+def _dump(directory: str, name: str, suffix: str, body: Union[str, bytes]):
     os.makedirs(directory, exist_ok=True)
-    with open(os.path.join(directory, f"{name}.{suffix}"), "w") as f:
-        f.write(text)
+    mode = "w" if isinstance(body, str) else "wb"
+    with open(os.path.join(directory, f"{name}.{suffix}"), mode) as f:
+        f.write(body)

@@ -13,6 +13,7 @@ import ast
 import functools
 import hashlib
 import inspect
+import keyword
 import os
 import textwrap
 import types
@@ -53,6 +54,22 @@ def pointer_type_name(value) -> Optional[str]:
         if kind:
             return "*" + kind
     return None
+
+
+# The element types a kernel's pointers can have.
+_ELEMENT_TYPES = frozenset(_NUMPY_KINDS.values()) | {"bf16", "fp8e4nv", "fp8e5"}
+_SUPPORTED = ("bool, int8 to int64, uint8 to uint64, float16, bfloat16, float32, float64, "
+              "float8_e4m3fn and float8_e5m2")
+
+
+def _unsupported_dtype(value) -> TypeError:
+    iface = getattr(value, "__cuda_array_interface__", None) or getattr(
+        value, "__array_interface__", None)
+    dtype = getattr(value, "dtype", None)
+    if dtype is None and iface is not None:
+        dtype = iface.get("typestr")
+    return TypeError(f"{type(value).__name__} of dtype {dtype} is not supported as a "
+                     f"kernel argument (supported: {_SUPPORTED})")
 
 
 def data_pointer(value) -> int:
@@ -111,7 +128,10 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
         dtype = value.dtype
         name = _TORCH_DTYPES.get(dtype)
         if name is None:
-            name = _TORCH_DTYPES[dtype] = pointer_type_name(value)
+            name = pointer_type_name(value)
+            if name[1:] not in _ELEMENT_TYPES:
+                raise _unsupported_dtype(value)
+            _TORCH_DTYPES[dtype] = name
         return ("a", name, 16 if specialize and data_ptr() % 16 == 0 else None)
     if isinstance(value, int):  # numpy and other int-likes
         return arg_spec(int(value), specialize)
@@ -119,6 +139,8 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
         return _FP32
     ptr_type = pointer_type_name(value)
     if ptr_type is None:
+        if hasattr(value, "__cuda_array_interface__") or hasattr(value, "__array_interface__"):
+            raise _unsupported_dtype(value)
         raise TypeError(f"a value of type {type(value).__name__} is not a tensor, an array, "
                         "a Python scalar or a tl.constexpr")
     return ("a", ptr_type, 16 if specialize and data_pointer(value) % 16 == 0 else None)
@@ -350,18 +372,16 @@ class JITFunction:
             return interpret_grid(self, tuple(grid), arguments, KernelOptions(**raw))
         specs = tuple(self.specialize(n, v) for n, v in arguments.items())
         key = (specs, tuple(sorted(raw.items())) if raw else ())
-        entry = self.cache.get(key)
-        if entry is None:
-            kernel = self.compile(dict(zip(arguments, specs)), KernelOptions(**raw))
-            runtime = [i for i, spec in enumerate(specs) if spec[0] == "a"]
-            entry = self.cache[key] = (kernel, runtime)
-        kernel, runtime = entry
+        kernel = self.cache.get(key)
+        if kernel is None:
+            kernel = self.cache[key] = self.compile(dict(zip(arguments, specs)),
+                                                    KernelOptions(**raw))
         if warmup:
             return kernel
         if callable(grid):
             grid = grid(self._meta(arguments, raw))
-        values = list(arguments.values())
-        return kernel.launch(normalize_grid(grid), [values[i] for i in runtime], stream)
+        # All parameters: the kernel picks out its run-time ones in C++.
+        return kernel.launch(normalize_grid(grid), tuple(arguments.values()), stream)
 
     def __getitem__(self, grid):
         launcher = self._launcher
@@ -372,10 +392,12 @@ class JITFunction:
     _launcher = None
 
     def _make_launcher(self) -> Callable:
-        """Generates `launcher(<the kernel's parameters>, *, grid, stream,
+        """Generates `<kernel name>(<the kernel's parameters>, *, grid, stream,
         **options)`: it computes the specialization key inline and launches on
         a cache hit, so a warm launch costs one dictionary look-up on top of
-        the argument checks. Misses and the interpreter go through `run`."""
+        the argument checks. It hands all the parameters to the compiled
+        kernel, whose C++ launcher packs the run-time ones (no Python loop).
+        Misses and the interpreter go through `run`."""
         P = inspect.Parameter
         params = list(self.signature.parameters.values())
         if any(p.kind not in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY) for p in params) or \
@@ -397,29 +419,37 @@ class JITFunction:
             else:
                 specs.append(f"_arg_spec({p.name})")
         both = [n for n in _OPTION_NAMES if n in names]
-        src = [f"def launcher({', '.join(arglist)}, *, grid, stream=None, **options):"]
+        # Named after the kernel: a wrong call reads "add_kernel() missing 1
+        # required positional argument: 'n'".
+        fname = self.__name__
+        if not fname.isidentifier() or keyword.iskeyword(fname) or fname in env or \
+                fname in names:
+            fname = "launcher"
+        src = [f"def {fname}({', '.join(arglist)}, *, grid, stream=None, **options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
         src += [
             "    if _self.interpreting():",
-            "        entry = None",
+            "        kernel = None",
             "    else:",
-            f"        key = (({', '.join(specs)},), tuple(sorted(options.items())) if options else ())",
-            "        entry = _cache.get(key)",
-            "    if entry is None:",
+            "        try:",
+            f"            key = (({', '.join(specs)},), tuple(sorted(options.items())) if options else ())",
+            "        except (TypeError, ValueError):",
+            "            key = None  # run() names the argument in the error",
+            "        kernel = _cache.get(key)",
+            "    if kernel is None:",
             f"        return _self.run(grid=grid, stream=stream, "
             f"{', '.join(f'{n}={n}' for n in names)}, "
             f"**{{k: v for k, v in options.items() if k not in {tuple(both)!r}}})",
-            "    kernel, runtime = entry",
             f"    args = ({', '.join(names)},)",
             "    if callable(grid):",
             f"        grid = grid(_self._meta(dict(zip({tuple(names)!r}, args)), options))",
             "    if type(grid) is not tuple or len(grid) != 3:",
             "        grid = _normalize_grid(grid)",
-            "    return kernel.launch(grid, [args[i] for i in runtime], stream)",
+            "    return kernel.launch(grid, args, stream)",
         ]
         code = compile("\n".join(src) + "\n", f"<launcher of {self.__qualname__}>", "exec")
         exec(code, env)
-        return env["launcher"]
+        return env[fname]
 
     def warmup(self, *args, grid=(1,), **kwargs) -> CompiledKernel:
         """Compiles for these arguments without launching; `.asm` holds every

@@ -1,0 +1,196 @@
+/* A stand-in for libcuda.so.1, for testing warpforge's runtime without a GPU
+ * (test_driver_mock.py builds it and points WARPFORGE_LIBCUDA at it).
+ *
+ * Two devices, "Mock GPU 0" and "Mock GPU 1", with Hopper's limits. Memory:
+ *   [0x10000000, 0x20000000) device 0     [0x20000000, 0x30000000) device 1
+ *   [0x30000000, 0x40000000) pinned host  [0x40000000, 0x50000000) managed
+ * and every other address is unknown to the driver (pageable host memory);
+ * cuPointerGetAttributes fails on [0x50000000, 0x60000000).
+ *
+ * A module image is text: "MOCK name=K regs=R local=L shared=S maxthreads=T
+ * nparams=N" (keys optional); an image starting "BAD" is invalid. Launches
+ * are recorded in the mock_* variables, read by the test through ctypes.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef struct {
+  char name[64];
+  int regs, local, shared, maxthreads, nparams, maxdynamic;
+} Module;
+
+static Module modules[64];
+static int moduleCount;
+static __thread void *current;
+static char contexts[2];
+
+int mock_launches;
+unsigned long long mock_params[64];
+unsigned mock_grid[3], mock_block[3], mock_shared;
+void *mock_stream, *mock_context;
+int mock_unloads;
+
+/* $MOCK_NO_DEVICE: a machine with the driver but no GPU. */
+CUresult cuInit(unsigned flags) {
+  if (getenv("MOCK_NO_DEVICE")) return 100; /* CUDA_ERROR_NO_DEVICE */
+  return flags ? 1 : 0;
+}
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+CUresult cuDeviceGetCount(int *n) { *n = 2; return 0; }
+CUresult cuDeviceGet(int *d, int i) {
+  if (i < 0 || i > 1) return 101; /* CUDA_ERROR_INVALID_DEVICE */
+  *d = i;
+  return 0;
+}
+CUresult cuDeviceGetName(char *name, int len, int d) {
+  snprintf(name, len, "Mock GPU %d", d);
+  return 0;
+}
+CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
+  (void)d;
+  switch (attr) {
+  case 1: *v = 1024; break;        /* max threads per block */
+  case 5: *v = 2147483647; break;  /* max grid x */
+  case 6: case 7: *v = 65535; break;
+  case 8: *v = 49152; break;       /* shared per block */
+  case 10: *v = 32; break;
+  case 12: *v = 65536; break;      /* registers per block */
+  case 13: *v = 1980000; break;
+  case 16: *v = 132; break;
+  case 36: *v = 2619000; break;
+  case 37: *v = 5120; break;
+  case 38: *v = 52428800; break;
+  case 39: *v = 2048; break;
+  case 75: *v = 9; break;
+  case 76: *v = 0; break;
+  case 81: *v = 233472; break;
+  case 82: *v = 65536; break;
+  case 97: *v = 232448; break;     /* opt-in shared per block */
+  default: return 1;               /* CUDA_ERROR_INVALID_VALUE */
+  }
+  return 0;
+}
+CUresult cuDeviceTotalMem_v2(size_t *bytes, int d) {
+  (void)d;
+  *bytes = (size_t)80 << 30;
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRetain(void **ctx, int d) {
+  *ctx = &contexts[d];
+  return 0;
+}
+CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return 0; }
+void *mock_current(void) { return current; }
+void *mock_context_of(int d) { return &contexts[d]; }
+CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return 0; }
+
+static int field(const char *image, const char *key, int fallback) {
+  const char *at = strstr(image, key);
+  int value;
+  if (at && sscanf(at + strlen(key), "%d", &value) == 1) return value;
+  return fallback;
+}
+
+CUresult cuModuleLoadData(void **module, const void *image) {
+  const char *text = image;
+  if (!current) return 201;                      /* CUDA_ERROR_INVALID_CONTEXT */
+  if (strncmp(text, "BAD", 3) == 0) return 200;  /* CUDA_ERROR_INVALID_IMAGE */
+  Module *m = &modules[moduleCount++ % 64];
+  memset(m, 0, sizeof *m);
+  const char *name = strstr(text, "name=");
+  if (name) sscanf(name + 5, "%63s", m->name);
+  m->regs = field(text, "regs=", 32);
+  m->local = field(text, "local=", 0);
+  m->shared = field(text, "shared=", 0);
+  m->maxthreads = field(text, "maxthreads=", 1024);
+  m->nparams = field(text, "nparams=", 0);
+  *module = m;
+  return 0;
+}
+CUresult cuModuleUnload(void *module) { (void)module; mock_unloads++; return 0; }
+CUresult cuModuleGetFunction(void **f, void *module, const char *name) {
+  Module *m = module;
+  if (strcmp(m->name, name) != 0) return 500;    /* CUDA_ERROR_NOT_FOUND */
+  *f = m;
+  return 0;
+}
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
+  Module *m = f;
+  switch (attr) {
+  case 0: *v = m->maxthreads; break;
+  case 1: *v = m->shared; break;
+  case 3: *v = m->local; break;
+  case 4: *v = m->regs; break;
+  default: return 1;
+  }
+  return 0;
+}
+CUresult cuFuncSetAttribute(void *f, int attr, int value) {
+  Module *m = f;
+  if (attr != 8 || value > 232448 - m->shared) return 1;
+  m->maxdynamic = value;
+  return 0;
+}
+int mock_max_dynamic(void) { return modules[(moduleCount - 1) % 64].maxdynamic; }
+
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned shared,
+                        void *stream, void **params, void **extra) {
+  Module *m = f;
+  if (extra) return 1;
+  if (shared > 49152 - (unsigned)m->shared &&
+      shared > (unsigned)m->maxdynamic) return 1;
+  mock_launches++;
+  mock_grid[0] = gx, mock_grid[1] = gy, mock_grid[2] = gz;
+  mock_block[0] = bx, mock_block[1] = by, mock_block[2] = bz;
+  mock_shared = shared;
+  mock_stream = stream;
+  mock_context = current;
+  for (int i = 0; i < m->nparams && i < 64; ++i)
+    memcpy(&mock_params[i], params[i], 8);
+  return 0;
+}
+
+CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
+                                unsigned long long ptr) {
+  unsigned type = 0;
+  int ordinal = -2;
+  int managed = 0;
+  if (ptr >= 0x50000000ull && ptr < 0x60000000ull) return 201;
+  if (ptr >= 0x10000000ull && ptr < 0x20000000ull) type = 2, ordinal = 0;
+  else if (ptr >= 0x20000000ull && ptr < 0x30000000ull) type = 2, ordinal = 1;
+  else if (ptr >= 0x30000000ull && ptr < 0x40000000ull) type = 1, ordinal = 0;
+  else if (ptr >= 0x40000000ull && ptr < 0x50000000ull)
+    type = 2, ordinal = 1, managed = 1;
+  for (unsigned i = 0; i < n; ++i) {
+    if (attrs[i] == 2) *(unsigned *)data[i] = type;
+    else if (attrs[i] == 9) *(int *)data[i] = ordinal;
+    else if (attrs[i] == 8) *(char *)data[i] = (char)managed;
+    else return 1;
+  }
+  return 0;
+}
+
+CUresult cuGetErrorName(CUresult code, const char **name) {
+  switch (code) {
+  case 1: *name = "CUDA_ERROR_INVALID_VALUE"; return 0;
+  case 100: *name = "CUDA_ERROR_NO_DEVICE"; return 0;
+  case 200: *name = "CUDA_ERROR_INVALID_IMAGE"; return 0;
+  case 201: *name = "CUDA_ERROR_INVALID_CONTEXT"; return 0;
+  case 500: *name = "CUDA_ERROR_NOT_FOUND"; return 0;
+  default: *name = NULL; return 1;
+  }
+}
+CUresult cuGetErrorString(CUresult code, const char **text) {
+  switch (code) {
+  case 1: *text = "invalid argument"; return 0;
+  case 100: *text = "no CUDA-capable device is detected"; return 0;
+  case 200: *text = "device kernel image is invalid"; return 0;
+  case 201: *text = "invalid device context"; return 0;
+  case 500: *text = "named symbol not found"; return 0;
+  default: *text = NULL; return 1;
+  }
+}

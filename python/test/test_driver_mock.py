@@ -1,0 +1,491 @@
+"""The GPU runtime against a stand-in CUDA driver (mock_libcuda.c, built here
+with the C compiler): device properties, module loading and its limits,
+argument packing bit for bit, pointer checks, contexts, streams and the
+JIT's launch path, all without a GPU. Each test runs in a fresh interpreter
+with WARPFORGE_LIBCUDA pointing at the mock."""
+
+import os
+import shutil
+import subprocess
+import textwrap
+
+import pytest
+
+from test_driver import HERE, run_python
+
+PRELUDE = """
+import ctypes, os, struct
+import numpy as np
+from warpforge import _C
+from warpforge.errors import CudaError, OutOfResources
+from warpforge.runtime import driver
+mock = ctypes.CDLL(os.environ["WARPFORGE_LIBCUDA"])
+mock.mock_current.restype = ctypes.c_void_p
+mock.mock_context_of.restype = ctypes.c_void_p
+
+def launches():
+    return ctypes.c_int.in_dll(mock, "mock_launches").value
+
+def params(n):
+    return list((ctypes.c_ulonglong * 64).in_dll(mock, "mock_params")[:n])
+
+def launch_config():
+    grid = list((ctypes.c_uint * 3).in_dll(mock, "mock_grid"))
+    block = list((ctypes.c_uint * 3).in_dll(mock, "mock_block"))
+    shared = ctypes.c_uint.in_dll(mock, "mock_shared").value
+    stream = ctypes.c_void_p.in_dll(mock, "mock_stream").value or 0
+    return grid, block, shared, stream
+
+class Dtype:
+    def __init__(self, name):
+        self.name = name
+    def __str__(self):
+        return self.name
+
+class Tensor:
+    \"\"\"What the runtime reads of a torch tensor.\"\"\"
+    def __init__(self, ptr, dtype="torch.float32", device="cuda:0"):
+        self.ptr, self.dtype, self.device = ptr, Dtype(dtype), device
+    def data_ptr(self):
+        return self.ptr
+
+def error(action):
+    try:
+        action()
+    except Exception as e:
+        return f"{type(e).__name__}: {e}"
+    raise AssertionError("no error")
+
+DEV0, DEV1, PINNED, MANAGED = 0x10000000, 0x20000000, 0x30000000, 0x40000000
+"""
+
+
+@pytest.fixture(scope="module")
+def mock_libcuda(tmp_path_factory):
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None:
+        pytest.skip("needs a C compiler to build the mock driver")
+    library = str(tmp_path_factory.mktemp("mock") / "libcuda_mock.so")
+    subprocess.run([cc, "-shared", "-fPIC", "-O1", "-o", library,
+                    os.path.join(HERE, "mock_libcuda.c")], check=True)
+    return library
+
+
+@pytest.fixture
+def mocked(mock_libcuda):
+    def run(code: str, **env) -> str:
+        result = run_python(PRELUDE + textwrap.dedent(code), WARPFORGE_LIBCUDA=mock_libcuda,
+                            **env)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+    return run
+
+
+def test_devices_and_properties(mocked):
+    mocked("""
+        assert driver.device_count() == 2 and driver.driver_version() == 13000
+        p = driver.get_device_properties(1)
+        assert p["name"] == "Mock GPU 1" and p["cc"] == 90 and p["capability"] == (9, 0)
+        assert p["max_shared_mem"] == 232448 and p["max_shared_mem_default"] == 49152
+        assert p["max_num_regs"] == 65536 and p["multiprocessor_count"] == 132
+        assert p["warpSize"] == 32 and p["l2_cache_size"] == 50 << 20
+        assert p["max_grid"] == (2**31 - 1, 65535, 65535) and p["total_memory"] == 80 << 30
+        assert p["sm_clock_rate"] == 1980000 and p["mem_bus_width"] == 5120
+        assert driver.get_device_properties() == driver.get_device_properties(0)
+        assert "does not exist: there are 2 devices" in error(
+            lambda: driver.get_device_properties(2))
+    """)
+
+
+def test_kernel_attributes(mocked):
+    mocked("""
+        k = _C.Kernel(b"MOCK name=k regs=40 local=16 shared=1024 maxthreads=768", "k",
+                      {"x": "*fp32"}, 4, 512, 1)
+        assert (k.num_regs, k.local_bytes, k.static_shared_bytes, k.max_threads) == \\
+            (40, 16, 1024, 768)
+        assert (k.name, k.device, k.num_warps, k.shared_bytes) == ("k", 1, 4, 512)
+        assert k.signature == [("x", "*fp32")]
+        assert repr(k) == ("<warpforge._C.Kernel 'k' on cuda:1: 4 warps, 40 registers, "
+                           "512 + 1024 bytes of shared memory>")
+        # The module was loaded in device 1's primary context, which was made
+        # current (there was none) and stays so.
+        assert mock.mock_current() == mock.mock_context_of(1)
+        unloads = ctypes.c_int.in_dll(mock, "mock_unloads").value
+        del k
+        assert ctypes.c_int.in_dll(mock, "mock_unloads").value == unloads + 1
+    """)
+
+
+def test_scalar_packing_is_bit_exact(mocked):
+    mocked("""
+        sig = {"n": "i32", "f": "fp32", "h": "fp16", "b": "bf16", "d": "fp64", "u": "u64",
+               "flag": "i1", "c": "i8", "s": "int16", "w": "uint32", "l": "i64"}
+        k = _C.Kernel(b"MOCK name=k nparams=11", "k", sig, 4)
+        k.launch(1, 1, 1, 0, (-5, 1.5, 65504.0, 1.0 + 2**-8 + 2**-20, 2.5, 2**64 - 1, True,
+                              -128, np.int16(-2), 4000000000, -2**63))
+        got = params(11)
+        assert got[0] == 2**64 - 5                       # sign-extended in its slot
+        assert got[1] == struct.unpack("<I", struct.pack("<f", 1.5))[0]
+        assert got[2] == 0x7BFF and got[3] == 0x3F81
+        assert got[4] == struct.unpack("<Q", struct.pack("<d", 2.5))[0]
+        assert got[5] == 2**64 - 1 and got[6] == 1 and got[7] & 0xFF == 0x80
+        assert got[8] & 0xFFFF == 0xFFFE and got[9] == 4000000000 and got[10] == 2**63
+    """)
+
+
+def test_half_precision_rounding(mocked):
+    mocked("""
+        k = _C.Kernel(b"MOCK name=k nparams=2", "k", {"h": "fp16", "b": "bf16"}, 1)
+        def bits(value):
+            k.launch(1, 1, 1, 0, (value, value))
+            return params(2)
+        def bf16(value):  # round to nearest even from fp32 (exact for these values)
+            raw = struct.unpack("<I", struct.pack("<f", value))[0]
+            return (raw + 0x7FFF + ((raw >> 16) & 1)) >> 16
+        for value in [0.0, -0.0, 1.0, -2.5, 1 / 3, 0.1, 65504.0, 65519.0, 65520.0, 1e-5,
+                      6e-8, 2**-25, 3 * 2**-26, 1e5, -1e-30, 3e38, float("inf")]:
+            h, b = bits(value)
+            expected = np.array(value, dtype=np.float16).view(np.uint16)
+            assert h == expected, (value, hex(h), hex(expected))
+            if abs(value) < 3.3e38 and float(np.float32(value)) == value:
+                assert b == bf16(value), (value, hex(b))
+        h, b = bits(float("nan"))
+        assert h & 0x7C00 == 0x7C00 and h & 0x3FF and b & 0x7F80 == 0x7F80 and b & 0x7F
+        assert bits(1e39)[1] == 0x7F80 and bits(-1e39)[1] == 0xFF80  # beyond bf16: infinity
+    """)
+
+
+def test_integer_range_and_type_errors(mocked):
+    out = mocked("""
+        k = _C.Kernel(b"MOCK name=k nparams=4", "k",
+                      {"n": "i32", "u": "u8", "flag": "i1", "w": "u64"}, 4)
+        for args in [(2**31, 0, 0, 0), (-2**31 - 1, 0, 0, 0), (0, 256, 0, 0), (0, -1, 0, 0),
+                     (0, 0, 2, 0), (0, 0, 0, 2**64), (0, 0, 0, -1), (1.0, 0, 0, 0),
+                     (0, "1", 0, 0)]:
+            print(error(lambda: k.launch(1, 1, 1, 0, args)))
+        assert launches() == 0
+    """)
+    assert out.splitlines() == [
+        "OverflowError: kernel 'k': argument 'n' (index 0, i32): 2147483648 is out of range "
+        "[-2147483648, 2147483647]",
+        "OverflowError: kernel 'k': argument 'n' (index 0, i32): -2147483649 is out of range "
+        "[-2147483648, 2147483647]",
+        "OverflowError: kernel 'k': argument 'u' (index 1, u8): 256 is out of range [0, 255]",
+        "OverflowError: kernel 'k': argument 'u' (index 1, u8): -1 is out of range [0, 255]",
+        "OverflowError: kernel 'k': argument 'flag' (index 2, i1): 2 is out of range [0, 1]",
+        "OverflowError: kernel 'k': argument 'w' (index 3, u64): 18446744073709551616 is out of "
+        "range [0, 18446744073709551615]",
+        "OverflowError: kernel 'k': argument 'w' (index 3, u64): -1 is out of range "
+        "[0, 18446744073709551615]",
+        "TypeError: kernel 'k': argument 'n' (index 0, i32) must be an int, not float",
+        "TypeError: kernel 'k': argument 'u' (index 1, u8) must be an int, not str",
+    ]
+
+
+def test_pointer_arguments(mocked):
+    out = mocked("""
+        k = _C.Kernel(b"MOCK name=k nparams=3", "k",
+                      {"x": "*fp32", "y": "*fp16", "z": "*int32"}, 4)
+        class ArrayInterface:
+            def __init__(self, ptr, typestr):
+                self.__cuda_array_interface__ = {"data": (ptr, False), "typestr": typestr,
+                                                 "shape": (4,), "version": 3}
+        k.launch(1, 1, 1, 0, (Tensor(DEV0 + 64), ArrayInterface(DEV0 + 128, "<f2"), None))
+        assert params(3) == [DEV0 + 64, DEV0 + 128, 0]
+        k.launch(1, 1, 1, 0, (DEV0 + 8, Tensor(MANAGED, "torch.float16"),  # managed: any device
+                              Tensor(DEV0, "torch.int32")))
+        assert params(3) == [DEV0 + 8, MANAGED, DEV0]
+        for args in [(Tensor(0x1234, device="cpu"), None, None),
+                     (None, Tensor(PINNED, "torch.float16", "cpu"), None),
+                     (np.zeros(4, np.float32), None, None),
+                     (None, None, DEV1 + 16),
+                     (Tensor(DEV0, "torch.float16"), None, None),
+                     (Tensor(DEV0, "torch.complex64"), None, None),
+                     (None, ArrayInterface(DEV0, "<f4"), None),
+                     (None, None, "DEV0"),
+                     (0x50000000, None, None),
+                     (-1, None, None)]:
+            print(error(lambda: k.launch(1, 1, 1, 0, args)))
+    """)
+    assert out.splitlines() == [
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) points to host memory (0x1234): "
+        "it is a tensor on cpu; kernels take GPU memory (a CPU tensor? move it to cuda:0)",
+        "ValueError: kernel 'k': argument 'y' (index 1, *fp16) points to host memory "
+        "(page-locked) (0x30000000): it is a tensor on cpu; kernels take GPU memory (a CPU "
+        "tensor? move it to cuda:0)",
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is on cpu; kernels take GPU "
+        "memory (move it to cuda:0)",
+        "ValueError: kernel 'k': argument 'z' (index 2, *int32) is memory on cuda:1, but the "
+        "kernel runs on cuda:0 (the current device): move it, or launch with cuda:1 current "
+        "(torch.cuda.device(1))",
+        "TypeError: kernel 'k': argument 'x' (index 0, *fp32): expected a pointer to fp32, got a "
+        "torch.float16 tensor",
+        "TypeError: kernel 'k': argument 'x' (index 0, *fp32): tensors of dtype torch.complex64 "
+        "are not supported",
+        "TypeError: kernel 'k': argument 'y' (index 1, *fp16): expected a pointer to fp16, got an "
+        "array of typestr '<f4'",
+        "TypeError: kernel 'k': argument 'z' (index 2, *int32) must be a tensor (with data_ptr()), "
+        "an object with __cuda_array_interface__ or __dlpack__, an int address or None, not str",
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) points to host memory "
+        "(0x50000000, cuPointerGetAttributes: CUDA_ERROR_INVALID_CONTEXT (invalid device "
+        "context)); kernels take GPU memory (a CPU tensor? move it to cuda:0)",
+        "OverflowError: kernel 'k': argument 'x' (index 0, *fp32): an address must be an integer "
+        "in [0, 2**64)",
+    ]
+
+
+def test_dlpack_arguments(mocked):
+    out = mocked("""
+        class DLTensor(ctypes.Structure):
+            _fields_ = [("data", ctypes.c_void_p), ("device_type", ctypes.c_int32),
+                        ("device_id", ctypes.c_int32), ("ndim", ctypes.c_int32),
+                        ("code", ctypes.c_uint8), ("bits", ctypes.c_uint8),
+                        ("lanes", ctypes.c_uint16), ("shape", ctypes.c_void_p),
+                        ("strides", ctypes.c_void_p), ("byte_offset", ctypes.c_uint64)]
+        class DLManagedTensor(ctypes.Structure):
+            _fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+                        ("deleter", ctypes.c_void_p)]
+        new_capsule = ctypes.pythonapi.PyCapsule_New
+        new_capsule.restype = ctypes.py_object
+        new_capsule.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+        class DLPack:
+            def __init__(self, ptr, offset=0, device=(2, 0), code=2, bits=32):
+                self.managed = DLManagedTensor()
+                t = self.managed.dl_tensor
+                t.data, t.byte_offset, t.code, t.bits, t.lanes = ptr, offset, code, bits, 1
+                t.device_type, t.device_id = device
+                self.device, self.streams = device, []
+            def __dlpack__(self, stream=None):
+                self.streams.append(stream)
+                return new_capsule(ctypes.addressof(self.managed), b"dltensor", None)
+            def __dlpack_device__(self):
+                return self.device
+        k = _C.Kernel(b"MOCK name=k nparams=2", "k", {"x": "*fp32", "y": "*bf16"}, 4)
+        x, y = DLPack(DEV0, offset=256), DLPack(DEV0 + 4096, code=4, bits=16)
+        k.launch(1, 1, 1, 0, (x, y))
+        k.launch(1, 1, 1, 0x5000, (x, y))
+        assert params(2) == [DEV0 + 256, DEV0 + 4096]
+        assert x.streams == [1, 0x5000]  # DLPack's 1 is the legacy default stream
+        for args in [(DLPack(DEV0, device=(1, 0)), y), (DLPack(DEV1, device=(2, 1)), y),
+                     (x, DLPack(DEV0, code=2, bits=16)), (np.zeros(4, np.float32), y)]:
+            print(error(lambda: k.launch(1, 1, 1, 0, args)))
+    """)
+    assert out.splitlines() == [
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is on cpu; kernels take GPU "
+        "memory (move it to cuda:0)",
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is memory on cuda:1, but the "
+        "kernel runs on cuda:0 (the current device)",
+        "TypeError: kernel 'k': argument 'y' (index 1, *bf16): expected a pointer to bf16, got a "
+        "DLPack tensor of type code 2 with 16 bits",
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is on cpu; kernels take GPU "
+        "memory (move it to cuda:0)",
+    ]
+
+
+def test_launch_configuration_and_grid(mocked):
+    out = mocked("""
+        k = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 8, 1000, 0)
+        k.launch(7, 3, 2, 0xBEEF, (None,))
+        assert launch_config() == ([7, 3, 2], [256, 1, 1], 1000, 0xBEEF)
+        assert launches() == 1
+        k.launch(0, 5, 5, 0, (None,))
+        k.launch(5, 0, 5, 0, (None,))
+        assert launches() == 1  # an empty grid launches nothing...
+        print(error(lambda: k.launch(0, 1, 1, 0, (DEV1,))))  # ...but checks its arguments
+        for grid in [(-1, 1, 1), (1, 65536, 1), (1, 1, 2**16), (2**31, 1, 1)]:
+            print(error(lambda: k.launch(*grid, 0, (None,))))
+        print(error(lambda: k.launch(1, 1, 1, -3, (None,))))
+        print(error(lambda: k.launch(1, 1, 1, 0, {"x": None})))
+    """)
+    assert out.splitlines() == [
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is memory on cuda:1, but the "
+        "kernel runs on cuda:0 (the current device): move it, or launch with cuda:1 current "
+        "(torch.cuda.device(1))",
+        "ValueError: kernel 'k': grid x = -1 is outside [0, 2147483647]",
+        "ValueError: kernel 'k': grid y = 65536 is outside [0, 65535]",
+        "ValueError: kernel 'k': grid z = 65536 is outside [0, 65535]",
+        "ValueError: kernel 'k': grid x = 2147483648 is outside [0, 2147483647]",
+        "TypeError: kernel 'k': the stream must be a CUstream handle (a non-negative int) or None",
+        "TypeError: kernel 'k': the arguments must be a tuple or a list, not dict",
+    ]
+
+
+def test_contexts(mocked):
+    mocked("""
+        import threading
+        k0 = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, 0, 0)
+        k1 = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, 0, 1)
+        ctx0, ctx1 = mock.mock_context_of(0), mock.mock_context_of(1)
+        # Loading on device 1 left device 0's context current.
+        assert mock.mock_current() == ctx0
+        k1.launch(1, 1, 1, 0, (DEV1,))
+        assert ctypes.c_void_p.in_dll(mock, "mock_context").value == ctx1
+        assert mock.mock_current() == ctx0  # restored
+        # A thread with no current context launches in the kernel's.
+        seen = []
+        def worker():
+            k0.launch(1, 1, 1, 0, (DEV0,))
+            seen.append((ctypes.c_void_p.in_dll(mock, "mock_context").value,
+                         mock.mock_current()))
+        t = threading.Thread(target=worker)
+        t.start(); t.join()
+        assert seen == [(ctx0, ctx0)]
+    """)
+
+
+def test_shared_memory_and_resource_limits(mocked):
+    out = mocked("""
+        k = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, 100 * 1024)
+        assert mock.mock_max_dynamic() == 100 * 1024  # opted in beyond 48 KB
+        k.launch(1, 1, 1, 0, (None,))
+        assert launch_config()[2] == 100 * 1024
+        k = _C.Kernel(b"MOCK name=k shared=40000", "k", {"x": "*fp32"}, 4, 10000)
+        assert mock.mock_max_dynamic() == 10000  # 50000 in all: over 48 KB
+        k = _C.Kernel(b"MOCK name=k", "k", {"x": "*fp32"}, 4, 40000)
+        assert mock.mock_max_dynamic() == 0  # within the default
+        for image, warps, shared in [(b"MOCK name=k", 4, 240 * 1024),
+                                     (b"MOCK name=k shared=200000", 4, 40000),
+                                     (b"MOCK name=k regs=255", 16, 0),
+                                     (b"MOCK name=k maxthreads=128", 8, 0)]:
+            try:
+                _C.Kernel(image, "k", {"x": "*fp32"}, warps, shared)
+            except OutOfResources as e:
+                print(e.kernel, e.resource, e.required, e.limit, "|", e)
+    """)
+    assert out.splitlines() == [
+        "k bytes of shared memory 245760 232448 | kernel 'k' needs 245760 bytes of shared "
+        "memory, but the limit is 232448; 0 static + 245760 dynamic bytes on Mock GPU 0",
+        "k bytes of shared memory 240000 232448 | kernel 'k' needs 240000 bytes of shared "
+        "memory, but the limit is 232448; 200000 static + 40000 dynamic bytes on Mock GPU 0",
+        "k registers 130560 65536 | kernel 'k' needs 130560 registers, but the limit is 65536; "
+        "255 registers per thread x 512 threads (num_warps=16); use fewer warps or a lower "
+        "maxnreg",
+        "k threads 256 128 | kernel 'k' needs 256 threads, but the limit is 128; num_warps=8; "
+        "the kernel launches with at most 128 threads per block (it uses 32 registers per "
+        "thread)",
+    ]
+
+
+def test_driver_errors(mocked):
+    out = mocked("""
+        for image, name in [(b"BAD image", "k"), (b"MOCK name=other", "k")]:
+            try:
+                _C.Kernel(image, name, {"x": "*fp32"}, 4)
+            except CudaError as e:
+                print(e.call, e.error_name, e.error_string, e.kernel, e.code, "|", e)
+        print(error(lambda: _C.Kernel(b"MOCK name=k", "k", {"x": "*fp32"}, 4, 0, 5)))
+    """)
+    assert out.splitlines() == [
+        "cuModuleLoadData CUDA_ERROR_INVALID_IMAGE device kernel image is invalid k 200 | "
+        "cuModuleLoadData failed for kernel 'k' on device 0 (Mock GPU 0, sm_90): "
+        "CUDA_ERROR_INVALID_IMAGE (device kernel image is invalid)",
+        "cuModuleGetFunction CUDA_ERROR_NOT_FOUND named symbol not found k 500 | "
+        "cuModuleGetFunction failed for kernel 'k': CUDA_ERROR_NOT_FOUND (named symbol not found)",
+        "ValueError: CUDA device 5 does not exist: there are 2 devices",
+    ]
+
+
+def test_driver_without_a_device(mocked):
+    out = mocked("""
+        assert driver.device_count() == 0
+        print(error(lambda: _C.Kernel(b"MOCK name=k", "k", {"x": "*fp32"}, 4)))
+        print(error(driver.get_device_properties))
+    """, MOCK_NO_DEVICE="1")
+    assert out.splitlines() == [
+        "CudaError: cuInit failed for kernel 'k': CUDA_ERROR_NO_DEVICE (no CUDA-capable device "
+        "is detected)",
+        "CudaError: cuInit failed: CUDA_ERROR_NO_DEVICE (no CUDA-capable device is detected)"]
+
+
+def test_argument_selection_from_all_parameters(mocked):
+    out = mocked("""
+        k = _C.Kernel(b"MOCK name=k nparams=2", "k", {"x": "*fp32", "n": "i32"}, 4,
+                      params=["x", "BLOCK", "n"])
+        k.launch(1, 1, 1, 0, (DEV0, 128, 7))  # all parameters
+        assert params(2) == [DEV0, 7]
+        k.launch(1, 1, 1, 0, (DEV0 + 4, 9))  # the run-time ones
+        assert params(2) == [DEV0 + 4, 9]
+        print(error(lambda: k.launch(1, 1, 1, 0, (DEV0,))))
+    """)
+    assert out.splitlines() == [
+        "TypeError: kernel 'k' takes 2 arguments (x: *fp32, n: i32) or all 3 of its parameters "
+        "(x, BLOCK, n), got 1"]
+
+
+def test_jit_launch_path(mocked):
+    """kernel[grid](...) end to end, with a stand-in cubin in the compiled
+    kernel: what the compiler will fill in."""
+    mocked("""
+        import warpforge, zoo
+        x, y, z = Tensor(DEV0), Tensor(DEV0 + 4096), Tensor(DEV0 + 8192)
+        compiled = zoo.add_kernel.warmup(x, y, z, 4000, BLOCK_SIZE=1024)
+        compiled.asm["cubin"] = b"MOCK name=add_kernel regs=24 local=8 nparams=4"
+        compiled.metadata.update(shared=2048, num_warps=8)
+        zoo.add_kernel[(4,)](x, y, z, 4000, BLOCK_SIZE=1024)
+        assert params(4) == [DEV0, DEV0 + 4096, DEV0 + 8192, 4000]
+        assert launch_config() == ([4, 1, 1], [256, 1, 1], 2048, 0)
+        zoo.add_kernel[lambda meta: (meta["n_elements"] // meta["BLOCK_SIZE"], 2)](
+            x, y, z, 4000, BLOCK_SIZE=1024, stream=0x99)
+        assert launch_config() == ([3, 2, 1], [256, 1, 1], 2048, 0x99)
+        class TorchStream:
+            cuda_stream = 0x77
+        zoo.add_kernel.run(x, y, z, 4000, BLOCK_SIZE=1024, grid=(5,), stream=TorchStream())
+        assert launch_config() == ([5, 1, 1], [256, 1, 1], 2048, 0x77)
+        assert launches() == 3
+        assert (compiled.n_regs, compiled.n_spills, compiled.shared) == (24, 8, 2048)
+        assert compiled.n_max_threads == 1024
+        # Arguments that do not fit the cubin's kernel, through the JIT.
+        msg = error(lambda: zoo.add_kernel[(4,)](x, y, Tensor(DEV1), 4000, BLOCK_SIZE=1024))
+        assert msg.startswith("ValueError: kernel 'add_kernel': argument 'out_ptr' (index 2, "
+                              "*fp32) is memory on cuda:1"), msg
+        msg = error(lambda: zoo.add_kernel[(4,)](x, y, Tensor(0x100, device="cpu"), 4000,
+                                                 BLOCK_SIZE=1024))
+        assert "points to host memory (0x100): it is a tensor on cpu" in msg, msg
+        assert launches() == 3
+    """)
+
+
+FAKE_TORCH = """
+import sys, types
+from warpforge.compiler.compiler import CompiledKernel, KernelOptions
+torch = types.ModuleType("torch")
+torch.cuda = types.SimpleNamespace(is_initialized=lambda: initialized)
+initialized = False
+sys.modules["torch"] = torch
+"""
+
+
+def test_torch_current_device_and_stream(mocked):
+    """With torch's CUDA initialized, launches go to its current device and
+    stream (its raw C getters, or its public API where those are missing)."""
+    out = mocked(FAKE_TORCH + textwrap.dedent("""
+        assert driver.current_device() == 0 and driver.current_stream() == 0
+        initialized = True
+        torch._C = types.SimpleNamespace(_cuda_getDevice=lambda: 1,
+                                         _cuda_getCurrentRawStream=lambda d: 0x1000 + d)
+        assert driver.current_device() == 1 and driver.current_stream() == 0x1001
+        assert driver.current_stream(0) == 0x1000
+        assert driver._device is torch._C._cuda_getDevice  # bound once initialized
+        k = CompiledKernel("k", {"x": "*fp32"}, {}, KernelOptions(num_warps=2),
+                           asm={"cubin": b"MOCK name=k nparams=1"})
+        k.launch((2,), (Tensor(DEV1, device="cuda:1"),))
+        assert launch_config() == ([2, 1, 1], [64, 1, 1], 0, 0x1001)
+        assert params(1) == [DEV1] and list(k._kernels) == [1]
+        k.launch((1,), (DEV1,), stream=5)
+        assert launch_config()[3] == 5
+        print(error(lambda: k.launch((1,), (Tensor(DEV0),))))
+    """))
+    assert out.splitlines() == [
+        "ValueError: kernel 'k': argument 'x' (index 0, *fp32) is memory on cuda:0, but the "
+        "kernel runs on cuda:1 (the current device): move it, or launch with cuda:0 current "
+        "(torch.cuda.device(0))"]
+
+
+def test_torch_public_api_fallback(mocked):
+    mocked(FAKE_TORCH + textwrap.dedent("""
+        initialized = True
+        torch._C = types.SimpleNamespace()
+        torch.cuda.current_device = lambda: 1
+        torch.cuda.current_stream = lambda d: types.SimpleNamespace(cuda_stream=0x2000 + d)
+        assert driver.current_device() == 1 and driver.current_stream() == 0x2001
+    """))
