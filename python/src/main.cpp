@@ -1,11 +1,13 @@
 //===- main.cpp - The warpforge._C Python module --------------------------===//
 //
 // Deliberately tiny: IR goes in and out as text.  Failures raise
-// warpforge.errors.IRError, which carries the structured diagnostics.
+// warpforge.errors.IRError, which carries the structured diagnostics.  The
+// GPU backend's functions are in target.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "warpforge/API/API.h"
+#include "errors.h"
+#include "target.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -21,11 +23,18 @@ py::tuple toPython(const warpforge::api::Diagnostic &d) {
 
 /// Returns the IR of a successful result, or raises IRError.
 std::string unwrap(Result result, const std::string &what) {
-  if (result.ok)
-    return std::move(result.ir);
+  if (!result.ok)
+    warpforge::python::raiseIRError(result.diagnostics, what);
+  return std::move(result.ir);
+}
+} // namespace
+
+void warpforge::python::raiseIRError(
+    const std::vector<warpforge::api::Diagnostic> &diagnostics,
+    const std::string &what) {
   py::list diags;
   std::string message = what + " failed:";
-  for (const auto &d : result.diagnostics) {
+  for (const auto &d : diagnostics) {
     diags.append(toPython(d));
     message += "\n" + d.formatted;
   }
@@ -34,7 +43,6 @@ std::string unwrap(Result result, const std::string &what) {
   PyErr_SetObject(cls.ptr(), error.ptr());
   throw py::error_already_set();
 }
-} // namespace
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "warpforge's compiler core: IR text in, IR text out";
@@ -71,4 +79,6 @@ PYBIND11_MODULE(_C, m) {
   m.def("pipelines", &warpforge::api::registeredPipelines,
         "The named pipelines as (name, description) pairs.");
   m.def("version", &warpforge::api::version);
+
+  warpforge::python::registerTarget(m);
 }
