@@ -39,8 +39,8 @@ void warpforge::python::registerTarget(py::module_ &m) {
                                                 makeOptions(cc, optLevel));
         }
         if (!r.ok)
-          raiseIRError(r.diagnostics, "translating " + bufferName +
-                                          " to LLVM IR");
+          raiseIRError(r.diagnostics,
+                       "translating " + bufferName + " to LLVM IR");
         return r.ir;
       },
       py::arg("mlir"), py::arg("buffer_name") = "<string>", py::arg("cc") = 90,

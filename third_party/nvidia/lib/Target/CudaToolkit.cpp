@@ -36,10 +36,10 @@ bool isExecutableFile(const Twine &path) {
   return sys::fs::can_execute(path) && !sys::fs::is_directory(path);
 }
 
-std::string joinPath(StringRef root, StringRef a, StringRef b = "",
-                 StringRef c = "") {
+std::string joinPath(StringRef root, std::initializer_list<StringRef> parts) {
   SmallString<256> path(root);
-  sys::path::append(path, a, b, c);
+  for (StringRef part : parts)
+    sys::path::append(path, part);
   return std::string(path);
 }
 
@@ -76,10 +76,10 @@ Expected<std::string> findPtxas(const TargetOptions &options) {
   for (const char *variable : kEnvironmentRoots) {
     std::string name = std::string("$") + variable + "/bin";
     if (std::optional<std::string> root = getEnvironment(variable)) {
-      std::string ptxas = joinPath(*root, "bin", "ptxas");
+      std::string ptxas = joinPath(*root, {"bin", "ptxas"});
       if (isExecutableFile(ptxas))
         return ptxas;
-      searched.push_back(name + " (" + joinPath(*root, "bin") + ")");
+      searched.push_back(name + " (" + joinPath(*root, {"bin"}) + ")");
     } else {
       searched.push_back(name + " (unset)");
     }
@@ -87,10 +87,10 @@ Expected<std::string> findPtxas(const TargetOptions &options) {
   if (ErrorOr<std::string> onPath = sys::findProgramByName("ptxas"))
     return *onPath;
   searched.push_back("PATH");
-  std::string ptxas = joinPath(kDefaultRoot, "bin", "ptxas");
+  std::string ptxas = joinPath(kDefaultRoot, {"bin", "ptxas"});
   if (isExecutableFile(ptxas))
     return ptxas;
-  searched.push_back(joinPath(kDefaultRoot, "bin"));
+  searched.push_back(joinPath(kDefaultRoot, {"bin"}));
   return notFound("ptxas (CUDA's PTX assembler)", searched,
                   "Set CUDA_HOME to a CUDA 13 toolkit, or put its ptxas on "
                   "PATH");
@@ -100,8 +100,8 @@ Expected<std::string> findLibdevice(const TargetOptions &options) {
   // (what the error calls it, the file)
   std::vector<std::pair<std::string, std::string>> candidates;
   auto addToolkit = [&](const std::string &name, const std::string &root) {
-    candidates.emplace_back(name, joinPath(root, "nvvm", "libdevice",
-                                       "libdevice.10.bc"));
+    candidates.emplace_back(
+        name, joinPath(root, {"nvvm", "libdevice", "libdevice.10.bc"}));
   };
   // A ptxas outside a CUDA toolkit may sit beside lib/libdevice.10.bc, the
   // layout of the toolkit Triton bundles.
@@ -109,7 +109,7 @@ Expected<std::string> findLibdevice(const TargetOptions &options) {
     std::string root = toolkitRootOf(path);
     addToolkit(("the toolkit of " + tool + " (" + root + ")").str(), root);
     candidates.emplace_back(("the lib/ beside " + tool).str(),
-                            joinPath(root, "lib", "libdevice.10.bc"));
+                            joinPath(root, {"lib", "libdevice.10.bc"}));
   };
 
   if (!options.ptxasPath.empty())

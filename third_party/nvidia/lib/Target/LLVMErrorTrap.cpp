@@ -1,4 +1,4 @@
-//===- LLVMErrorTrap.cpp - Keep LLVM's errors from ending the process -----===//
+//===- LLVMErrorTrap.cpp - LLVM errors that do not end the process --------===//
 
 #include "LLVMErrorTrap.h"
 

@@ -1,4 +1,4 @@
-//===- LLVMErrorTrap.h - Keep LLVM's errors from ending the process --*- C++ -*-===//
+//===- LLVMErrorTrap.h - LLVM errors that spare the process -----*- C++ -*-===//
 //
 // LLVM ends the process on two kinds of errors a bad kernel can trigger while
 // it is optimized or compiled: an error diagnosed on an LLVMContext without a

@@ -70,8 +70,8 @@ std::unique_ptr<llvm::Module> compileToLLVMIR(Operation *module,
         [&](const FunctionError &functionError) {
           // At the MLIR declaration of the function when there is one.
           Operation *symbol = SymbolTable::lookupSymbolIn(
-              module, StringAttr::get(module->getContext(),
-                                      functionError.function));
+              module,
+              StringAttr::get(module->getContext(), functionError.function));
           emitError(symbol ? symbol->getLoc() : module->getLoc())
               << functionError.message;
         },

@@ -4,9 +4,9 @@
 #include "warpforge/Target/NVPTX.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/IRReader/IRReader.h"
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Transforms/IPO/Internalize.h"
@@ -40,10 +40,10 @@ Error linkLibdevice(Module &module, const TargetOptions &options) {
 
   Expected<std::string> path = findLibdevice(options);
   if (!path)
-    return make_error<FunctionError>(
-        called.front(), "'" + called.front() +
-                            "' is a libdevice function, but " +
-                            toString(path.takeError()));
+    return make_error<FunctionError>(called.front(),
+                                     "'" + called.front() +
+                                         "' is a libdevice function, but " +
+                                         toString(path.takeError()));
 
   LLVMContext &context = module.getContext();
   std::unique_ptr<Module> libdevice;

@@ -46,8 +46,8 @@ Error optimizeModule(Module &module, TargetMachine &targetMachine,
     builder.registerCGSCCAnalyses(cgsccAnalyses);
     builder.registerFunctionAnalyses(functionAnalyses);
     builder.registerLoopAnalyses(loopAnalyses);
-    builder.crossRegisterProxies(loopAnalyses, functionAnalyses,
-                                 cgsccAnalyses, moduleAnalyses);
+    builder.crossRegisterProxies(loopAnalyses, functionAnalyses, cgsccAnalyses,
+                                 moduleAnalyses);
 
     ModulePassManager passes =
         level == OptimizationLevel::O0

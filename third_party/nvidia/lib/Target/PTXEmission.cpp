@@ -18,10 +18,9 @@ Expected<std::string> emitPTX(Module &module, TargetMachine &targetMachine) {
   if (module.getTargetTriple().empty())
     module.setTargetTriple(targetMachine.getTargetTriple());
   else if (module.getTargetTriple().str() != kTargetTriple)
-    return createStringError(inconvertibleErrorCode(),
-                             "the module targets '%s', not %s",
-                             module.getTargetTriple().str().c_str(),
-                             kTargetTriple.data());
+    return createStringError(
+        inconvertibleErrorCode(), "the module targets '%s', not %s",
+        module.getTargetTriple().str().c_str(), kTargetTriple.data());
   module.setDataLayout(targetMachine.createDataLayout());
 
   // Code generation assumes valid IR; invalid IR crashes it.

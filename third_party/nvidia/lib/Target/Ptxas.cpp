@@ -61,9 +61,9 @@ Expected<std::string> readFile(StringRef path, StringRef what) {
       MemoryBuffer::getFile(path, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);
   if (!buffer)
-    return createStringError(buffer.getError(), "cannot read " + what + " (" +
-                                                    path + "): " +
-                                                    buffer.getError().message());
+    return createStringError(buffer.getError(),
+                             "cannot read " + what + " (" + path +
+                                 "): " + buffer.getError().message());
   return (*buffer)->getBuffer().str();
 }
 } // namespace
@@ -100,8 +100,8 @@ Expected<Cubin> assemblePTX(StringRef ptx, const TargetOptions &options) {
       "--opt-level=" + std::to_string(options.optLevel)};
   if (options.maxRegisters > 0)
     args.push_back("--maxrregcount=" + std::to_string(options.maxRegisters));
-  args.insert(args.end(), {std::string(input.path), "-o",
-                           std::string(output.path)});
+  args.insert(args.end(),
+              {std::string(input.path), "-o", std::string(output.path)});
 
   // stdout and stderr into one file keep ptxas's messages in order.
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(log.path),
@@ -109,10 +109,9 @@ Expected<Cubin> assemblePTX(StringRef ptx, const TargetOptions &options) {
   SmallVector<StringRef> argRefs(args.begin(), args.end());
   std::string runError;
   bool executionFailed = false;
-  int status = sys::ExecuteAndWait(*ptxas, argRefs, /*Env=*/std::nullopt,
-                                   redirects, /*SecondsToWait=*/0,
-                                   /*MemoryLimit=*/0, &runError,
-                                   &executionFailed);
+  int status = sys::ExecuteAndWait(
+      *ptxas, argRefs, /*Env=*/std::nullopt, redirects, /*SecondsToWait=*/0,
+      /*MemoryLimit=*/0, &runError, &executionFailed);
   if (executionFailed)
     return createStringError(inconvertibleErrorCode(),
                              "cannot run ptxas (" + *ptxas + "): " + runError);

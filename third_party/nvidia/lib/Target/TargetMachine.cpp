@@ -34,7 +34,8 @@ void initializeNVPTXTarget() {
 static Expected<const Target *> lookupNVPTXTarget() {
   initializeNVPTXTarget();
   std::string error;
-  const Target *target = TargetRegistry::lookupTarget(Triple(kTargetTriple), error);
+  const Target *target =
+      TargetRegistry::lookupTarget(Triple(kTargetTriple), error);
   if (!target)
     return createStringError(inconvertibleErrorCode(), error);
   return target;
