@@ -6,8 +6,6 @@
 #include "warpforge/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -54,9 +52,10 @@ void warpforge::registerWarpforgePassesAndPipelines() {
 void warpforge::registerWarpforgeDialects(DialectRegistry &registry) {
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect, cf::ControlFlowDialect, func::FuncDialect,
-                  ub::UBDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+                  ub::UBDialect>();
   // The GPU lowering ends in the LLVM and NVVM dialects, which the NVPTX
-  // backend translates to LLVM IR.
+  // backend translates to LLVM IR.  Registering the translations adds the
+  // dialects (without their large headers here).
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);

@@ -6,6 +6,7 @@
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/PrettyStackTrace.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csetjmp>
@@ -62,10 +63,13 @@ Error warpforge::nvptx::runCatchingLLVMErrors(LLVMContext &context,
 
   FatalErrorTrap trap;
   FatalErrorTrap *outer = activeTrap;
+  // The pass managers push stack-trace entries that the jump skips popping.
+  const void *stackTraceState = SavePrettyStackState();
   if (setjmp(trap.target) == 0) {
     activeTrap = &trap;
     work();
   } else {
+    RestorePrettyStackState(stackTraceState);
     errors.push_back(trap.message);
   }
   activeTrap = outer;
