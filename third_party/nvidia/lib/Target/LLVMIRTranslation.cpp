@@ -3,12 +3,8 @@
 #include "warpforge/Target/NVPTX.h"
 
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
@@ -16,12 +12,6 @@
 using namespace mlir;
 
 namespace warpforge::nvptx {
-
-void registerNVPTXTranslations(DialectRegistry &registry) {
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-  registerNVVMDialectTranslation(registry);
-}
 
 std::unique_ptr<llvm::Module>
 translateToLLVMIR(Operation *module, llvm::LLVMContext &llvmContext,

@@ -31,7 +31,6 @@ class TargetMachine;
 } // namespace llvm
 
 namespace mlir {
-class DialectRegistry;
 class Operation;
 } // namespace mlir
 
@@ -71,13 +70,12 @@ void initializeNVPTXTarget();
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(const TargetOptions &options);
 
-/// Adds the translations to LLVM IR of the builtin, LLVM and NVVM dialects.
-void registerNVPTXTranslations(mlir::DialectRegistry &registry);
-
 /// Translates `module` (LLVM and NVVM dialects) into `llvmContext` for
 /// `targetMachine`'s triple and data layout, with the `nvvm-reflect-ftz`
 /// module flag at 0 (libdevice keeps denormals).  Errors are emitted as MLIR
 /// diagnostics at the op that could not be translated; returns null then.
+/// The context needs the translations of the builtin, LLVM and NVVM dialects
+/// (warpforge::registerWarpforgeDialects registers them).
 std::unique_ptr<llvm::Module>
 translateToLLVMIR(mlir::Operation *module, llvm::LLVMContext &llvmContext,
                   llvm::TargetMachine &targetMachine);
