@@ -33,6 +33,16 @@ function(warpforge_link_mlir_statically)
     list(APPEND _static_llvm ${_lib})
   endforeach()
 
+  # LLVMSupport's compression (reached through the optimizer and the bitcode
+  # reader the NVPTX backend links) names the shared zlib and zstd; their
+  # archives, position-independent on Debian, keep the binaries free of them.
+  find_library(WARPFORGE_ZLIB_STATIC NAMES libz.a)
+  if(TARGET zstd::libzstd_static)
+    set(WARPFORGE_ZSTD_STATIC zstd::libzstd_static)
+  else()
+    find_library(WARPFORGE_ZSTD_STATIC NAMES libzstd.a)
+  endif()
+
   add_library(warpforge_llvm_static INTERFACE IMPORTED GLOBAL)
   set_target_properties(warpforge_llvm_static PROPERTIES
     INTERFACE_LINK_LIBRARIES "${_static_llvm}")
@@ -58,6 +68,12 @@ function(warpforge_link_mlir_statically)
         set(_changed TRUE)
       elseif(_l MATCHES "^(\\$<LINK_ONLY:)?Polly(ISL)?>?$")
         # Polly is not shipped as an archive; nothing warpforge uses needs it.
+        set(_changed TRUE)
+      elseif(_l STREQUAL "ZLIB::ZLIB" AND WARPFORGE_ZLIB_STATIC)
+        list(APPEND _new "${WARPFORGE_ZLIB_STATIC}")
+        set(_changed TRUE)
+      elseif(_l STREQUAL "zstd::libzstd_shared" AND WARPFORGE_ZSTD_STATIC)
+        list(APPEND _new "${WARPFORGE_ZSTD_STATIC}")
         set(_changed TRUE)
       elseif(_l STREQUAL "$<LINK_ONLY:LLVM>")
         list(APPEND _new "$<LINK_ONLY:warpforge_llvm_static>")

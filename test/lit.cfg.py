@@ -45,3 +45,25 @@ for tool in (os.path.join(llvm_bin, "FileCheck"), os.path.join(llvm_bin, "not"))
 config.environment["PATH"] = os.pathsep.join(
     [tools_dir, llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["FILECHECK_OPTS"] = "--dump-input=fail"
+# The NVPTX backend looks for the CUDA toolkit through these.
+for variable in ("CUDA_HOME", "CUDA_PATH"):
+    if os.environ.get(variable):
+        config.environment[variable] = os.environ[variable]
+
+
+def cuda_toolkit_roots():
+    """Where the NVPTX backend looks for CUDA's toolkit, in its order
+    (third_party/nvidia/lib/Target/CudaToolkit.cpp)."""
+    roots = [os.environ.get(v) for v in ("CUDA_HOME", "CUDA_PATH")]
+    for tool in ("ptxas", "nvcc"):
+        found = shutil.which(tool, path=config.environment["PATH"])
+        if found:
+            roots.append(os.path.dirname(os.path.dirname(os.path.realpath(found))))
+    roots.append("/usr/local/cuda")
+    return [r for r in roots if r]
+
+
+# `REQUIRES: libdevice`: tests whose kernels call CUDA's libdevice.
+if any(os.path.isfile(os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc"))
+       for root in cuda_toolkit_roots()):
+    config.available_features.add("libdevice")

@@ -2,6 +2,7 @@
 
 #include "warpforge/API/API.h"
 #include "warpforge/Pipelines/Pipelines.h"
+#include "warpforge/Target/NVPTX.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -13,6 +14,11 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -49,21 +55,45 @@ const char *severityName(DiagnosticSeverity s) {
   return "error";
 }
 
-Diagnostic convert(Location loc, DiagnosticSeverity severity,
-                   const std::string &message) {
+Diagnostic makeDiagnostic(const char *severity, const std::string &message,
+                          const std::string &file = "", unsigned line = 0,
+                          unsigned column = 0) {
   Diagnostic d;
-  d.severity = severityName(severity);
+  d.severity = severity;
   d.message = message;
-  if (auto file = findFileLoc(loc)) {
-    d.file = file->getFilename().str();
-    d.line = file->getLine();
-    d.column = file->getColumn();
-  }
+  d.file = file;
+  d.line = line;
+  d.column = column;
   llvm::raw_string_ostream os(d.formatted);
   if (!d.file.empty())
     os << d.file << ":" << d.line << ":" << d.column << ": ";
   os << d.severity << ": " << d.message;
   return d;
+}
+
+Diagnostic convert(Location loc, DiagnosticSeverity severity,
+                   const std::string &message) {
+  if (auto file = findFileLoc(loc))
+    return makeDiagnostic(severityName(severity), message,
+                          file->getFilename().str(), file->getLine(),
+                          file->getColumn());
+  return makeDiagnostic(severityName(severity), message);
+}
+
+nvptx::TargetOptions toNVPTX(const TargetOptions &options) {
+  nvptx::TargetOptions converted;
+  converted.computeCapability = options.computeCapability;
+  converted.optLevel = options.optLevel;
+  converted.maxRegisters = options.maxRegisters;
+  converted.ptxasPath = options.ptxasPath;
+  return converted;
+}
+
+Result failedWith(llvm::Error error) {
+  Result result;
+  result.diagnostics.push_back(
+      makeDiagnostic("error", llvm::toString(std::move(error))));
+  return result;
 }
 
 /// A context with every dialect, collecting diagnostics (and their notes)
@@ -210,6 +240,76 @@ Result runPipeline(const std::string &ir, const std::string &pipeline,
   if (failed(pm.run(*module)))
     return session.fail("pipeline '" + pipeline + "' failed");
   return session.finish(*module, debugInfo);
+}
+
+Result translateToLLVMIR(const std::string &mlir,
+                         const std::string &bufferName,
+                         const TargetOptions &options) {
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(mlir, bufferName);
+  if (!module)
+    return session.fail("failed to parse IR");
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(options));
+  if (!llvmModule)
+    return session.fail("failed to translate the module to LLVM IR");
+  Result result = std::move(session.result);
+  result.ok = true;
+  llvm::raw_string_ostream os(result.ir);
+  llvmModule->print(os, /*AAW=*/nullptr);
+  return result;
+}
+
+Result compileLLVMIRToPTX(const std::string &llvmIR,
+                          const TargetOptions &options) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
+      nvptx::createTargetMachine(toNVPTX(options));
+  if (!targetMachine)
+    return failedWith(targetMachine.takeError());
+
+  llvm::LLVMContext llvmContext;
+  llvm::SMDiagnostic parseError;
+  std::unique_ptr<llvm::Module> module = llvm::parseIR(
+      llvm::MemoryBufferRef(llvmIR, "<llvm-ir>"), parseError, llvmContext);
+  if (!module) {
+    Result result;
+    result.diagnostics.push_back(makeDiagnostic(
+        "error", parseError.getMessage().str(), "<llvm-ir>",
+        std::max(parseError.getLineNo(), 0),
+        std::max(parseError.getColumnNo(), 0) + 1));
+    return result;
+  }
+  llvm::Expected<std::string> ptx = nvptx::emitPTX(*module, **targetMachine);
+  if (!ptx)
+    return failedWith(ptx.takeError());
+  Result result;
+  result.ok = true;
+  result.ir = std::move(*ptx);
+  return result;
+}
+
+BinaryResult assemblePTX(const std::string &ptx,
+                         const TargetOptions &options) {
+  BinaryResult result;
+  llvm::Expected<nvptx::Cubin> cubin =
+      nvptx::assemblePTX(ptx, toNVPTX(options));
+  if (cubin) {
+    result.ok = true;
+    result.data = std::move(cubin->binary);
+    result.log = std::move(cubin->log);
+    return result;
+  }
+  llvm::handleAllErrors(
+      cubin.takeError(),
+      [&](const nvptx::PtxasError &error) {
+        result.log = error.output;
+        result.diagnostics.push_back(makeDiagnostic("error", error.message()));
+      },
+      [&](const llvm::ErrorInfoBase &error) {
+        result.diagnostics.push_back(makeDiagnostic("error", error.message()));
+      });
+  return result;
 }
 
 std::vector<std::pair<std::string, std::string>> registeredPipelines() {

@@ -13,6 +13,9 @@
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -70,4 +73,10 @@ void warpforge::registerWarpforgeDialects(DialectRegistry &registry) {
                   scf::SCFDialect, cf::ControlFlowDialect, func::FuncDialect,
                   LLVM::LLVMDialect, NVVM::NVVMDialect,
                   ub::UBDialect>();
+  // The GPU lowering ends in the LLVM and NVVM dialects, which the NVPTX
+  // backend translates to LLVM IR.  Registering the translations adds the
+  // dialects (without their large headers here).
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }

@@ -2,11 +2,13 @@
 //
 // Deliberately tiny: IR goes in and out as text.  Failures raise
 // warpforge.errors.IRError, which carries the structured diagnostics.
-// The GPU runtime's part of the module is in driver.cpp.
+// The GPU backend's functions are in target.cpp, the GPU runtime's in
+// driver.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "warpforge/API/API.h"
+#include "errors.h"
+#include "target.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -25,11 +27,18 @@ py::tuple toPython(const warpforge::api::Diagnostic &d) {
 
 /// Returns the IR of a successful result, or raises IRError.
 std::string unwrap(Result result, const std::string &what) {
-  if (result.ok)
-    return std::move(result.ir);
+  if (!result.ok)
+    warpforge::python::raiseIRError(result.diagnostics, what);
+  return std::move(result.ir);
+}
+} // namespace
+
+void warpforge::python::raiseIRError(
+    const std::vector<warpforge::api::Diagnostic> &diagnostics,
+    const std::string &what) {
   py::list diags;
   std::string message = what + " failed:";
-  for (const auto &d : result.diagnostics) {
+  for (const auto &d : diagnostics) {
     diags.append(toPython(d));
     message += "\n" + d.formatted;
   }
@@ -38,7 +47,6 @@ std::string unwrap(Result result, const std::string &what) {
   PyErr_SetObject(cls.ptr(), error.ptr());
   throw py::error_already_set();
 }
-} // namespace
 
 PYBIND11_MODULE(_C, m) {
   m.doc() = "warpforge's compiler core (IR text in, IR text out) and its GPU "
@@ -81,4 +89,5 @@ PYBIND11_MODULE(_C, m) {
   m.def("version", &warpforge::api::version);
 
   registerDriver(m);
+  warpforge::python::registerTarget(m);
 }

@@ -54,6 +54,52 @@ WARPFORGE_API Result runPipeline(const std::string &ir,
                                  bool debugInfo,
                                  const std::string &dumpPrefix = "");
 
+/// What the GPU backend compiles for, and how.
+struct TargetOptions {
+  /// Compute capability as major * 10 + minor: 90 compiles for sm_90a
+  /// (Hopper, with its architecture-specific features: wgmma, setmaxnreg).
+  int computeCapability = 90;
+  /// LLVM's optimization level, 0 to 3; ptxas gets the same.
+  int optLevel = 3;
+  /// Register cap per thread given to ptxas (--maxrregcount), up to 255;
+  /// 0: no cap.
+  int maxRegisters = 0;
+  /// The ptxas to run; empty: the first found in $CUDA_HOME/bin,
+  /// $CUDA_PATH/bin, PATH and /usr/local/cuda/bin.
+  std::string ptxasPath;
+};
+
+/// The outcome of producing a binary: its bytes in `data`, what the tool
+/// reported in `log` (on failure too), the diagnostics on failure.
+struct BinaryResult {
+  bool ok = false;
+  std::string data;
+  std::string log;
+  std::vector<Diagnostic> diagnostics;
+};
+
+/// Translates `mlir` (a module in the LLVM and NVVM dialects, kernels marked
+/// `nvvm.kernel`) to LLVM IR for nvptx64-nvidia-cuda: libdevice linked when
+/// the module calls `__nv_*` functions, everything but the kernels
+/// internalized, optimized at `options.optLevel`.  `.ir` is the LLVM IR
+/// text; a failure is reported at the op it concerns.
+WARPFORGE_API Result translateToLLVMIR(const std::string &mlir,
+                                       const std::string &bufferName,
+                                       const TargetOptions &options);
+
+/// Compiles LLVM IR text, as translateToLLVMIR returns it, to PTX for
+/// `options.computeCapability`; `.ir` is the PTX text.  Errors in the IR are
+/// located in the buffer `<llvm-ir>`.
+WARPFORGE_API Result compileLLVMIRToPTX(const std::string &llvmIR,
+                                        const TargetOptions &options);
+
+/// Assembles PTX into a cubin with CUDA's ptxas (`-arch=sm_90a -v` for
+/// 90): the cubin's bytes in `.data`, ptxas's report (registers, spills,
+/// shared memory per kernel) in `.log`.  When ptxas fails, its output is
+/// the error; when it is not found, the error says where it was searched.
+WARPFORGE_API BinaryResult assemblePTX(const std::string &ptx,
+                                       const TargetOptions &options);
+
 /// The registered named pipelines, as (name, description) pairs.
 WARPFORGE_API std::vector<std::pair<std::string, std::string>>
 registeredPipelines();

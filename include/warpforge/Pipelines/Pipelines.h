@@ -37,7 +37,8 @@ llvm::ArrayRef<NamedPipeline> getNamedPipelines();
 /// they use, with the global pass registry.
 void registerWarpforgePassesAndPipelines();
 
-/// Adds every dialect warpforge reads or produces.
+/// Adds every dialect warpforge reads or produces, and the translations to
+/// LLVM IR of those the NVPTX backend takes (builtin, LLVM, NVVM).
 void registerWarpforgeDialects(mlir::DialectRegistry &registry);
 
 } // namespace warpforge

@@ -1,0 +1,87 @@
+//===- target.cpp - The GPU backend in warpforge._C -----------------------===//
+//
+// MLIR (LLVM + NVVM dialects) -> LLVM IR -> PTX -> cubin.  The GIL is
+// released while the core works, so kernels compile in parallel threads.
+//
+//===----------------------------------------------------------------------===//
+
+#include "target.h"
+#include "errors.h"
+
+#include "warpforge/API/API.h"
+
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using warpforge::api::TargetOptions;
+
+namespace {
+TargetOptions makeOptions(int cc, int optLevel, int maxRegisters = 0,
+                          std::string ptxasPath = "") {
+  TargetOptions options;
+  options.computeCapability = cc;
+  options.optLevel = optLevel;
+  options.maxRegisters = maxRegisters;
+  options.ptxasPath = std::move(ptxasPath);
+  return options;
+}
+} // namespace
+
+void warpforge::python::registerTarget(py::module_ &m) {
+  m.def(
+      "translate_to_llvm_ir",
+      [](const std::string &mlir, const std::string &bufferName, int cc,
+         int optLevel) {
+        warpforge::api::Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::translateToLLVMIR(mlir, bufferName,
+                                                makeOptions(cc, optLevel));
+        }
+        if (!r.ok)
+          raiseIRError(r.diagnostics,
+                       "translating " + bufferName + " to LLVM IR");
+        return r.ir;
+      },
+      py::arg("mlir"), py::arg("buffer_name") = "<string>", py::arg("cc") = 90,
+      py::arg("opt_level") = 3,
+      "Translate a module in the LLVM and NVVM dialects to optimized LLVM IR "
+      "for NVPTX (libdevice linked when used); raise IRError on failure.");
+
+  m.def(
+      "compile_to_ptx",
+      [](const std::string &llvmIR, int cc, int optLevel) {
+        warpforge::api::Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::compileLLVMIRToPTX(llvmIR,
+                                                 makeOptions(cc, optLevel));
+        }
+        if (!r.ok)
+          raiseIRError(r.diagnostics, "compiling LLVM IR to PTX");
+        return r.ir;
+      },
+      py::arg("llvm_ir"), py::arg("cc") = 90, py::arg("opt_level") = 3,
+      "Compile LLVM IR text to PTX for compute capability `cc` (90: "
+      "sm_90a); raise IRError on failure.");
+
+  m.def(
+      "assemble_ptx",
+      [](const std::string &ptx, int cc, int maxRegisters,
+         const std::string &ptxasPath) {
+        warpforge::api::BinaryResult r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::assemblePTX(
+              ptx, makeOptions(cc, /*optLevel=*/3, maxRegisters, ptxasPath));
+        }
+        if (!r.ok)
+          raiseIRError(r.diagnostics, "assembling PTX");
+        return py::make_tuple(py::bytes(r.data), r.log);
+      },
+      py::arg("ptx"), py::arg("cc") = 90, py::arg("max_registers") = 0,
+      py::arg("ptxas_path") = "",
+      "Assemble PTX into a cubin with CUDA's ptxas; return (cubin bytes, "
+      "ptxas -v log).  Raise IRError with ptxas's output when it fails, or "
+      "when no ptxas is found.");
+}

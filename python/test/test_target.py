@@ -1,0 +1,313 @@
+"""The NVPTX backend from Python: LLVM/NVVM-dialect MLIR -> LLVM IR -> PTX ->
+cubin (with CUDA's ptxas, which this machine has; no GPU needed)."""
+
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+
+from warpforge.compiler import target
+from warpforge.errors import IRError
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+KERNELS = """\
+llvm.func @twice(%x: f32) -> f32 {
+  %y = llvm.fadd %x, %x : f32
+  llvm.return %y : f32
+}
+llvm.func @scale(%p: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.maxntid = array<i32: 128, 1, 1>} {
+  %tid = nvvm.read.ptx.sreg.tid.x : i32
+  %i = llvm.zext %tid : i32 to i64
+  %a = llvm.getelementptr %p[%i] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
+  %x = llvm.load %a : !llvm.ptr<1> -> f32
+  %y = llvm.call @twice(%x) : (f32) -> f32
+  %mask = llvm.mlir.constant(-1 : i32) : i32
+  %offset = llvm.mlir.constant(1 : i32) : i32
+  %clamp = llvm.mlir.constant(31 : i32) : i32
+  %z = nvvm.shfl.sync bfly %mask, %y, %offset, %clamp : f32 -> f32
+  nvvm.barrier0
+  llvm.store %z, %a : f32, !llvm.ptr<1>
+  llvm.return
+}
+"""
+
+HOPPER = """\
+llvm.mlir.global internal @barrier() {addr_space = 3 : i32, alignment = 8 : i64} : i64
+llvm.func @hopper() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>} {
+  %bar = llvm.mlir.addressof @barrier : !llvm.ptr<3>
+  %count = llvm.mlir.constant(128 : i32) : i32
+  nvvm.mbarrier.init %bar, %count : !llvm.ptr<3>, i32
+  nvvm.fence.mbarrier.init
+  nvvm.wgmma.fence.aligned
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  llvm.return
+}
+"""
+
+# A device function the optimizer must keep out of line: ptxas reports its
+# properties after the kernel's.
+NOINLINE = """\
+llvm.func @square(%x: f32) -> f32 attributes {no_inline} {
+  %y = llvm.fmul %x, %x : f32
+  llvm.return %y : f32
+}
+llvm.func @calls_square(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  %x = llvm.load %p : !llvm.ptr<1> -> f32
+  %y = llvm.call @square(%x) : (f32) -> f32
+  llvm.store %y, %p : f32, !llvm.ptr<1>
+  llvm.return
+}
+"""
+
+EM_CUDA = 190  # ELF e_machine of a cubin
+
+
+def spilling_kernel(values: int) -> str:
+    """A kernel holding `values` floats live at once: every load comes before
+    the first store, which may alias it."""
+    lines = ["llvm.func @spills(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {"]
+    for i in range(values):
+        lines += [f"  %c{i} = llvm.mlir.constant({i} : i64) : i64",
+                  f"  %a{i} = llvm.getelementptr %p[%c{i}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32",
+                  f"  %x{i} = llvm.load volatile %a{i} : !llvm.ptr<1> -> f32"]
+    for i in range(values):
+        lines += [f"  %y{i} = llvm.fmul %x{i}, %x{values - 1 - i} : f32",
+                  f"  llvm.store volatile %y{i}, %a{i} : f32, !llvm.ptr<1>"]
+    lines += ["  llvm.return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def compile_to_ptx(mlir: str, name: str = "kernel.mlir", cc: int = 90) -> str:
+    return target.to_ptx(target.to_llvm_ir(mlir, name, cc), cc)
+
+
+@pytest.fixture(scope="module")
+def ptxas():
+    """Skip where no CUDA toolkit is found (the search is the product's)."""
+    try:
+        target.to_cubin(compile_to_ptx(KERNELS))
+    except IRError as e:
+        if "not found" in str(e):
+            pytest.skip(f"no ptxas: {e}")
+        raise
+
+
+def elf_machine(binary: bytes) -> int:
+    assert binary[:4] == b"\x7fELF", binary[:16]
+    return struct.unpack_from("<H", binary, 18)[0]
+
+
+def test_llvm_ir_targets_nvptx_and_inlines_device_functions():
+    llvm_ir = target.to_llvm_ir(KERNELS, "kernel.mlir")
+    assert 'target triple = "nvptx64-nvidia-cuda"' in llvm_ir
+    assert "define ptx_kernel void @scale(" in llvm_ir
+    assert "@twice" not in llvm_ir
+    assert '!"nvvm-reflect-ftz", i32 0}' in llvm_ir
+
+
+def test_ptx_for_sm90a():
+    ptx = compile_to_ptx(KERNELS)
+    assert ".version 9.0\n.target sm_90a\n.address_size 64" in ptx
+    assert ".visible .entry scale(" in ptx
+    for instruction in ("ld.global", "shfl.sync.bfly.b32", "bar.sync", "st.global"):
+        assert instruction in ptx, instruction
+
+
+def test_ptx_for_another_architecture():
+    ptx = compile_to_ptx(KERNELS, cc=80)
+    assert ".target sm_80\n" in ptx
+
+
+def test_cubin_is_a_cuda_elf(ptxas):
+    cubin, log = target.to_cubin(compile_to_ptx(KERNELS))
+    assert isinstance(cubin, bytes) and elf_machine(cubin) == EM_CUDA
+    assert "Compiling entry function 'scale' for 'sm_90a'" in log
+
+
+def test_hopper_instructions_assemble(ptxas):
+    ptx = compile_to_ptx(HOPPER)
+    assert "wgmma.fence.sync.aligned" in ptx and "mbarrier.init.shared.b64" in ptx
+    cubin, log = target.to_cubin(ptx)
+    assert elf_machine(cubin) == EM_CUDA
+    (info,) = target.parse_ptxas_log(log).values()
+    assert info["shared"] == 8  # the mbarrier
+
+
+def test_parse_ptxas_log_reads_registers_and_skips_device_functions(ptxas):
+    _, log = target.to_cubin(compile_to_ptx(NOINLINE))
+    assert "Function properties for square" in log  # kept out of line
+    info = target.parse_ptxas_log(log)
+    assert list(info) == ["calls_square"]
+    assert 1 <= info["calls_square"]["registers"] <= 255
+    assert info["calls_square"]["spill_stores"] == 0
+
+
+def test_register_cap_spills(ptxas):
+    ptx = compile_to_ptx(spilling_kernel(61))
+    _, free = target.to_cubin(ptx)
+    _, capped = target.to_cubin(ptx, max_registers=24)
+    free, capped = target.parse_ptxas_log(free)["spills"], target.parse_ptxas_log(capped)["spills"]
+    assert free["registers"] > 24 and free["spill_stores"] == 0
+    assert capped["registers"] <= 24
+    assert capped["spill_stores"] > 0 and capped["spill_loads"] > 0
+    assert capped["stack_frame"] > 0
+
+
+def test_parse_ptxas_log_of_several_kernels():
+    log = textwrap.dedent("""\
+        ptxas info    : 0 bytes gmem
+        ptxas info    : Compiling entry function 'a' for 'sm_90a'
+        ptxas info    : Function properties for a
+            16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads
+        ptxas info    : Used 168 registers, used 1 barriers, 49152 bytes smem
+        ptxas info    : Compiling entry function 'b' for 'sm_90a'
+        ptxas info    : Function properties for b
+            0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+        ptxas info    : Used 10 registers, 368 bytes cmem[0]
+        """)
+    assert target.parse_ptxas_log(log) == {
+        "a": {"registers": 168, "spill_stores": 8, "spill_loads": 12,
+              "shared": 49152, "stack_frame": 16, "barriers": 1},
+        "b": {"registers": 10, "spill_stores": 0, "spill_loads": 0,
+              "shared": 0, "stack_frame": 0, "barriers": 0},
+    }
+
+
+def test_malformed_ptx_raises_ptxas_message(ptxas):
+    ptx = compile_to_ptx(KERNELS).replace("\tret;", "\tfrobnicate.b32 %r1;\n\tret;")
+    with pytest.raises(IRError) as info:
+        target.to_cubin(ptx)
+    message = str(info.value)
+    assert "ptxas failed with exit status" in message
+    assert "Not a name of any known instruction: 'frobnicate'" in message
+    assert "<ptx>, line" in message  # the temporary file's name is hidden
+
+
+def test_ptxas_path_pointing_nowhere():
+    with pytest.raises(IRError) as info:
+        target.to_cubin(compile_to_ptx(KERNELS), ptxas_path="/nonexistent/bin/ptxas")
+    assert "ptxas not found at '/nonexistent/bin/ptxas'" in str(info.value)
+
+
+def run_without_cuda(code: str) -> subprocess.CompletedProcess:
+    """Runs `code` with no CUDA toolkit to be found: CUDA_HOME, CUDA_PATH and
+    PATH emptied, /usr/local/cuda hidden in a private mount namespace."""
+    unshare, mount = shutil.which("unshare"), shutil.which("mount")
+    if unshare is None or mount is None:
+        pytest.skip("needs unshare and mount to hide /usr/local/cuda")
+    env = {k: v for k, v in os.environ.items() if k not in ("CUDA_HOME", "CUDA_PATH")}
+    env.update(PATH="/nonexistent", CUDA_HOME="", PYTHONPATH=os.path.join(REPO, "python"))
+    hide = f"{mount} -t tmpfs none /usr/local/cuda 2>/dev/null || [ ! -e /usr/local/cuda ]"
+    proc = subprocess.run(
+        [unshare, "--user", "--map-root-user", "--mount", "/bin/sh", "-c",
+         f'{hide} || exit 77; exec "$0" -c "$1"', sys.executable, code],
+        capture_output=True, text=True, env=env, timeout=120)
+    if proc.returncode == 77 or "unshare failed" in proc.stderr:
+        pytest.skip(f"cannot hide /usr/local/cuda here: {proc.stderr.strip()}")
+    return proc
+
+
+def test_ptxas_not_found_says_where_it_looked():
+    proc = run_without_cuda(textwrap.dedent("""\
+        from warpforge.compiler import target
+        from warpforge.errors import IRError
+        try:
+            target.to_cubin(".version 9.0\\n.target sm_90a\\n.address_size 64\\n")
+        except IRError as e:
+            print(e)
+        """))
+    assert proc.returncode == 0, proc.stderr
+    assert ("ptxas (CUDA's PTX assembler) not found; searched $CUDA_HOME/bin (unset), "
+            "$CUDA_PATH/bin (unset), PATH, /usr/local/cuda/bin. Set CUDA_HOME to a CUDA 13 "
+            "toolkit, or put its ptxas on PATH") in proc.stdout
+
+
+def test_libdevice_not_found_is_reported_at_the_call():
+    proc = run_without_cuda(textwrap.dedent("""\
+        from warpforge.compiler import target
+        from warpforge.errors import IRError
+        kernel = '''llvm.func @__nv_expf(f32) -> f32
+        llvm.func @k(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+          %x = llvm.load %p : !llvm.ptr<1> -> f32
+          %y = llvm.call @__nv_expf(%x) : (f32) -> f32
+          llvm.store %y, %p : f32, !llvm.ptr<1>
+          llvm.return
+        }'''
+        try:
+            target.to_llvm_ir(kernel, "exp.mlir")
+        except IRError as e:
+            (d,) = e.errors
+            print(d.file, d.line, d.message)
+        """))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(
+        "exp.mlir 1 '__nv_expf' is a libdevice function, but CUDA's libdevice "
+        "(libdevice.10.bc) not found; searched $CUDA_HOME (unset), $CUDA_PATH (unset), "
+        "ptxas on PATH (not found), nvcc on PATH (not found), "
+        "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc. Set CUDA_HOME"), proc.stdout
+
+
+def test_translation_error_is_located_at_the_op():
+    with pytest.raises(IRError) as info:
+        target.to_llvm_ir("func.func @f() {\n  return\n}\n", "host.mlir")
+    (d,) = info.value.errors
+    assert (d.file, d.line, d.column) == ("host.mlir", 1, 1)
+    assert "cannot be converted to LLVM IR" in d.message
+
+
+def test_a_missing_instruction_is_an_error_not_a_crash():
+    # sm_80 has no wgmma: LLVM's instruction selector gives up with a fatal
+    # error, which comes back as an exception; the process goes on compiling.
+    llvm_ir = target.to_llvm_ir(HOPPER, "hopper.mlir", cc=80)
+    with pytest.raises(IRError) as info:
+        target.to_ptx(llvm_ir, cc=80)
+    assert "LLVM's NVPTX backend failed: Cannot select: intrinsic %llvm.nvvm." in str(info.value)
+    assert ".entry hopper(" in compile_to_ptx(HOPPER)
+
+
+def test_bad_llvm_ir_is_located_in_its_buffer():
+    with pytest.raises(IRError) as info:
+        target.to_ptx("define void @k() {\n  ret i32 0\n}\n")
+    (d,) = info.value.errors
+    assert (d.file, d.line) == ("<llvm-ir>", 2)
+    assert "value doesn't match function result type 'void'" in d.message
+
+
+def test_unknown_compute_capability():
+    with pytest.raises(IRError, match=r"compute capability 91 \(sm_91a\) is not an architecture"):
+        target.to_llvm_ir(KERNELS, "kernel.mlir", cc=91)
+
+
+@pytest.mark.parametrize("registers", [-1, 256])
+def test_register_cap_out_of_range(registers):
+    with pytest.raises(IRError, match=f"register cap {registers} is out of range"):
+        target.to_cubin(compile_to_ptx(KERNELS), max_registers=registers)
+
+
+def test_compiles_in_parallel_threads(ptxas):
+    results, errors = [], []
+
+    def work(cc):
+        try:
+            ptx = compile_to_ptx(KERNELS, cc=cc)
+            cubin, _ = target.to_cubin(ptx, cc=cc)
+            results.append((cc, ptx, elf_machine(cubin)))
+        except Exception as e:  # pragma: no cover
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(cc,)) for cc in (80, 90) * 4]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert {machine for _, _, machine in results} == {EM_CUDA}
+    for cc in (80, 90):
+        assert len({ptx for c, ptx, _ in results if c == cc}) == 1

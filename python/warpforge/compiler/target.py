@@ -1,0 +1,80 @@
+"""The NVIDIA backend: MLIR in the LLVM and NVVM dialects -> LLVM IR -> PTX -> cubin.
+
+Thin wrappers over the C++ core (third_party/nvidia); every failure raises
+`warpforge.errors.IRError` with the diagnostics: at the MLIR op a translation
+failed on, or ptxas's own message when it rejects the PTX.  The same stages
+run from the command line: `warpforge-opt --emit=llvm-ir|ptx`.
+"""
+
+import re
+from typing import Dict, Tuple
+
+from .. import ir
+
+
+def to_llvm_ir(mlir_text: str, name: str, cc: int = 90) -> str:
+    """Optimized LLVM IR for `mlir_text`, a module whose kernels are
+    `llvm.func`s marked `nvvm.kernel`, for compute capability `cc`.
+
+    CUDA's libdevice is linked when the module calls `__nv_*` functions;
+    `name` names the buffer in diagnostics.
+    """
+    return ir._core().translate_to_llvm_ir(mlir_text, name, cc)
+
+
+def to_ptx(llvm_ir: str, cc: int = 90) -> str:
+    """PTX for `llvm_ir` (as `to_llvm_ir` returns it): `.target sm_90a` for 90."""
+    return ir._core().compile_to_ptx(llvm_ir, cc)
+
+
+def to_cubin(ptx: str, cc: int = 90, max_registers: int = 0, *,
+             ptxas_path: str = "") -> Tuple[bytes, str]:
+    """Assemble `ptx` with CUDA's ptxas: (the cubin, ptxas's `-v` log).
+
+    `max_registers` caps the registers per thread (0: no cap).  ptxas is
+    `ptxas_path`, or the first found in $CUDA_HOME/bin, $CUDA_PATH/bin, PATH
+    and /usr/local/cuda/bin.  Read the log with `parse_ptxas_log`.
+    """
+    return ir._core().assemble_ptx(ptx, cc, max_registers, ptxas_path)
+
+
+_ENTRY = re.compile(r"Compiling entry function '([^']+)'")
+_PROPERTIES = re.compile(r"Function properties for (\S+)")
+_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, "
+                    r"(\d+) bytes spill loads")
+_REGISTERS = re.compile(r"Used (\d+) registers")
+_BARRIERS = re.compile(r"used (\d+) barriers")
+_SHARED = re.compile(r"(\d+) bytes smem")
+_FIELDS = ("registers", "spill_stores", "spill_loads", "shared", "stack_frame",
+           "barriers")
+
+
+def parse_ptxas_log(log: str) -> Dict[str, Dict[str, int]]:
+    """Per kernel, what `ptxas -v` reported about it.
+
+    Returns {kernel name: {"registers", "spill_stores", "spill_loads",
+    "shared", "stack_frame", "barriers"}}: registers per thread; bytes of
+    spill stores, spill loads, static shared memory and stack frame; named
+    barriers used.  Device functions ptxas compiled separately are left out.
+    """
+    kernels: Dict[str, Dict[str, int]] = {}
+    name = None  # the kernel the lines being read describe
+    for line in log.splitlines():
+        if m := _ENTRY.search(line):
+            name = m.group(1)
+            kernels.setdefault(name, dict.fromkeys(_FIELDS, 0))
+        elif m := _PROPERTIES.search(line):
+            if m.group(1) != name:  # a device function's properties
+                name = None
+        elif name is not None:
+            info = kernels[name]
+            if m := _FRAME.search(line):
+                info["stack_frame"], info["spill_stores"], info["spill_loads"] = (
+                    int(g) for g in m.groups())
+            elif m := _REGISTERS.search(line):
+                info["registers"] = int(m.group(1))
+                if b := _BARRIERS.search(line):
+                    info["barriers"] = int(b.group(1))
+                if s := _SHARED.search(line):
+                    info["shared"] = int(s.group(1))
+    return kernels
