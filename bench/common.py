@@ -328,11 +328,12 @@ def write_json(report: Dict[str, Any], results_dir: str, name: str,
     return path
 
 
-def parse_list(text: str, allowed: Sequence[str], what: str) -> List[str]:
-    """'a,b' -> ['a', 'b'], each one of `allowed` (an argparse `type`)."""
+def parse_list(text: str, allowed: Sequence[str]) -> List[str]:
+    """'a,b' -> ['a', 'b'], each one of `allowed` (an argparse `type`, whose
+    error argparse prefixes with the option's name)."""
     items = [t.strip() for t in text.split(",") if t.strip()]
     unknown = [t for t in items if t not in allowed]
     if unknown or not items:
-        raise argparse.ArgumentTypeError(f"{what}: expected a comma-separated list of "
-                         f"{', '.join(allowed)}; got {text!r}")
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of "
+                                         f"{', '.join(allowed)}; got {text!r}")
     return items

@@ -440,9 +440,9 @@ def _cold_text(v) -> str:
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fewer sizes, shorter timing")
-    p.add_argument("--only", type=lambda s: common.parse_list(s, SECTIONS, "--only"),
+    p.add_argument("--only", type=lambda s: common.parse_list(s, SECTIONS),
                    default=list(SECTIONS), help=f"comma-separated subset of {','.join(SECTIONS)}")
-    p.add_argument("--providers", type=lambda s: common.parse_list(s, PROVIDERS, "--providers"),
+    p.add_argument("--providers", type=lambda s: common.parse_list(s, PROVIDERS),
                    default=list(PROVIDERS), help="comma-separated subset of "
                    f"{','.join(PROVIDERS)}")
     p.add_argument("--warmup", type=float, help="do_bench warmup in ms (default 25, quick 10)")
