@@ -1,4 +1,4 @@
-"""Breaks the warm-launch host overhead into its parts (needs torch and a GPU).
+"""Breaks the warm-launch host overhead into its parts (needs torch and a GPU)."""
 import os, sys, timeit, functools
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python", "test"))
 import torch
