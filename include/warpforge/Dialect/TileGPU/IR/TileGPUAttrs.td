@@ -10,6 +10,7 @@
 #define WARPFORGE_TILEGPU_ATTRS
 
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
 include "warpforge/Dialect/TileGPU/IR/TileGPUDialect.td"
 
 def TileGPU_DistributedLayout : AttrInterface<"DistributedLayoutAttr"> {
@@ -35,7 +36,8 @@ class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Each thread holds a block of contiguous elements";
   let description = [{
     Along each dimension `d`, a thread holds `sizePerThread[d]` consecutive
@@ -59,10 +61,10 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
                         ArrayRefParameter<"unsigned">:$warpsPerCTA,
                         ArrayRefParameter<"unsigned">:$order);
   let assemblyFormat = [{
-    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
-        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
-        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `order` `=` `[` $order `]` `>`
+    `<` `sizePerThread` `=` custom<UnsignedList>($sizePerThread) `,`
+        `threadsPerWarp` `=` custom<UnsignedList>($threadsPerWarp) `,`
+        `warpsPerCTA` `=` custom<UnsignedList>($warpsPerCTA) `,`
+        `order` `=` custom<UnsignedList>($order) `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -79,7 +81,8 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
 }
 
 def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "A parent layout with one dimension removed";
   let description = [{
     The layout of the result of reducing a tensor in layout `parent` along
@@ -100,14 +103,16 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
 }
 
 def TileGPU_WgmmaEncodingAttr : TileGPU_Attr<"WgmmaEncoding", "wgmma",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "The accumulator layout of Hopper's warpgroup MMA";
   let description = [{
     The registers `wgmma.mma_async` accumulates into.  One instruction of
     shape `instrShape` = [M, N, K] (M = 64) is issued by a warpgroup (4
     consecutive warps); each warp of the group owns 16 rows of the 64.  The
     CTA's warps are split `warpsPerCTA` = [along M, along N]; the number
-    along M is a multiple of 4 warps (whole warpgroups) unless N is split.
+    along M is a multiple of 4 (a warpgroup's 4 warps stack along M), and
+    further warpgroups may split N.
 
     Example: 8 warps as two warpgroups along M, m64n128k16:
 
@@ -118,14 +123,14 @@ def TileGPU_WgmmaEncodingAttr : TileGPU_Attr<"WgmmaEncoding", "wgmma",
   let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
                         ArrayRefParameter<"unsigned">:$instrShape);
   let assemblyFormat = [{
-    `<` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `instrShape` `=` `[` $instrShape `]` `>`
+    `<` `warpsPerCTA` `=` custom<UnsignedList>($warpsPerCTA) `,`
+        `instrShape` `=` custom<UnsignedList>($instrShape) `>`
   }];
   let genVerifyDecl = 1;
 }
 
 def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding",
-    "dot_op"> {
+    "dot_op", [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "The register layout of an operand of a matrix product";
   let description = [{
     Operand `opIdx` (0 for A, 1 for B) of a dot whose result has layout
@@ -148,7 +153,8 @@ def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding",
   let genVerifyDecl = 1;
 }
 
-def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
+def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Plain shared-memory layout: dense, in the given order";
   let description = [{
     Elements are stored densely, `order[0]` the fastest-varying dimension,
@@ -161,7 +167,7 @@ def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
     ```
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$order);
-  let assemblyFormat = "`<` `order` `=` `[` $order `]` `>`";
+  let assemblyFormat = "`<` `order` `=` custom<UnsignedList>($order) `>`";
   let genVerifyDecl = 1;
 }
 
