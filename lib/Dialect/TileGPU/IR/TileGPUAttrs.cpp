@@ -135,9 +135,11 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
   // Along order[0], each thread takes up to sizePerThreadLast elements;
   // lanes then warps fill the dimensions from the fastest varying, as far
   // as each dimension has room, and whatever is left wraps on the slowest.
+  // Sizes are powers of two (the verifier's rule): round down, so that a
+  // thread never holds more than the tensor has along the dimension.
   unsigned fastest = order[0];
-  spt[fastest] = std::max<int64_t>(
-      1, std::min<int64_t>(sizePerThreadLast, shape[fastest]));
+  spt[fastest] = llvm::bit_floor(std::max<uint64_t>(
+      1, std::min<int64_t>(sizePerThreadLast, shape[fastest])));
   unsigned lanesLeft = threadsPerWarp;
   for (unsigned i = 0; i < rank && lanesLeft > 1; ++i) {
     unsigned d = order[i];
