@@ -253,6 +253,34 @@ struct DotConversion : public OpConversionPattern<tile::DotOp> {
   }
 };
 
+/// tile.func: the signature and the arguments of every block of the body
+/// (the upstream FunctionOpInterface pattern converts the entry block
+/// only).
+struct FuncConversion : public OpConversionPattern<tile::FuncOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::FuncOp func, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FunctionType type = func.getFunctionType();
+    TypeConverter::SignatureConversion entry(type.getNumInputs());
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertSignatureArgs(type.getInputs(),
+                                                        entry)) ||
+        failed(getTypeConverter()->convertTypes(type.getResults(), results)))
+      return rewriter.notifyMatchFailure(func, "signature not converted");
+    if (!func.isExternal() &&
+        failed(rewriter.convertRegionTypes(&func.getBody(),
+                                           *getTypeConverter(), &entry)))
+      return rewriter.notifyMatchFailure(func, "blocks not converted");
+    rewriter.modifyOpInPlace(func, [&] {
+      func.setFunctionType(rewriter.getFunctionType(
+          entry.getConvertedTypes(), results));
+    });
+    return success();
+  }
+};
+
 } // namespace
 
 void warpforge::populateTileToTileGPUPatterns(
@@ -272,11 +300,8 @@ void warpforge::populateTileToTileGPUPatterns(
   patterns.add<ConstantConversion, BroadcastConversion, ExpandDimsConversion,
                ReduceOrScanConversion<tile::ReduceOp>,
                ReduceOrScanConversion<tile::ScanOp>, TransConversion,
-               DotConversion>(typeConverter, context);
-  // Signatures and the arguments of every block of a function body; scf
-  // regions, yields and results; cf branch operands.
-  populateFunctionOpInterfaceTypeConversionPattern<tile::FuncOp>(
-      patterns, typeConverter);
+               DotConversion, FuncConversion>(typeConverter, context);
+  // scf regions, yields and results; cf branch operands.
   scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter,
                                                        patterns, target);
   populateBranchOpInterfaceTypeConversionPattern(patterns, typeConverter);

@@ -45,12 +45,12 @@ struct ConvertTileToTileGPUPass
     if (numWarps < 1 || numWarps > 32 || !llvm::isPowerOf2_32(numWarps))
       return module.emitError() << "convert-tile-to-tilegpu: num-warps must "
                                    "be a power of two from 1 to 32, got "
-                                << numWarps;
+                                << static_cast<int>(numWarps);
     // Blocked layouts spread a warp's 32 lanes (their verifier's rule).
     if (threadsPerWarp != 32)
       return module.emitError() << "convert-tile-to-tilegpu: "
                                    "threads-per-warp must be 32, got "
-                                << threadsPerWarp;
+                                << static_cast<int>(threadsPerWarp);
     StringRef arch = target;
     unsigned capability;
     if (!arch.consume_front("cuda:") || arch.getAsInteger(10, capability))

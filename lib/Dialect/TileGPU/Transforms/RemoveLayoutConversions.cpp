@@ -356,6 +356,17 @@ bool propagateForward(ConvertLayoutOp op) {
   // The conversion goes unless users that cannot change keep it.
   if (!keptUses.contains(result))
     ++removed;
+  // An operand that is itself a conversion used only by re-typed ops is
+  // replaced by a conversion of its source: one for one.
+  llvm::SmallPtrSet<Operation *, 4> replacedConversions;
+  for (auto [value, valueLayout] : toConvert) {
+    auto convert = value.getDefiningOp<ConvertLayoutOp>();
+    if (convert && llvm::all_of(value.getUsers(), [&](Operation *user) {
+          return sliceOps.contains(user);
+        }))
+      replacedConversions.insert(convert);
+  }
+  removed += replacedConversions.size();
   for (auto [value, uses] : keptUses)
     if (value != result)
       ++added;
@@ -387,13 +398,21 @@ bool propagateForward(ConvertLayoutOp op) {
       if (toConvert.contains({value, userLayout})) {
         Value &conversion = converted[{value, userLayout}];
         if (!conversion) {
-          OpBuilder builder(user->getContext());
-          builder.setInsertionPointAfterValue(value);
-          conversion = ConvertLayoutOp::create(
-              builder, value.getLoc(),
-              withEncoding(cast<RankedTensorType>(value.getType()),
-                           userLayout),
-              value);
+          // Convert from the first layout rather than chain conversions.
+          Value from = value;
+          if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+            from = convert.getSrc();
+          if (layoutOf(from) == userLayout) {
+            conversion = from;
+          } else {
+            OpBuilder builder(user->getContext());
+            builder.setInsertionPointAfterValue(value);
+            conversion = ConvertLayoutOp::create(
+                builder, value.getLoc(),
+                withEncoding(cast<RankedTensorType>(value.getType()),
+                             userLayout),
+                from);
+          }
         }
         replacement = conversion;
       } else {
