@@ -14,7 +14,7 @@
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
-#include "llvm/Support/MathExtras.h"
+#include <algorithm>
 
 using namespace mlir;
 using namespace warpforge;

@@ -168,6 +168,8 @@ tile.func public @async_copies(%p: tensor<64x32x!tile.ptr<f16>, #b2>, %mask: ten
   %t1 = tilegpu.async_copy_global_to_local %p, %m mask %mask : tensor<64x32xi1, #b2> : tensor<64x32x!tile.ptr<f16>, #b2> -> !tilegpu.memdesc<64x32xf16, #sh2, mutable>
   %t2 = tilegpu.async_copy_global_to_local %p, %m mask %mask : tensor<64x32xi1, #b2> other %other : tensor<64x32xf16, #b2> : tensor<64x32x!tile.ptr<f16>, #b2> -> !tilegpu.memdesc<64x32xf16, #sh2, mutable>
   %g = tilegpu.async_commit_group tokens %t0, %t1, %t2
+  // Without tokens, the op ends before the next line's `%w0 =` (regression:
+  // an optional operand list without a keyword took it as an operand).
   %e = tilegpu.async_commit_group
   %w0 = tilegpu.async_wait tokens %g, %e {num = 1 : i32}
   %w1 = tilegpu.async_wait {num = 0 : i32}

@@ -21,6 +21,7 @@
 #colrows = #tilegpu.slice<dim = 1, parent = #col>
 #opa = #tilegpu.dot_op<opIdx = 0, parent = #b2, kWidth = 1>
 
+// A conversion to the layout the value has is no conversion.
 // CHECK-LABEL: tile.func public @identity(
 // CHECK-SAME: %[[X:[^:]*]]:
 // CHECK-NEXT: tile.return %[[X]]
@@ -29,6 +30,7 @@ tile.func public @identity(%x: tensor<64xf32, #rows>) -> tensor<64xf32, #rows> {
   tile.return %0 : tensor<64xf32, #rows>
 }
 
+// A conversion of a conversion converts from the first source.
 // CHECK-LABEL: tile.func public @convert_of_convert(
 // CHECK-SAME: %[[X:[^:]*]]:
 // CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %[[X]] : tensor<64xf32, #[[ROWS]]> -> tensor<64xf32, #[[COLROWS]]>
@@ -55,6 +57,7 @@ tile.func public @remat_index(%start: i32) -> tensor<64x1xi32, #col> {
   tile.return %e : tensor<64x1xi32, #col>
 }
 
+// A constant that is not a splat is created again in the target layout.
 // CHECK-LABEL: tile.func public @remat_dense_constant(
 // CHECK-NEXT: %[[C:.*]] = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32, #[[COLROWS]]>
 // CHECK-NEXT: tile.return %[[C]]
@@ -85,6 +88,23 @@ tile.func public @remat_pointer_grid(%p: !tile.ptr<f32>, %stride: i32) -> tensor
   %rpc = tilegpu.convert_layout %rp : tensor<64x1x!tile.ptr<f32>, #col> -> tensor<64x1x!tile.ptr<f32>, #b2>
   %g = tile.broadcast %rpc : tensor<64x1x!tile.ptr<f32>, #b2> -> tensor<64x64x!tile.ptr<f32>, #b2>
   tile.return %g : tensor<64x64x!tile.ptr<f32>, #b2>
+}
+
+// Through a transposition: its source is computed in the inverse
+// permutation of the target layout.
+// CHECK-LABEL: tile.func public @remat_through_trans(
+// CHECK-NEXT: %[[R:.*]] = tile.make_range {{.*}} : tensor<64xi32, #[[BTCOLS]]>
+// CHECK-NEXT: %[[E:.*]] = tile.expand_dims %[[R]] {axis = 0 : i32} : tensor<64xi32, #[[BTCOLS]]> -> tensor<1x64xi32, #[[BT]]>
+// CHECK-NEXT: %[[G:.*]] = tile.broadcast %[[E]] : tensor<1x64xi32, #[[BT]]> -> tensor<64x64xi32, #[[BT]]>
+// CHECK-NEXT: %[[T:.*]] = tile.trans %[[G]] {order = array<i32: 1, 0>} : tensor<64x64xi32, #[[BT]]> -> tensor<64x64xi32, #[[B2]]>
+// CHECK-NEXT: tile.return %[[T]]
+tile.func public @remat_through_trans() -> tensor<64x64xi32, #b2> {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #cols>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #b2>
+  %g = tile.broadcast %e : tensor<1x64xi32, #b2> -> tensor<64x64xi32, #b2>
+  %t = tile.trans %g {order = array<i32: 1, 0>} : tensor<64x64xi32, #b2> -> tensor<64x64xi32, #bt>
+  %c = tilegpu.convert_layout %t : tensor<64x64xi32, #bt> -> tensor<64x64xi32, #b2>
+  tile.return %c : tensor<64x64xi32, #b2>
 }
 
 // The original stays for its other users.

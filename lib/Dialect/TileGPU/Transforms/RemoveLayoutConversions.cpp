@@ -356,23 +356,24 @@ bool propagateForward(ConvertLayoutOp op) {
   // The conversion goes unless users that cannot change keep it.
   if (!keptUses.contains(result))
     ++removed;
+  // Conversions of re-typed values to their new layout become no-ops.
+  llvm::SmallPtrSet<Operation *, 4> removedConversions;
+  for (ConvertLayoutOp convert : conversions)
+    if (convert.getType().getEncoding() == newLayout[convert.getSrc()])
+      removedConversions.insert(convert);
   // An operand that is itself a conversion used only by re-typed ops is
   // replaced by a conversion of its source: one for one.
-  llvm::SmallPtrSet<Operation *, 4> replacedConversions;
   for (auto [value, valueLayout] : toConvert) {
     auto convert = value.getDefiningOp<ConvertLayoutOp>();
     if (convert && llvm::all_of(value.getUsers(), [&](Operation *user) {
           return sliceOps.contains(user);
         }))
-      replacedConversions.insert(convert);
+      removedConversions.insert(convert);
   }
-  removed += replacedConversions.size();
+  removed += removedConversions.size();
   for (auto [value, uses] : keptUses)
     if (value != result)
       ++added;
-  for (ConvertLayoutOp convert : conversions)
-    if (convert.getType().getEncoding() == newLayout[convert.getSrc()])
-      ++removed;
   if (added >= removed)
     return false;
 

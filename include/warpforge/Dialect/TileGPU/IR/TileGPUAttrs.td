@@ -68,9 +68,12 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The default layout of a `shape` tensor for `numWarps` warps of
-    /// `threadsPerWarp` lanes: row-major, `sizePerThread` elements along the
-    /// last dimension (clamped to what the tensor has).
+    /// The default layout of a `shape` tensor for `numWarps` warps (a power
+    /// of two) of `threadsPerWarp` lanes, dimensions in `order` (fastest
+    /// first): `sizePerThreadLast` elements per thread along `order[0]`
+    /// (clamped to what the tensor has, rounded down to a power of two),
+    /// then lanes and warps along the dimensions from the fastest, as far as
+    /// each has room; what is left wraps on the slowest dimension.
     static BlockedEncodingAttr getDefault(::mlir::MLIRContext *context,
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned sizePerThreadLast,
