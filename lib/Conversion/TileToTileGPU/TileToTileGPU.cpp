@@ -47,6 +47,9 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
   addConversion([this](RankedTensorType type) -> Type {
     if (type.getEncoding())
       return type;
+    // No layout for these (the pass reports them before converting).
+    if (type.getRank() == 0 || !type.hasStaticShape())
+      return nullptr;
     return tilegpu::withEncoding(
         type, getDefaultLayout(this->context, type.getShape(), this->numWarps,
                                this->threadsPerWarp));
@@ -195,15 +198,18 @@ struct ReduceOrScanConversion : public OpConversionPattern<OpT> {
     SmallVector<Value> operands;
     for (Value src : srcs)
       operands.push_back(convertToLayout(rewriter, op.getLoc(), src, layout));
-    Attribute resultLayout = layout;
-    if constexpr (std::is_same_v<OpT, tile::ReduceOp>)
-      resultLayout = tilegpu::SliceEncodingAttr::get(
-          this->getContext(), (int32_t)op.getAxis(), layout);
     SmallVector<Type> resultTypes;
     for (Type type : op->getResultTypes()) {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      resultTypes.push_back(
-          tensor ? Type(tilegpu::withEncoding(tensor, resultLayout)) : type);
+      if (!tensor) {
+        resultTypes.push_back(type);
+        continue;
+      }
+      Attribute resultLayout = layout;
+      if constexpr (std::is_same_v<OpT, tile::ReduceOp>)
+        resultLayout = tilegpu::SliceEncodingAttr::get(
+            this->getContext(), (int32_t)op.getAxis(), layout);
+      resultTypes.push_back(tilegpu::withEncoding(tensor, resultLayout));
     }
     rewriter.replaceOp(
         op, recreate(rewriter, op, operands, resultTypes)->getResults());

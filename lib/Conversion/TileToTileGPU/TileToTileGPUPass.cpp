@@ -21,7 +21,7 @@ struct ConvertTileToTileGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkOptions(module)))
+    if (failed(checkOptions(module)) || failed(checkTensorTypes(module)))
       return signalPassFailure();
     MLIRContext *context = &getContext();
     Builder builder(context);
@@ -39,6 +39,34 @@ struct ConvertTileToTileGPUPass
     if (failed(applyPartialConversion(module, conversionTarget,
                                       std::move(patterns))))
       signalPassFailure();
+  }
+
+  /// Layouts distribute tensors of rank 1 or more with static shapes.
+  static LogicalResult checkTensorTypes(ModuleOp module) {
+    auto check = [](Operation *op, Type type) -> LogicalResult {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || tensor.getEncoding() ||
+          (tensor.getRank() > 0 && tensor.hasStaticShape()))
+        return success();
+      return op->emitError() << "convert-tile-to-tilegpu: " << type
+                             << " has no GPU layout; tensors need a rank of "
+                                "1 or more and a static shape";
+    };
+    WalkResult result = module.walk([&](Operation *op) -> WalkResult {
+      SmallVector<Type> types(op->getResultTypes());
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          llvm::append_range(types, block.getArgumentTypes());
+      if (auto func = dyn_cast<tile::FuncOp>(op)) {
+        llvm::append_range(types, func.getFunctionType().getInputs());
+        llvm::append_range(types, func.getFunctionType().getResults());
+      }
+      for (Type type : types)
+        if (failed(check(op, type)))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return failure(result.wasInterrupted());
   }
 
   LogicalResult checkOptions(ModuleOp module) {

@@ -73,7 +73,8 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
     /// first): `sizePerThreadLast` elements per thread along `order[0]`
     /// (clamped to what the tensor has, rounded down to a power of two),
     /// then lanes and warps along the dimensions from the fastest, as far as
-    /// each has room; what is left wraps on the slowest dimension.
+    /// each has room; what is left wraps on the slowest dimension.  `shape`
+    /// is static, of rank 1 or more, and `order` a permutation of its dims.
     static BlockedEncodingAttr getDefault(::mlir::MLIRContext *context,
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned sizePerThreadLast,
