@@ -124,8 +124,8 @@ struct GenericOpConversion : public ConversionPattern {
     if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
                                                 resultTypes)))
       return rewriter.notifyMatchFailure(op, "result types not converted");
-    rewriter.replaceOp(op,
-                       recreate(rewriter, op, operands, resultTypes)->getResults());
+    rewriter.replaceOp(
+        op, recreate(rewriter, op, operands, resultTypes)->getResults());
     return success();
   }
 };
@@ -156,8 +156,8 @@ struct BroadcastConversion : public OpConversionPattern<tile::BroadcastOp> {
   matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type type = getTypeConverter()->convertType(op.getType());
-    Value src =
-        convertToLayout(rewriter, op.getLoc(), adaptor.getSrc(), layoutOf(type));
+    Value src = convertToLayout(rewriter, op.getLoc(), adaptor.getSrc(),
+                                layoutOf(type));
     rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, type, src);
     return success();
   }
@@ -254,7 +254,8 @@ struct DotConversion : public OpConversionPattern<tile::DotOp> {
     Value a = convertToLayout(rewriter, loc, adaptor.getA(), operandLayout(0));
     Value b = convertToLayout(rewriter, loc, adaptor.getB(), operandLayout(1));
     Value c = convertToLayout(rewriter, loc, adaptor.getC(), layout);
-    rewriter.replaceOp(op, recreate(rewriter, op, {a, b, c}, type)->getResults());
+    rewriter.replaceOp(op,
+                       recreate(rewriter, op, {a, b, c}, type)->getResults());
     return success();
   }
 };
@@ -276,12 +277,12 @@ struct FuncConversion : public OpConversionPattern<tile::FuncOp> {
         failed(getTypeConverter()->convertTypes(type.getResults(), results)))
       return rewriter.notifyMatchFailure(func, "signature not converted");
     if (!func.isExternal() &&
-        failed(rewriter.convertRegionTypes(&func.getBody(),
-                                           *getTypeConverter(), &entry)))
+        failed(rewriter.convertRegionTypes(&func.getBody(), *getTypeConverter(),
+                                           &entry)))
       return rewriter.notifyMatchFailure(func, "blocks not converted");
     rewriter.modifyOpInPlace(func, [&] {
-      func.setFunctionType(rewriter.getFunctionType(
-          entry.getConvertedTypes(), results));
+      func.setFunctionType(
+          rewriter.getFunctionType(entry.getConvertedTypes(), results));
     });
     return success();
   }
@@ -308,7 +309,7 @@ void warpforge::populateTileToTileGPUPatterns(
                ReduceOrScanConversion<tile::ScanOp>, TransConversion,
                DotConversion, FuncConversion>(typeConverter, context);
   // scf regions, yields and results; cf branch operands.
-  scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter,
-                                                       patterns, target);
+  scf::populateSCFStructuralTypeConversionsAndLegality(typeConverter, patterns,
+                                                       target);
   populateBranchOpInterfaceTypeConversionPattern(patterns, typeConverter);
 }

@@ -77,8 +77,8 @@ FailureOr<Attribute> resultLayoutFor(Operation *op, Attribute layout) {
     // A rank-1 reduction returns scalars: nothing downstream changes.
     if (!llvm::any_of(op->getResults(), isTensor))
       return Attribute();
-    result = SliceEncodingAttr::get(op->getContext(),
-                                    (int32_t)reduce.getAxis(), layout);
+    result = SliceEncodingAttr::get(op->getContext(), (int32_t)reduce.getAxis(),
+                                    layout);
   } else if (auto trans = dyn_cast<tile::TransOp>(op)) {
     auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
     if (!blocked)
