@@ -2,9 +2,11 @@
 
 #include "warpforge/Pipelines/Pipelines.h"
 
+#include "warpforge/Conversion/TileToTileGPU/Passes.h"
 #include "warpforge/Dialect/Tile/IR/Tile.h"
 #include "warpforge/Dialect/Tile/Transforms/Passes.h"
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -34,6 +36,19 @@ void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
   pm.addPass(createSymbolDCEPass());
 }
 
+void warpforge::buildTileToTileGPUPipeline(
+    OpPassManager &pm, const TileToTileGPUPipelineOptions &options) {
+  ConvertTileToTileGPUOptions conversion;
+  conversion.numWarps = options.numWarps;
+  pm.addPass(createConvertTileToTileGPU(conversion));
+  // Folds the chains of conversions the conversion leaves where an op needs
+  // a layout other than its operand's default one.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
 void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createTileGPUAllocateSharedMemory());
   pm.addPass(createSCFToControlFlowPass());
@@ -48,6 +63,14 @@ llvm::ArrayRef<warpforge::NamedPipeline> warpforge::getNamedPipelines() {
       {"tile-optimize",
        "Check kernel rules, inline device functions and simplify tile IR",
        buildTileOptimizePipeline},
+      {"tile-to-tilegpu",
+       "Give every tensor a GPU layout (option num-warps, default 4) and "
+       "remove the layout conversions that are not needed",
+       [](OpPassManager &pm) { buildTileToTileGPUPipeline(pm, {}); },
+       [](const NamedPipeline &p) {
+         PassPipelineRegistration<TileToTileGPUPipelineOptions>(
+             p.name, p.description, buildTileToTileGPUPipeline);
+       }},
       {"tilegpu-to-llvm",
        "Assign shared memory and lower tilegpu IR to the LLVM and NVVM "
        "dialects",
@@ -60,9 +83,15 @@ void warpforge::registerWarpforgePassesAndPipelines() {
   static bool registered = [] {
     registerTransformsPasses();
     tile::registerTilePasses();
+    registerTileToTileGPUPasses();
+    tilegpu::registerTileGPUPasses();
     registerTileGPUToLLVMPasses();
-    for (const NamedPipeline &p : getNamedPipelines())
-      PassPipelineRegistration<>(p.name, p.description, p.build);
+    for (const NamedPipeline &p : getNamedPipelines()) {
+      if (p.registerWithOptions)
+        p.registerWithOptions(p);
+      else
+        PassPipelineRegistration<>(p.name, p.description, p.build);
+    }
     return true;
   }();
   (void)registered;

@@ -5,9 +5,11 @@ Takes the suite's .mlir files, splits them at `// -----`, applies seeded
 random mutations (deleting, duplicating, swapping and truncating lines,
 replacing tokens with others from the corpus, changing numbers, dropping
 characters) and runs each mutant through warpforge-opt, once parsing and
-verifying and once through the canonicalizer and tile-combine.  Every run
-must exit with 0 (valid) or 1 (diagnosed); a signal, any other status or a
-timeout fails the test and the mutant is printed for reproduction.
+verifying, once through the canonicalizer and tile-combine, and once
+through tile-to-tilegpu (layouts, and the removal of their conversions).
+Every run must exit with 0 (valid) or 1 (diagnosed); a signal, any other
+status or a timeout fails the test and the mutant is printed for
+reproduction.
 
 Usage: mutate_and_run.py --opt PATH [--count N] [--seed S] INPUT...
 """
@@ -21,7 +23,7 @@ import subprocess
 import sys
 
 TOKEN = re.compile(r"%[\w.]+|@[\w.]+|![\w.<>, ]+?>|\b\d+\b|\b[a-z_]+(?:\.[a-z_]+)*\b|[(){}<>\[\],:=]")
-PIPELINES = [[], ["-canonicalize", "-tile-combine", "-cse"]]
+PIPELINES = [[], ["-canonicalize", "-tile-combine", "-cse"], ["-tile-to-tilegpu"]]
 
 
 def chunks(paths):

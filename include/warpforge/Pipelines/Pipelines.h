@@ -11,6 +11,7 @@
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/ArrayRef.h"
 
 namespace warpforge {
@@ -18,6 +19,20 @@ namespace warpforge {
 /// `tile-optimize`: checks the kernel rules, inlines device functions and
 /// simplifies the tile IR the frontend produced.
 void buildTileOptimizePipeline(mlir::OpPassManager &pm);
+
+/// Options of `tile-to-tilegpu`.
+struct TileToTileGPUPipelineOptions
+    : public mlir::PassPipelineOptions<TileToTileGPUPipelineOptions> {
+  Option<int> numWarps{*this, "num-warps",
+                       llvm::cl::desc("Warps per CTA (a power of two)"),
+                       llvm::cl::init(4)};
+};
+
+/// `tile-to-tilegpu`: gives every tensor a layout for a CTA of `num-warps`
+/// warps (convert-tile-to-tilegpu), then removes the layout conversions it
+/// can (tilegpu-remove-layout-conversions), with cleanups around.
+void buildTileToTileGPUPipeline(mlir::OpPassManager &pm,
+                                const TileToTileGPUPipelineOptions &options);
 
 /// `tilegpu-to-llvm`: assigns shared memory and lowers tilegpu IR (with
 /// layouts) to the LLVM and NVVM dialects.
@@ -27,7 +42,11 @@ void buildTileGPUToLLVMPipeline(mlir::OpPassManager &pm);
 struct NamedPipeline {
   const char *name;
   const char *description;
+  /// Builds the pipeline (with its default options, if it has any).
   void (*build)(mlir::OpPassManager &pm);
+  /// For a pipeline with options: registers it so that they can be given
+  /// (`name{opt=value}`); null for pipelines without options.
+  void (*registerWithOptions)(const NamedPipeline &pipeline) = nullptr;
 };
 
 /// Every named pipeline of the project.

@@ -146,6 +146,24 @@ unsigned getContiguousElemsPerThread(Attribute layout,
   return std::min<int64_t>(root.getSizePerThread()[d], rootShape[d]);
 }
 
+BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
+                                   ArrayRef<int32_t> order) {
+  unsigned rank = layout.getRank();
+  SmallVector<unsigned> spt, tpw, wpc, newOrder;
+  SmallVector<unsigned> position(rank);
+  for (auto [i, d] : llvm::enumerate(order)) {
+    spt.push_back(layout.getSizePerThread()[d]);
+    tpw.push_back(layout.getThreadsPerWarp()[d]);
+    wpc.push_back(layout.getWarpsPerCTA()[d]);
+    position[d] = i;
+  }
+  // The fastest source dim is still the fastest; it now has another number.
+  for (unsigned d : layout.getOrder())
+    newOrder.push_back(position[d]);
+  return BlockedEncodingAttr::get(layout.getContext(), spt, tpw, wpc,
+                                  newOrder);
+}
+
 RankedTensorType withEncoding(RankedTensorType type, Attribute encoding) {
   return RankedTensorType::get(type.getShape(), type.getElementType(),
                                encoding);

@@ -13,6 +13,25 @@ using namespace warpforge::tilegpu;
 
 #include "warpforge/Dialect/TileGPU/IR/TileGPUAttrInterfaces.cpp.inc"
 
+/// `[a, b, ...]`, possibly empty: an empty list then reaches the verifier,
+/// which says what the list should hold, instead of a parse error.
+static ParseResult parseUnsignedList(AsmParser &parser,
+                                     SmallVector<unsigned> &values) {
+  return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+    unsigned value;
+    if (parser.parseInteger(value))
+      return failure();
+    values.push_back(value);
+    return success();
+  });
+}
+
+static void printUnsignedList(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "warpforge/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
 
@@ -53,6 +72,17 @@ LogicalResult checkPermutation(function_ref<InFlightDiagnostic()> emitError,
   }
   return success();
 }
+
+/// A layout of rank `rank` only applies to tensors of that rank.
+LogicalResult checkTensorRank(function_ref<InFlightDiagnostic()> emitError,
+                              StringRef layout, unsigned rank,
+                              ArrayRef<int64_t> shape) {
+  if (shape.size() == rank)
+    return success();
+  return emitError() << "a rank-" << rank << " " << layout
+                     << " layout cannot describe a rank-" << shape.size()
+                     << " tensor";
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -87,6 +117,12 @@ unsigned BlockedEncodingAttr::getRank() const {
   return getSizePerThread().size();
 }
 
+LogicalResult BlockedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return checkTensorRank(emitError, "blocked", getRank(), shape);
+}
+
 SmallVector<unsigned> BlockedEncodingAttr::getWarpsPerCTAVector() const {
   return SmallVector<unsigned>(getWarpsPerCTA());
 }
@@ -99,9 +135,11 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
   // Along order[0], each thread takes up to sizePerThreadLast elements;
   // lanes then warps fill the dimensions from the fastest varying, as far
   // as each dimension has room, and whatever is left wraps on the slowest.
+  // Sizes are powers of two (the verifier's rule): round down, so that a
+  // thread never holds more than the tensor has along the dimension.
   unsigned fastest = order[0];
-  spt[fastest] = std::max<int64_t>(
-      1, std::min<int64_t>(sizePerThreadLast, shape[fastest]));
+  spt[fastest] = llvm::bit_floor(std::max<uint64_t>(
+      1, std::min<int64_t>(sizePerThreadLast, shape[fastest])));
   unsigned lanesLeft = threadsPerWarp;
   for (unsigned i = 0; i < rank && lanesLeft > 1; ++i) {
     unsigned d = order[i];
@@ -149,6 +187,12 @@ unsigned SliceEncodingAttr::getRank() const {
   return cast<DistributedLayoutAttr>(getParent()).getRank() - 1;
 }
 
+LogicalResult SliceEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return checkTensorRank(emitError, "slice", getRank(), shape);
+}
+
 SmallVector<unsigned> SliceEncodingAttr::getWarpsPerCTAVector() const {
   SmallVector<unsigned> warps =
       cast<DistributedLayoutAttr>(getParent()).getWarpsPerCTAVector();
@@ -194,6 +238,12 @@ WgmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 unsigned WgmmaEncodingAttr::getRank() const { return 2; }
 
+LogicalResult WgmmaEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return checkTensorRank(emitError, "wgmma", getRank(), shape);
+}
+
 SmallVector<unsigned> WgmmaEncodingAttr::getWarpsPerCTAVector() const {
   return SmallVector<unsigned>(getWarpsPerCTA());
 }
@@ -221,6 +271,14 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult DotOperandEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return checkTensorRank(emitError, "dot_op",
+                         cast<DistributedLayoutAttr>(getParent()).getRank(),
+                         shape);
+}
+
 //===----------------------------------------------------------------------===//
 // Shared layouts
 //===----------------------------------------------------------------------===//
@@ -231,6 +289,12 @@ SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (order.empty())
     return emitError() << "shared layout order must not be empty";
   return checkPermutation(emitError, order, order.size());
+}
+
+LogicalResult SharedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return checkTensorRank(emitError, "shared", getOrder().size(), shape);
 }
 
 LogicalResult NVMMASharedEncodingAttr::verify(

@@ -63,6 +63,12 @@ void TileGPUDialect::initialize() {
       >();
 }
 
+Operation *TileGPUDialect::materializeConstant(OpBuilder &builder,
+                                               Attribute value, Type type,
+                                               Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
 void TileGPUDialect::registerTypes() {
   addTypes<
 #define GET_TYPEDEF_LIST

@@ -173,6 +173,10 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   auto ptrType = dyn_cast<tile::PointerType>(ptrs.getElementType());
   if (!ptrType)
     return emitOpError("source must be a tensor of pointers, got ") << ptrs;
+  // Each thread copies the elements the pointers' layout gives it.
+  if (!isa_and_nonnull<DistributedLayoutAttr>(ptrs.getEncoding()))
+    return emitOpError("pointers must have a distributed layout, got ")
+           << ptrs;
   if (ptrs.getShape() != dst.getShape() ||
       ptrType.getPointeeType() != dst.getElementType())
     return emitOpError("pointers ")

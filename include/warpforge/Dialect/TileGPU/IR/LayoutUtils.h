@@ -71,6 +71,12 @@ getRootElementOffsets(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape);
 unsigned getContiguousElemsPerThread(mlir::Attribute layout,
                                      llvm::ArrayRef<int64_t> shape);
 
+/// The layout of `tile.trans` with `order` of a tensor in `layout`: the
+/// same threads hold the same elements, so the transposition is free in
+/// registers (result dim i is source dim order[i]).
+BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
+                                   llvm::ArrayRef<int32_t> order);
+
 /// The tensor type with its encoding replaced.
 mlir::RankedTensorType withEncoding(mlir::RankedTensorType type,
                                     mlir::Attribute encoding);

@@ -10,6 +10,7 @@
 #define WARPFORGE_TILEGPU_ATTRS
 
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
 include "warpforge/Dialect/TileGPU/IR/TileGPUDialect.td"
 
 def TileGPU_DistributedLayout : AttrInterface<"DistributedLayoutAttr"> {
@@ -35,7 +36,8 @@ class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
 }
 
 def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Each thread holds a block of contiguous elements";
   let description = [{
     Along each dimension `d`, a thread holds `sizePerThread[d]` consecutive
@@ -59,16 +61,20 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
                         ArrayRefParameter<"unsigned">:$warpsPerCTA,
                         ArrayRefParameter<"unsigned">:$order);
   let assemblyFormat = [{
-    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
-        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
-        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `order` `=` `[` $order `]` `>`
+    `<` `sizePerThread` `=` custom<UnsignedList>($sizePerThread) `,`
+        `threadsPerWarp` `=` custom<UnsignedList>($threadsPerWarp) `,`
+        `warpsPerCTA` `=` custom<UnsignedList>($warpsPerCTA) `,`
+        `order` `=` custom<UnsignedList>($order) `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The default layout of a `shape` tensor for `numWarps` warps of
-    /// `threadsPerWarp` lanes: row-major, `sizePerThread` elements along the
-    /// last dimension (clamped to what the tensor has).
+    /// The default layout of a `shape` tensor for `numWarps` warps (a power
+    /// of two) of `threadsPerWarp` lanes, dimensions in `order` (fastest
+    /// first): `sizePerThreadLast` elements per thread along `order[0]`
+    /// (clamped to what the tensor has, rounded down to a power of two),
+    /// then lanes and warps along the dimensions from the fastest, as far as
+    /// each has room; what is left wraps on the slowest dimension.  `shape`
+    /// is static, of rank 1 or more, and `order` a permutation of its dims.
     static BlockedEncodingAttr getDefault(::mlir::MLIRContext *context,
                                           ::llvm::ArrayRef<int64_t> shape,
                                           unsigned sizePerThreadLast,
@@ -79,7 +85,8 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
 }
 
 def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "A parent layout with one dimension removed";
   let description = [{
     The layout of the result of reducing a tensor in layout `parent` along
@@ -100,14 +107,16 @@ def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
 }
 
 def TileGPU_WgmmaEncodingAttr : TileGPU_Attr<"WgmmaEncoding", "wgmma",
-    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>]> {
+    [DeclareAttrInterfaceMethods<TileGPU_DistributedLayout>,
+     DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "The accumulator layout of Hopper's warpgroup MMA";
   let description = [{
     The registers `wgmma.mma_async` accumulates into.  One instruction of
     shape `instrShape` = [M, N, K] (M = 64) is issued by a warpgroup (4
     consecutive warps); each warp of the group owns 16 rows of the 64.  The
     CTA's warps are split `warpsPerCTA` = [along M, along N]; the number
-    along M is a multiple of 4 warps (whole warpgroups) unless N is split.
+    along M is a multiple of 4 (a warpgroup's 4 warps stack along M), and
+    further warpgroups may split N.
 
     Example: 8 warps as two warpgroups along M, m64n128k16:
 
@@ -118,14 +127,14 @@ def TileGPU_WgmmaEncodingAttr : TileGPU_Attr<"WgmmaEncoding", "wgmma",
   let parameters = (ins ArrayRefParameter<"unsigned">:$warpsPerCTA,
                         ArrayRefParameter<"unsigned">:$instrShape);
   let assemblyFormat = [{
-    `<` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `instrShape` `=` `[` $instrShape `]` `>`
+    `<` `warpsPerCTA` `=` custom<UnsignedList>($warpsPerCTA) `,`
+        `instrShape` `=` custom<UnsignedList>($instrShape) `>`
   }];
   let genVerifyDecl = 1;
 }
 
 def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding",
-    "dot_op"> {
+    "dot_op", [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "The register layout of an operand of a matrix product";
   let description = [{
     Operand `opIdx` (0 for A, 1 for B) of a dot whose result has layout
@@ -148,7 +157,8 @@ def TileGPU_DotOperandEncodingAttr : TileGPU_Attr<"DotOperandEncoding",
   let genVerifyDecl = 1;
 }
 
-def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
+def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Plain shared-memory layout: dense, in the given order";
   let description = [{
     Elements are stored densely, `order[0]` the fastest-varying dimension,
@@ -161,7 +171,7 @@ def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
     ```
   }];
   let parameters = (ins ArrayRefParameter<"unsigned">:$order);
-  let assemblyFormat = "`<` `order` `=` `[` $order `]` `>`";
+  let assemblyFormat = "`<` `order` `=` custom<UnsignedList>($order) `>`";
   let genVerifyDecl = 1;
 }
 

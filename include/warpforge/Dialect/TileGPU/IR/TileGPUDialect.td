@@ -30,7 +30,10 @@ def TileGPU_Dialect : Dialect {
     The module records the CTA shape in `tilegpu.num-warps` and
     `tilegpu.threads-per-warp`, and the target in `tilegpu.target`.
   }];
-  let dependentDialects = ["::warpforge::tile::TileDialect"];
+  let dependentDialects = ["::warpforge::tile::TileDialect",
+                           "::mlir::arith::ArithDialect"];
+  // convert_layout folds a constant splat into a constant of the new layout.
+  let hasConstantMaterializer = 1;
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let extraClassDeclaration = [{

@@ -216,12 +216,15 @@ def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
     Example:
 
     ```mlir
-    %g = tilegpu.async_commit_group %t0, %t1
+    %g = tilegpu.async_commit_group tokens %t0, %t1
+    %e = tilegpu.async_commit_group
     ```
   }];
   let arguments = (ins Variadic<TileGPU_AsyncToken>:$tokens);
   let results = (outs TileGPU_AsyncToken:$result);
-  let assemblyFormat = "($tokens^)? attr-dict";
+  // The `tokens` keyword ends the op when there are none: a bare optional
+  // operand list would swallow the `%x` that starts the next line.
+  let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
 }
 
 def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
@@ -234,13 +237,13 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
     Example:
 
     ```mlir
-    %w = tilegpu.async_wait %g {num = 1 : i32}
+    %w = tilegpu.async_wait tokens %g {num = 1 : i32}
     ```
   }];
   let arguments = (ins Variadic<TileGPU_AsyncToken>:$tokens,
                        ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
   let results = (outs TileGPU_AsyncToken:$result);
-  let assemblyFormat = "($tokens^)? attr-dict";
+  let assemblyFormat = "(`tokens` $tokens^)? attr-dict";
 }
 
 def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {

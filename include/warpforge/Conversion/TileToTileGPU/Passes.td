@@ -1,0 +1,48 @@
+//===- Passes.td - tile to tilegpu conversion --------------*- tablegen -*-===//
+
+#ifndef WARPFORGE_CONVERSION_TILETOTILEGPU_PASSES
+#define WARPFORGE_CONVERSION_TILETOTILEGPU_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
+  let summary = "Give every tensor a layout for a CTA of num-warps warps";
+  let description = [{
+    Rewrites a module of `tile` IR so that every tensor type carries a
+    distributed layout, and records the CTA shape and target in the module
+    attributes `tilegpu.num-warps`, `tilegpu.threads-per-warp` and
+    `tilegpu.target`.
+
+    The layout of a tensor is the default blocked layout of its shape
+    (row-major; up to 4 elements per thread along the last dimension, fewer
+    for tensors with fewer than 4 elements per thread), except where an op
+    needs another one:
+
+    * `tile.reduce` along `axis` returns `#tilegpu.slice<dim = axis, parent
+      = source layout>`; `tile.expand_dims` takes its source in the slice of
+      its result's layout; `tile.broadcast` takes its source in its result's
+      layout;
+    * `tile.trans` returns its source's layout with the dimensions permuted
+      (free in registers); `tile.scan` returns its source's layout;
+    * `tile.dot` takes `a` and `b` as `#tilegpu.dot_op` operands of its
+      result's layout.
+
+    Element-wise ops (arith, math, pointer arithmetic, loads, stores,
+    atomics) have all their tensors in one layout.  Where an operand comes
+    in another layout, a `tilegpu.convert_layout` is inserted;
+    `tilegpu-remove-layout-conversions` removes those it can.  Control flow
+    (`scf`, `cf`) carries the layouts of the values it passes: loop-carried
+    tensors have the default layout of their shape.
+  }];
+  let options = [
+    Option<"numWarps", "num-warps", "int", /*default=*/"4",
+           "Warps per CTA (a power of two, 1 to 32)">,
+    Option<"threadsPerWarp", "threads-per-warp", "int", /*default=*/"32",
+           "Threads per warp (32 on NVIDIA GPUs)">,
+    Option<"target", "target", "std::string", /*default=*/"\"cuda:90\"",
+           "Target, as cuda:<compute capability>">,
+  ];
+  let dependentDialects = ["::warpforge::tilegpu::TileGPUDialect"];
+}
+
+#endif // WARPFORGE_CONVERSION_TILETOTILEGPU_PASSES

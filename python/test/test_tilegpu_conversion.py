@@ -1,0 +1,220 @@
+"""Tile IR of real kernels -> tilegpu IR through the `tile-to-tilegpu`
+pipeline: every kernel converts and verifies, tensors get the layouts the
+lowering expects, and the conversions that are not needed are gone."""
+
+import numpy as np
+import pytest
+
+import warpforge
+import warpforge.language as tl
+from warpforge import IRError, ir
+
+import zoo
+from filecheck import filecheck
+
+F32 = np.zeros(64, np.float32)
+F16 = np.zeros(64, np.float16)
+I32 = np.zeros(64, np.int32)
+I64 = np.zeros(64, np.int64)
+
+BLOCKED_1D_4 = ("#tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], "
+                "warpsPerCTA = [4], order = [0]>")
+BLOCKED_64x64 = ("#tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], "
+                 "warpsPerCTA = [4, 1], order = [1, 0]>")
+
+
+@warpforge.jit
+def transpose_kernel(x_ptr, y_ptr, M, N, stride_xm, stride_ym, BM: tl.constexpr,
+                     BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride_xm + rn[None, :], mask=mask)
+    mask_t = (rn[:, None] < N) & (rm[None, :] < M)
+    tl.store(y_ptr + rn[:, None] * stride_ym + rm[None, :], tl.trans(x), mask=mask_t)
+
+
+@warpforge.jit
+def reduce_kernel(x_ptr, sum_ptr, max_ptr, idx_ptr, M, N, stride, AXIS: tl.constexpr,
+                  BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    x = tl.load(x_ptr + rm[:, None] * stride + rn[None, :], mask=mask, other=0.0)
+    if AXIS == 0:
+        out = rn
+        out_mask = rn < N
+    else:
+        out = rm
+        out_mask = rm < M
+    tl.store(sum_ptr + out, tl.sum(x, axis=AXIS), mask=out_mask)
+    tl.store(max_ptr + out, tl.max(x, axis=AXIS), mask=out_mask)
+    tl.store(idx_ptr + out, tl.argmax(x, axis=AXIS), mask=out_mask)
+
+
+@warpforge.jit
+def histogram_kernel(x_ptr, hist_ptr, n, NUM_BINS: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0)
+    tl.atomic_add(hist_ptr + x % NUM_BINS, 1, mask=mask)
+
+
+def to_tilegpu(kernel) -> str:
+    """The kernel's optimized tile IR through tile-to-tilegpu with its
+    num_warps; the result parses and verifies again."""
+    pipeline = f"tile-to-tilegpu{{num-warps={kernel.options.num_warps}}}"
+    text = ir.run_pipeline(kernel.asm["tile"], pipeline)
+    assert ir.parse(text) == text
+    return text
+
+
+def test_vector_add(tmp_path):
+    k = zoo.add_kernel.warmup(F32, F32, F32, 1000, BLOCK_SIZE=1024, grid=(1,))
+    filecheck(to_tilegpu(k), f"""
+CHECK: #[[B:blocked[0-9]*]] = {BLOCKED_1D_4}
+CHECK: module attributes {{"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32}}
+CHECK-LABEL: tile.func public @add_kernel
+CHECK-NOT: tilegpu.convert_layout
+CHECK: tile.make_range {{{{.*}}}} : tensor<1024xi32, #[[B]]>
+CHECK: tile.load %{{{{.*}}}}, %{{{{.*}}}} : tensor<1024x!tile.ptr<f32>, #[[B]]>
+CHECK: arith.addf %{{{{.*}}}}, %{{{{.*}}}} : tensor<1024xf32, #[[B]]>
+CHECK: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<1024x!tile.ptr<f32>, #[[B]]>
+CHECK-NOT: tilegpu.convert_layout
+""", tmp_path)
+
+
+def test_vector_add_with_8_warps(tmp_path):
+    k = zoo.add_kernel.warmup(F32, F32, F32, 1000, BLOCK_SIZE=1024, num_warps=8, grid=(1,))
+    assert k.options.num_warps == 8
+    filecheck(to_tilegpu(k), """
+CHECK: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>
+CHECK: module attributes {"tilegpu.num-warps" = 8 : i32
+CHECK: tile.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tile.ptr<f32>, #[[B]]>
+""", tmp_path)
+
+
+def test_fused_softmax(tmp_path):
+    k = zoo.softmax_kernel.warmup(F32, F32, 781, 781, 1823, 781, BLOCK_SIZE=1024,
+                                  num_stages=4, grid=(1,))
+    filecheck(to_tilegpu(k), f"""
+CHECK: #[[B:blocked[0-9]*]] = {BLOCKED_1D_4}
+CHECK-LABEL: tile.func public @softmax_kernel
+CHECK-NOT: tilegpu.convert_layout
+CHECK: scf.for
+CHECK: %[[ROW:.*]] = tile.load %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<1024x!tile.ptr<f32>, #[[B]]>
+CHECK: tile.reduce %[[ROW]] axis = 0 : tensor<1024xf32, #[[B]]> -> f32
+CHECK: math.exp %{{{{.*}}}} : tensor<1024xf32, #[[B]]>
+CHECK: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<1024x!tile.ptr<f32>, #[[B]]>
+CHECK: }} {{tile.num_stages = 4 : i32}}
+CHECK-NOT: tilegpu.convert_layout
+""", tmp_path)
+
+
+def test_layer_norm(tmp_path):
+    k = zoo.layer_norm_fwd.warmup(F16, F16, F16, F16, F32, F32, 1151, 1151, 1e-5,
+                                  BLOCK_SIZE=512, grid=(1,))
+    filecheck(to_tilegpu(k), f"""
+CHECK: #[[B:blocked[0-9]*]] = {BLOCKED_1D_4}
+CHECK-LABEL: tile.func public @layer_norm_fwd
+CHECK-NOT: tilegpu.convert_layout
+CHECK: scf.for {{{{.*}}}} iter_args(%{{{{.*}}}} = %{{{{.*}}}}) -> (tensor<512xf32, #[[B]]>)
+CHECK: tile.reduce %{{{{.*}}}} axis = 0 : tensor<512xf32, #[[B]]> -> f32
+CHECK: scf.for {{{{.*}}}} iter_args(%{{{{.*}}}} = %{{{{.*}}}}) -> (tensor<512xf32, #[[B]]>)
+CHECK: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<512x!tile.ptr<f16>, #[[B]]>
+CHECK-NOT: tilegpu.convert_layout
+""", tmp_path)
+
+
+def test_transpose(tmp_path):
+    k = transpose_kernel.warmup(F32, F32, 100, 120, 120, 100, BM=64, BN=32, grid=(1,))
+    # The transposition keeps each element in its thread: the store follows
+    # it in the permuted layout, with pointers computed there.
+    filecheck(to_tilegpu(k), """
+CHECK-DAG: #[[T:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+CHECK-DAG: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+CHECK-LABEL: tile.func public @transpose_kernel
+CHECK-NOT: tilegpu.convert_layout
+CHECK: %[[X:.*]] = tile.load %{{.*}}, %{{.*}} : tensor<64x32x!tile.ptr<f32>, #[[B]]>
+CHECK: %[[XT:.*]] = tile.trans %[[X]] {order = array<i32: 1, 0>} : tensor<64x32xf32, #[[B]]> -> tensor<32x64xf32, #[[T]]>
+CHECK: tile.store %{{.*}}, %[[XT]], %{{.*}} : tensor<32x64x!tile.ptr<f32>, #[[T]]>
+CHECK-NOT: tilegpu.convert_layout
+""", tmp_path)
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_sum_max_argmax(tmp_path, axis):
+    k = reduce_kernel.warmup(F32, F32, F32, I64, 50, 60, 64, AXIS=axis, BM=64, BN=64,
+                             grid=(1,))
+    # The reductions' results and the stores of them stay in the slice of the
+    # tile's layout; argmax reduces the values and their indices together.
+    text = to_tilegpu(k)
+    assert "tilegpu.convert_layout" not in text
+    filecheck(text, f"""
+CHECK-DAG: #[[B:blocked[0-9]*]] = {BLOCKED_64x64}
+CHECK-DAG: #[[S:slice[0-9]*]] = #tilegpu.slice<dim = {axis}, parent = #[[B]]>
+CHECK-LABEL: tile.func public @reduce_kernel
+CHECK: %[[X:.*]] = tile.load %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<64x64x!tile.ptr<f32>, #[[B]]>
+CHECK-DAG: tile.reduce %[[X]] axis = {axis} : tensor<64x64xf32, #[[B]]> -> tensor<64xf32, #[[S]]> {{
+CHECK-DAG: arith.addf %{{{{.*}}}}, %{{{{.*}}}} : f32
+CHECK-DAG: arith.maxnumf %{{{{.*}}}}, %{{{{.*}}}} : f32
+CHECK-DAG: tile.reduce %[[X]], %{{{{.*}}}} axis = {axis} : tensor<64x64xf32, #[[B]]>, tensor<64x64xi32, #[[B]]> -> tensor<64xf32, #[[S]]>, tensor<64xi32, #[[S]]>
+CHECK-DAG: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<64x!tile.ptr<f32>, #[[S]]>
+CHECK-DAG: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<64x!tile.ptr<i64>, #[[S]]>
+""", tmp_path)
+    assert text.count("tile.reduce ") == 3
+    assert text.count("-> tensor<64xf32, #slice") == 3
+
+
+def test_argmax_rows(tmp_path):
+    k = zoo.argmax_rows_kernel.warmup(F32, F32, I64, 1000, 1000, BLOCK=1024, grid=(1,))
+    filecheck(to_tilegpu(k), f"""
+CHECK: #[[B:blocked[0-9]*]] = {BLOCKED_1D_4}
+CHECK-NOT: tilegpu.convert_layout
+CHECK: tile.reduce %{{{{.*}}}}, %{{{{.*}}}} axis = 0 : tensor<1024xf32, #[[B]]>, tensor<1024xi32, #[[B]]> -> f32, i32
+CHECK-NOT: tilegpu.convert_layout
+""", tmp_path)
+
+
+def test_histogram_with_atomics(tmp_path):
+    k = histogram_kernel.warmup(I32, I32, 1000, NUM_BINS=16, BLOCK=256, grid=(1,))
+    filecheck(to_tilegpu(k), """
+CHECK: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+CHECK-NOT: tilegpu.convert_layout
+CHECK: %[[X:.*]] = tile.load %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<i32>, #[[B]]>
+CHECK: arith.remsi %[[X]], %{{.*}} : tensor<256xi32, #[[B]]>
+CHECK: tile.atomic_rmw add, acq_rel, gpu, %{{.*}}, %{{.*}}, %{{.*}} : tensor<256x!tile.ptr<i32>, #[[B]]>
+CHECK-NOT: tilegpu.convert_layout
+""", tmp_path)
+
+
+def test_matmul_keeps_only_operand_conversions(tmp_path):
+    k = zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
+                                 BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32,
+                                 GROUP_SIZE_M=8, ACTIVATION="leaky_relu", grid=(1,))
+    # The pointer grids are computed in their loads' layouts; only the dot's
+    # operands are converted, to dot operand layouts of the accumulator's.
+    text = to_tilegpu(k)
+    assert text.count("tilegpu.convert_layout") == 2
+    filecheck(text, f"""
+CHECK-DAG: #[[C:blocked[0-9]*]] = {BLOCKED_64x64}
+CHECK-DAG: #[[OPA:dot_op[0-9]*]] = #tilegpu.dot_op<opIdx = 0, parent = #[[C]], kWidth = 1>
+CHECK-DAG: #[[OPB:dot_op[0-9]*]] = #tilegpu.dot_op<opIdx = 1, parent = #[[C]], kWidth = 1>
+CHECK: scf.for {{{{.*}}}} -> (tensor<64x64xf32, #[[C]]>, tensor<64x32x!tile.ptr<f16>, #{{{{blocked[0-9]*}}}}>, tensor<32x64x!tile.ptr<f16>, #[[C]]>)
+CHECK: %[[A:.*]] = tilegpu.convert_layout %{{{{.*}}}} : tensor<64x32xf16, #{{{{blocked[0-9]*}}}}> -> tensor<64x32xf16, #[[OPA]]>
+CHECK: %[[B:.*]] = tilegpu.convert_layout %{{{{.*}}}} : tensor<32x64xf16, #[[C]]> -> tensor<32x64xf16, #[[OPB]]>
+CHECK: tile.dot %[[A]], %[[B]], %{{{{.*}}}} : tensor<64x32xf16, #[[OPA]]> * tensor<32x64xf16, #[[OPB]]> -> tensor<64x64xf32, #[[C]]>
+CHECK: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<64x64x!tile.ptr<f16>, #[[C]]>
+""", tmp_path)
+
+
+def test_pipeline_is_listed():
+    assert "tile-to-tilegpu" in ir.pipelines()
+
+
+def test_bad_num_warps_is_an_error():
+    k = zoo.add_kernel.warmup(F32, F32, F32, 1000, BLOCK_SIZE=1024, grid=(1,))
+    with pytest.raises(IRError) as info:
+        ir.run_pipeline(k.asm["tile"], "tile-to-tilegpu{num-warps=3}")
+    assert any("num-warps must be a power of two from 1 to 32, got 3" in d.message
+               for d in info.value.diagnostics)

@@ -1,0 +1,179 @@
+// RUN: warpforge-opt %s --convert-tile-to-tilegpu --mlir-print-local-scope | FileCheck %s
+// RUN: warpforge-opt %s --convert-tile-to-tilegpu=num-warps=8 --mlir-print-local-scope | FileCheck %s --check-prefix=WARPS8
+
+// The default layout of each shape (BlockedEncodingAttr::getDefault with
+// clamp(elements / threads, 1, 4) elements per thread along the last
+// dimension), for 4 warps and for 8.  Every one of them covers the tensor
+// with as little replication as the number of threads allows.  (Printed
+// without aliases, so that each function shows its layout.)
+
+// One element per thread: 128 threads cover it exactly.
+// CHECK-LABEL: tile.func public @shape_128(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// WARPS8-LABEL: tile.func public @shape_128(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<128xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+tile.func public @shape_128(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<128xf32>
+  tile.return
+}
+
+// 16-byte vectors of f32.
+// CHECK-LABEL: tile.func public @shape_1024(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1024xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// WARPS8-LABEL: tile.func public @shape_1024(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1024xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+tile.func public @shape_1024(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<1024xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_4096(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<4096xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// WARPS8-LABEL: tile.func public @shape_4096(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<4096xf32, #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+tile.func public @shape_4096(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<4096xf32>
+  tile.return
+}
+
+// Fewer elements than threads: the CTA tile wraps.
+// CHECK-LABEL: tile.func public @shape_64(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<64xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+// WARPS8-LABEL: tile.func public @shape_64(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<64xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
+tile.func public @shape_64(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<64xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_64x64(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_64x64(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_64x64(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<64x64xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_128x32(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<128x32xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_128x32(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<128x32xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_128x32(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<128x32xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_32x128(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<32x128xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_32x128(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<32x128xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_32x128(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<32x128xf32>
+  tile.return
+}
+
+// Two elements per thread cover it exactly.
+// CHECK-LABEL: tile.func public @shape_16x16(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<16x16xf32, #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_16x16(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<16x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_16x16(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<16x16xf32>
+  tile.return
+}
+
+// What the rows cannot hold wraps on the slowest dimension.
+// CHECK-LABEL: tile.func public @shape_4x4(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<4x4xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_4x4(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<4x4xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_4x4(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<4x4xf32>
+  tile.return
+}
+
+// A single row: lanes and warps along it.
+// CHECK-LABEL: tile.func public @shape_1x128(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1x128xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_1x128(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1x128xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]>>
+tile.func public @shape_1x128(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<1x128xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_1x1024(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1x1024xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_1x1024(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1x1024xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]>>
+tile.func public @shape_1x1024(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<1x1024xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_1x16(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_1x16(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1x16xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_1x16(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<1x16xf32>
+  tile.return
+}
+
+// A single column: lanes and warps along the rows.
+// CHECK-LABEL: tile.func public @shape_128x1(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<128x1xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_128x1(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<128x1xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_128x1(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<128x1xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_1024x1(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1024x1xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_1024x1(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1024x1xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_1024x1(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<1024x1xf32>
+  tile.return
+}
+
+// 3 elements per thread round down to a power of two.
+// CHECK-LABEL: tile.func public @shape_3x128(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<3x128xf32, #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_3x128(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<3x128xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]>>
+tile.func public @shape_3x128(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<3x128xf32>
+  tile.return
+}
+
+// A dimension that is not a power of two still gives a valid layout.
+// CHECK-LABEL: tile.func public @shape_8x6(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<8x6xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_8x6(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<8x6xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_8x6(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<8x6xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_2x4x8(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<2x4x8xf32, #tilegpu.blocked<sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_2x4x8(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<2x4x8xf32, #tilegpu.blocked<sizePerThread = [1, 1, 1], threadsPerWarp = [1, 4, 8], warpsPerCTA = [8, 1, 1], order = [2, 1, 0]>>
+tile.func public @shape_2x4x8(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<2x4x8xf32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.func public @shape_16x16x16(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<16x16x16xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 8, 4], warpsPerCTA = [2, 2, 1], order = [2, 1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_16x16x16(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<16x16x16xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 8, 4], warpsPerCTA = [4, 2, 1], order = [2, 1, 0]>>
+tile.func public @shape_16x16x16(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<16x16x16xf32>
+  tile.return
+}
