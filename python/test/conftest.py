@@ -27,3 +27,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def frontend_only(monkeypatch):
+    """Compile to tile IR only: for tests of the frontend whose kernels use
+    what the GPU backend does not lower yet (dot, TMA descriptors, prints)."""
+    import functools
+
+    from warpforge.compiler import compiler
+    from warpforge.runtime import jit
+    monkeypatch.setattr(jit, "compile_kernel",
+                        functools.partial(compiler.compile_kernel, gpu=False))

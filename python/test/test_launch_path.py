@@ -101,6 +101,8 @@ def test_wrong_argument_count(launches):
         zoo.add_kernel[(1,)](X, X, X, BLOCK_SIZE=256)
 
 
-def test_launch_without_a_gpu_backend_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="GPU code generation is not available"):
+def test_launch_without_a_driver_is_a_clear_error(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_LIBCUDA", "/nonexistent/libcuda.so.1")
+    with pytest.raises(RuntimeError, match="cannot launch kernel 'add_kernel'.*"
+                                           "cannot open the CUDA driver library"):
         zoo.add_kernel[(1,)](X, X, X, 1000, BLOCK_SIZE=256)

@@ -543,6 +543,8 @@ struct AtomicConversionBase : public OpConversionPattern<SourceOp> {
     Type elemType = this->getTypeConverter()->convertType(
         tensorType ? tensorType.getElementType() : resultType);
     bool needResult = !op.getResult().use_empty();
+    // `atom` always writes a destination register; only `red` has none.
+    bool asmResult = needResult || instruction.starts_with("atom");
     if (!tensorType) {
       if (needResult && !op->hasAttr("tilegpu.scratch"))
         return op.emitError("scalar atomic has no scratch shared memory; "
@@ -550,7 +552,7 @@ struct AtomicConversionBase : public OpConversionPattern<SourceOp> {
       Value pred = andPreds(rewriter, loc, mask,
                             threadZeroPredicate(rewriter, loc));
       Value v = emitAtomic(rewriter, loc, instruction, ptr, valueOperands,
-                           pred, elemType, needResult);
+                           pred, elemType, asmResult);
       if (needResult)
         v = broadcastFromThreadZero(rewriter, loc, op, v);
       else
@@ -579,7 +581,7 @@ struct AtomicConversionBase : public OpConversionPattern<SourceOp> {
       Value pred = andPreds(rewriter, loc, masks.empty() ? Value() : masks[i],
                             owner);
       Value r = emitAtomic(rewriter, loc, instruction, ptrs[i], operands,
-                           pred, elemType, needResult);
+                           pred, elemType, asmResult);
       results.push_back(r ? r : zeroVal(rewriter, loc, elemType));
     }
     // Threads that did not perform the update hold no result; a result
