@@ -10,8 +10,13 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace warpforge::test {
+void registerTestSimulateCTAPass();
+} // namespace warpforge::test
+
 int main(int argc, char **argv) {
   warpforge::registerWarpforgePassesAndPipelines();
+  warpforge::test::registerTestSimulateCTAPass();
   mlir::DialectRegistry registry;
   warpforge::registerWarpforgeDialects(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
