@@ -399,7 +399,7 @@ def test_convert_layout(case):
      blocked([4, 1], [8, 4], [1, 4], [0, 1])),
     # Same placement, a dim of size 1 differs: registers only.
     (4, [1, 128], blocked([1, 1], [1, 32], [1, 4], [1, 0]),
-     blocked([1, 1], [2, 16], [2, 2], [1, 0])),
+     blocked([2, 1], [1, 32], [1, 4], [0, 1])),
 ], ids=str)
 def test_convert_layout_chosen(case):
     run_convert(*case)

@@ -60,7 +60,8 @@ struct TileGPUAllocateSharedMemory
       });
       module.emitError("kernel '")
           << kernels << "' needs " << total
-          << " bytes of shared memory, but the limit is " << maxSharedBytes
+          << " bytes of shared memory, but the limit is "
+          << static_cast<int64_t>(maxSharedBytes)
           << " bytes; use smaller blocks or fewer stages";
       return signalPassFailure();
     }

@@ -175,8 +175,15 @@ struct PrintOpConversion : public OpConversionPattern<tile::PrintOp> {
       for (Value a : args)
         fields.push_back(a.getType());
       auto structType = LLVM::LLVMStructType::getLiteral(ctx, fields);
-      buffer = LLVM::AllocaOp::create(rewriter, loc, ptr, structType,
-                                      i32Val(rewriter, loc, 1));
+      {
+        // In the entry block: an alloca in a loop would grow the stack on
+        // every iteration.
+        OpBuilder::InsertionGuard guard(rewriter);
+        if (auto func = op->getParentOfType<FunctionOpInterface>())
+          rewriter.setInsertionPointToStart(&func.getFunctionBody().front());
+        buffer = LLVM::AllocaOp::create(rewriter, loc, ptr, structType,
+                                        i32Val(rewriter, loc, 1));
+      }
       for (auto [i, a] : llvm::enumerate(args)) {
         Value field = LLVM::GEPOp::create(
             rewriter, loc, ptr, structType, buffer,
