@@ -272,7 +272,7 @@ def test_softmax(rows, cols, BLOCK, num_warps):
     out = poisoned(rows, cols)
     softmax_kernel[(rows,)](out, x, x.stride(0), out.stride(0), cols,
                             BLOCK_SIZE=BLOCK, num_warps=num_warps)
-    torch.testing.assert_close(out, torch.softmax(x, dim=1), rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(out, torch.softmax(x, dim=1), rtol=1e-4, atol=1e-6)
 
 
 @warpforge.jit
@@ -309,5 +309,5 @@ def test_layer_norm_forward(rows, cols, BLOCK, num_warps):
     ref = torch.nn.functional.layer_norm(x, (cols,), w, b, eps)
     torch.testing.assert_close(y, ref, rtol=1e-4, atol=1e-4)
     torch.testing.assert_close(mean, x.mean(dim=1), rtol=1e-5, atol=1e-5)
-    var = x.var(dim=1, unbiased=False)
+    var = x.var(dim=1, correction=0)
     torch.testing.assert_close(rstd, 1 / torch.sqrt(var + eps), rtol=1e-4, atol=1e-4)

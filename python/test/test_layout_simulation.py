@@ -405,9 +405,10 @@ def test_convert_layout_chosen(case):
     run_convert(*case)
 
 
-def test_convert_layout_16_bit():
+@pytest.mark.parametrize("elem", ["i8", "i16", "f16", "i64", "f64"])
+def test_convert_layout_element_widths(elem):
     run_convert(4, [32, 32], blocked([1, 4], [4, 8], [4, 1], [1, 0]),
-                blocked([1, 1], [32, 1], [1, 4], [0, 1]), elem="i16")
+                blocked([1, 1], [32, 1], [1, 4], [0, 1]), elem=elem)
 
 
 def reshape_cases(count, seed):

@@ -25,10 +25,12 @@ struct VectorShape {
   unsigned wordBits;  // 16, 32 or 64
   unsigned elemBits;  // bits of one element in memory
   StringRef constraint;
-  /// The PTX type suffix of the access (b8 for single bytes).
+  unsigned vectorBits; // bits of the whole vector in memory
+  /// The PTX type suffix of the access (b8 for single bytes: a wider
+  /// access would touch the neighbour and need more alignment).
   std::string accessBits() const {
-    return "b" + std::to_string(words == 1 && elemBits * perWord() < wordBits
-                                    ? elemBits * perWord()
+    return "b" + std::to_string(words == 1 && vectorBits < wordBits
+                                    ? vectorBits
                                     : wordBits);
   }
   unsigned perWord() const { return std::max(1u, wordBits / elemBits); }
@@ -45,10 +47,10 @@ VectorShape getVectorShape(Type element, unsigned vec) {
   unsigned elemBits = memoryBits(element);
   unsigned total = elemBits * vec;
   if (total <= 16)
-    return {1, 16, elemBits, "h"};
+    return {1, 16, elemBits, "h", total};
   if (elemBits == 64)
-    return {vec, 64, 64, "l"};
-  return {total / 32, 32, elemBits, "r"};
+    return {vec, 64, 64, "l", total};
+  return {total / 32, 32, elemBits, "r", total};
 }
 
 Type wordType(OpBuilder &b, const VectorShape &shape) {
