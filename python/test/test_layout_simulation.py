@@ -95,8 +95,14 @@ def random_shape(rng, rank, max_elems=2048):
 
 
 def random_layout(rng, rank, num_warps):
-    """A blocked layout of `rank`, or a slice of a rank + 1 one."""
-    if rng.random() < 0.3:
+    """A blocked layout of `rank`, or a slice of a rank + 1 one, or a slice
+    of a slice of a rank + 2 one."""
+    r = rng.random()
+    if r < 0.1:
+        parent = random_blocked(rng, rank + 2, num_warps)
+        inner = f"#tilegpu.slice<dim = {rng.randrange(rank + 2)}, parent = {parent}>"
+        return f"#tilegpu.slice<dim = {rng.randrange(rank + 1)}, parent = {inner}>"
+    if r < 0.35:
         parent = random_blocked(rng, rank + 1, num_warps)
         dim = rng.randrange(rank + 1)
         return f"#tilegpu.slice<dim = {dim}, parent = {parent}>"
@@ -445,3 +451,65 @@ def run_reshape(num_warps, shape, src, new_shape, dst, allow_reorder):
 @pytest.mark.parametrize("case", reshape_cases(40, seed=4), ids=str)
 def test_reshape(case):
     run_reshape(*case)
+
+
+# ---------------------------------------------------------------------------
+# Shared-memory buffers
+# ---------------------------------------------------------------------------
+
+def memdesc(shape, elem, order, mutable=False, buffers=1):
+    text = f"!tilegpu.memdesc<{'x'.join(map(str, shape))}x{elem}, #tilegpu.shared<order = [{', '.join(map(str, order))}]>"
+    if mutable:
+        text += ", mutable"
+    if buffers > 1:
+        text += f", buffers = {buffers}"
+    return text + ">"
+
+
+def shared_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        num_warps = rng.choice([1, 2, 4, 8])
+        rank = rng.choice([1, 2, 3])
+        shape = random_shape(rng, rank)
+        order = list(range(rank))
+        rng.shuffle(order)
+        cases.append((num_warps, shape, random_layout(rng, rank, num_warps),
+                      random_layout(rng, rank, num_warps), order))
+    return cases
+
+
+@pytest.mark.parametrize("case", shared_cases(30, seed=5), ids=str)
+def test_local_alloc_and_load(case):
+    num_warps, shape, src, dst, order = case
+    k = Kernel(num_warps, ["f32", "f32"])
+    x = k.load(0, shape, src)
+    md = memdesc(shape, "f32", order)
+    m = k.emit(f"tilegpu.local_alloc {x} : ({k.ttype(shape, 'f32', src)}) -> {md}")
+    y = k.emit(f"tilegpu.local_load {m} : {md} -> {k.ttype(shape, 'f32', dst)}")
+    k.store(1, y, shape, dst)
+    out = simulate(k.text(), ["f32", "f32"])
+    n = int(np.prod(shape))
+    np.testing.assert_array_equal(written(out, 1, n), input_values(0, n))
+
+
+@pytest.mark.parametrize("order", [[1, 0], [0, 1]])
+def test_local_store_into_a_ring_and_load_a_sub_tile(order):
+    src = blocked([1, 4], [4, 8], [4, 1], [1, 0])
+    dst = blocked([2, 1], [16, 2], [1, 4], [0, 1])
+    k = Kernel(4, ["f32", "f32"])
+    x = k.load(0, [32, 64], src)
+    ring = memdesc([32, 64], "f32", order, mutable=True, buffers=3)
+    one = memdesc([32, 64], "f32", order, mutable=True)
+    sub = memdesc([16, 32], "f32", order, mutable=True)
+    m = k.emit(f"tilegpu.local_alloc : () -> {ring}")
+    i = k.emit("arith.constant 2 : i32")
+    b = k.emit(f"tilegpu.memdesc_index {m}[{i}] : {ring} -> {one}")
+    k.lines.append(f"    tilegpu.local_store {x}, {b} : {k.ttype([32, 64], 'f32', src)} -> {one}")
+    s = k.emit(f"tilegpu.memdesc_subslice {b} [16, 32] : {one} -> {sub}")
+    y = k.emit(f"tilegpu.local_load {s} : {sub} -> {k.ttype([16, 32], 'f32', dst)}")
+    k.store(1, y, [16, 32], dst)
+    out = simulate(k.text(), ["f32", "f32"])
+    ref = input_values(0, 32 * 64).reshape(32, 64)[16:32, 32:64]
+    np.testing.assert_array_equal(written(out, 1, 16 * 32), ref.reshape(-1))

@@ -142,9 +142,9 @@ ExchangePlan planExchange(RankedTensorType src, RankedTensorType dst,
   // multiple of 32 words put them all in one bank.  One extra 32-bit word
   // (or one element, for 64-bit elements) after each row makes the row
   // pitch odd in words, so such a column hits distinct banks, and keeps
-  // every element aligned.  Rows of fewer than 4 words conflict at most
-  // 2-way and would pay 25% or more in space, so they are not padded; nor
-  // is a single row.
+  // every element aligned.  Rows of 1 or 2 words conflict at most 2-way
+  // and would grow by 50% or more, so they are not padded; nor is a
+  // single row.
   if (numel > plan.rowLength && plan.rowLength * plan.elemBytes >= 16)
     plan.padElems = std::max(1u, 4 / plan.elemBytes);
   plan.elemsPerRound = numel;

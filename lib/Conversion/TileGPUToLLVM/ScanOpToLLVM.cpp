@@ -158,9 +158,8 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
       }
     }
 
-    auto [lane, warp] = getLaneAndWarpId(rewriter, loc);
+    Value lane = getLaneAndWarpId(rewriter, loc).first;
     auto [laneAlong, warpAlong] = getLaneAndWarpAlongAxis(rewriter, loc, axis);
-    (void)warp;
     // Position in visiting order among the lanes (warps) holding distinct
     // elements.
     auto visitIndex = [&](Value along, unsigned distinct) -> Value {
