@@ -161,9 +161,14 @@ void hideLLVMTuningOptions() {
 }
 } // namespace
 
+namespace warpforge::test {
+void registerTestSimulateCTAPass();
+} // namespace warpforge::test
+
 int main(int argc, char **argv) {
   hideLLVMTuningOptions();
   warpforge::registerWarpforgePassesAndPipelines();
+  warpforge::test::registerTestSimulateCTAPass();
   DialectRegistry registry;
   warpforge::registerWarpforgeDialects(registry);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(

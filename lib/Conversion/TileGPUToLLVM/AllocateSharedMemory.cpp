@@ -60,7 +60,8 @@ struct TileGPUAllocateSharedMemory
       });
       module.emitError("kernel '")
           << kernels << "' needs " << total
-          << " bytes of shared memory, but the limit is " << maxSharedBytes
+          << " bytes of shared memory, but the limit is "
+          << static_cast<int64_t>(maxSharedBytes)
           << " bytes; use smaller blocks or fewer stages";
       return signalPassFailure();
     }
@@ -72,6 +73,12 @@ struct TileGPUAllocateSharedMemory
 namespace warpforge {
 
 int64_t getScratchBytes(Operation *op) {
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return getReduceScratchBytes(reduce);
+  if (auto scan = dyn_cast<tile::ScanOp>(op))
+    return getScanScratchBytes(scan);
+  if (isa<ConvertLayoutOp, tile::ReshapeOp>(op))
+    return getExchangeScratchBytes(op);
   // A scalar atomic whose result is used hands it from thread 0 to the
   // others.
   if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op) &&

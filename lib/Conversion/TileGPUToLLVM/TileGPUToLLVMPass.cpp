@@ -35,10 +35,6 @@ LogicalResult rejectUnsupportedOps(ModuleOp module) {
                  tile::DescriptorStoreOp>(op))
       why = "tensor descriptors (TMA) are not supported by the GPU backend "
             "yet";
-    else if (isa<tile::PrintOp>(op))
-      why = "device_print is not supported by the GPU backend yet";
-    else if (isa<tile::AssertOp>(op))
-      why = "device_assert is not supported by the GPU backend yet";
     else if (isa<tile::CallOp>(op))
       why = "calls must be inlined before GPU code generation (run "
             "tile-optimize)";
@@ -87,6 +83,11 @@ struct ConvertTileGPUToLLVM
     populateViewOpToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns,
                                       [](Value, Value) { return 1u; });
+    populateReduceOpToLLVMPatterns(converter, patterns);
+    populateScanOpToLLVMPatterns(converter, patterns);
+    populateConvertLayoutOpToLLVMPatterns(converter, patterns);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns);
+    populateDebugOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // libdevice for the math functions it has (accurate, and what CUDA C
     // uses); LLVM intrinsics for the rest.

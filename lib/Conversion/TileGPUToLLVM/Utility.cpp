@@ -4,6 +4,8 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace warpforge::tilegpu;
@@ -323,6 +325,111 @@ Value loadShared(OpBuilder &b, Location loc, Value ptr, Type type,
 Type getLoweredElementType(const TypeConverter *converter, Type tensorType) {
   Type element = cast<RankedTensorType>(tensorType).getElementType();
   return converter->convertType(element);
+}
+
+Value toSharedStorage(OpBuilder &b, Location loc, Value v) {
+  if (v.getType().isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, b.getI8Type(), v);
+  return v;
+}
+
+Value fromSharedStorage(OpBuilder &b, Location loc, Value v, Type type) {
+  if (type.isInteger(1))
+    return LLVM::TruncOp::create(b, loc, type, v);
+  return v;
+}
+
+unsigned getSharedStorageBytes(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return 8;
+  return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> shape) {
+  Value linear;
+  int64_t stride = 1;
+  for (int d = int(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] != 1) {
+      Value term = stride == 1 ? coords[d]
+                               : LLVM::MulOp::create(b, loc, coords[d],
+                                                     i32Val(b, loc, stride))
+                                     .getResult();
+      linear = linear ? LLVM::AddOp::create(b, loc, linear, term).getResult()
+                      : term;
+    }
+    stride *= shape[d];
+  }
+  return linear ? linear : i32Val(b, loc, 0);
+}
+
+AxisDistribution getAxisDistribution(RankedTensorType type, unsigned axis) {
+  Attribute layout = type.getEncoding();
+  SmallVector<unsigned> removed;
+  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
+  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+  AxisDistribution dist;
+  // The axis-th dimension the slices kept.
+  unsigned kept = 0;
+  for (unsigned d = 0; d < root.getRank(); ++d) {
+    if (llvm::is_contained(removed, d))
+      continue;
+    if (kept++ == axis) {
+      dist.rootDim = d;
+      break;
+    }
+  }
+  unsigned d = dist.rootDim;
+  int64_t size = rootShape[d];
+  unsigned spt = root.getSizePerThread()[d];
+  dist.lanes = root.getThreadsPerWarp()[d];
+  dist.warps = root.getWarpsPerCTA()[d];
+  int64_t tile = int64_t(spt) * dist.lanes * dist.warps;
+  dist.elemsPerRep = std::min<int64_t>(spt, size);
+  dist.reps = std::max<int64_t>(1, size / tile);
+  // Thread positions along the axis holding distinct elements.
+  int64_t positions = size >= tile ? int64_t(dist.lanes) * dist.warps
+                                   : std::max<int64_t>(1, size / spt);
+  dist.distinctLanes = std::min<int64_t>(dist.lanes, positions);
+  dist.distinctWarps = std::max<int64_t>(1, positions / dist.lanes);
+  for (unsigned o : root.getOrder()) {
+    if (o == d)
+      break;
+    dist.laneStride *= root.getThreadsPerWarp()[o];
+    dist.warpStride *= root.getWarpsPerCTA()[o];
+  }
+  return dist;
+}
+
+std::pair<Value, Value> getLaneAndWarpAlongAxis(OpBuilder &b, Location loc,
+                                                const AxisDistribution &axis) {
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  auto along = [&](Value id, unsigned stride, unsigned count) -> Value {
+    if (count == 1)
+      return i32Val(b, loc, 0);
+    if (stride != 1)
+      id = LLVM::LShrOp::create(b, loc, id,
+                                i32Val(b, loc, llvm::Log2_32(stride)));
+    return LLVM::AndOp::create(b, loc, id, i32Val(b, loc, count - 1));
+  };
+  return {along(lane, axis.laneStride, axis.lanes),
+          along(warp, axis.warpStride, axis.warps)};
+}
+
+SmallVector<Value> emitCombine(OpBuilder &b, Region &combiner, ValueRange lhs,
+                               ValueRange rhs) {
+  Block &block = combiner.front();
+  IRMapping mapping;
+  for (auto [i, v] : llvm::enumerate(lhs))
+    mapping.map(block.getArgument(i), v);
+  for (auto [i, v] : llvm::enumerate(rhs))
+    mapping.map(block.getArgument(lhs.size() + i), v);
+  for (Operation &op : block.without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> results;
+  for (Value v : block.getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(v));
+  return results;
 }
 
 unsigned getNumWarps(ModuleOp module) {

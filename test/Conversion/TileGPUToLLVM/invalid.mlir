@@ -1,4 +1,66 @@
-// RUN: warpforge-opt %s --split-input-file --verify-diagnostics --convert-tilegpu-to-llvm
+// RUN: warpforge-opt %s --split-input-file --verify-diagnostics --tilegpu-allocate-shared-memory --convert-tilegpu-to-llvm
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @reduce_result_layout(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<16x32xf32, #blocked>
+    // expected-error @+2 {{reduce results must be in #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>, the slice of the source layout along the reduced axis}}
+    // expected-error @+1 {{failed to legalize operation 'tile.reduce'}}
+    %s = tile.reduce %x axis = 1 : tensor<16x32xf32, #blocked> -> tensor<16xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>> {
+    ^bb0(%l: f32, %r: f32):
+      %a = arith.addf %l, %r : f32
+      tile.reduce.return %a : f32
+    }
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @convert_from_wgmma(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<64x64xf32, #blocked>
+    // expected-error @+2 {{cannot lower tilegpu.convert_layout of}}
+    // expected-error @+1 {{failed to legalize operation 'tilegpu.convert_layout'}}
+    %y = tilegpu.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #wgmma>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @load_nvmma(%f: f16) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable>
+    // expected-error @+2 {{element access to shared memory in layout #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16> is not supported yet (only #tilegpu.shared is)}}
+    // expected-error @+1 {{failed to legalize operation 'tilegpu.local_load'}}
+    %x = tilegpu.local_load %m : !tilegpu.memdesc<64x64xf16, #nvmma, mutable> -> tensor<64x64xf16, #blocked>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @scan_of_pointers(%p: !tile.ptr<f32>) {
+    %x = tile.splat %p : !tile.ptr<f32> -> tensor<16x32x!tile.ptr<f32>, #blocked>
+    // expected-error @+2 {{scans of pointers are not supported}}
+    // expected-error @+1 {{failed to legalize operation 'tile.scan'}}
+    %c = tile.scan %x axis = 0 : tensor<16x32x!tile.ptr<f32>, #blocked> -> tensor<16x32x!tile.ptr<f32>, #blocked> {
+    ^bb0(%l: !tile.ptr<f32>, %r: !tile.ptr<f32>):
+      tile.scan.return %l : !tile.ptr<f32>
+    }
+    tile.return
+  }
+}
+
+// -----
 
 // expected-error @below {{module has no tilegpu.num-warps attribute: run convert-tile-to-tilegpu first}}
 module {

@@ -56,6 +56,9 @@ void populateConvertLayoutOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
 void populateSharedMemoryOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
+/// tile.assert (`__assertfail`) and tile.print (`vprintf`).
+void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
 
 } // namespace warpforge
 

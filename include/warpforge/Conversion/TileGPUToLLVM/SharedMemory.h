@@ -3,6 +3,8 @@
 #ifndef WARPFORGE_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H
 #define WARPFORGE_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORY_H
 
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+
 #include "mlir/IR/Operation.h"
 
 namespace warpforge {
@@ -11,6 +13,17 @@ namespace warpforge {
 /// (exchanging values between warps or threads), 0 for none.  Scratch is
 /// dead once the op is done, so all ops share one region.
 int64_t getScratchBytes(mlir::Operation *op);
+
+/// The scratch of each kind of op, defined beside its lowering.
+int64_t getReduceScratchBytes(tile::ReduceOp op);
+int64_t getScanScratchBytes(tile::ScanOp op);
+/// Moving a tensor between two blocked-like layouts (convert_layout) or
+/// shapes (reshape); 0 when the threads already hold what they need.
+int64_t getExchangeScratchBytes(mlir::Operation *op);
+
+/// Scratch one round of an exchange through shared memory may use; larger
+/// tensors move in several rounds.
+constexpr int64_t kMaxExchangeScratchBytes = 64 * 1024;
 
 /// Alignment of the scratch region and of allocations, in bytes: 1024 keeps
 /// 128-byte swizzle atoms aligned for wgmma and TMA.

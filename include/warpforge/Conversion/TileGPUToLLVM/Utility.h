@@ -118,6 +118,57 @@ mlir::Value loadShared(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Type getLoweredElementType(const mlir::TypeConverter *converter,
                                  mlir::Type tensorType);
 
+/// Shared memory holds i1 as a byte; other types as they are.
+mlir::Value toSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value v);
+mlir::Value fromSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
+                              mlir::Value v, mlir::Type type);
+/// Bytes one element of (lowered) `type` takes in shared memory.
+unsigned getSharedStorageBytes(mlir::Type type);
+
+/// The row-major linear index (i32) of `coords` in a `shape` tensor.
+mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
+                      llvm::ArrayRef<mlir::Value> coords,
+                      llvm::ArrayRef<int64_t> shape);
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+/// How the distinct elements of a blocked-like tensor are spread along one
+/// of its dimensions.  Along `axis`, the elements a thread holds come in
+/// `reps` runs of `elemsPerRep` consecutive ones, one run per repetition of
+/// the CTA tile.  When the tensor is smaller than the CTA tile along the
+/// axis, only the first `distinctLanes` lanes (and `distinctWarps` warps)
+/// along it hold distinct elements; the others hold copies of lane
+/// (warp) index modulo that count.
+struct AxisDistribution {
+  unsigned rootDim = 0;       // the axis in the root blocked layout
+  unsigned elemsPerRep = 1;   // consecutive elements per run
+  unsigned reps = 1;          // runs per thread
+  unsigned lanes = 1;         // threadsPerWarp along the axis
+  unsigned warps = 1;         // warpsPerCTA along the axis
+  unsigned distinctLanes = 1; // powers of two, <= lanes
+  unsigned distinctWarps = 1; // powers of two, <= warps
+  unsigned laneStride = 1;    // lane-id distance of neighbours along axis
+  unsigned warpStride = 1;    // warp-id distance of neighbours along axis
+};
+AxisDistribution getAxisDistribution(mlir::RankedTensorType type,
+                                     unsigned axis);
+
+/// The running thread's lane and warp index along the distribution's axis.
+std::pair<mlir::Value, mlir::Value>
+getLaneAndWarpAlongAxis(mlir::OpBuilder &b, mlir::Location loc,
+                        const AxisDistribution &axis);
+
+/// Inlines a reduce or scan combiner (`combiner` takes N left values then N
+/// right values and returns N) on scalars; returns the combined values.
+/// The cloned arith/math ops are lowered by their own patterns afterwards.
+llvm::SmallVector<mlir::Value> emitCombine(mlir::OpBuilder &b,
+                                           mlir::Region &combiner,
+                                           mlir::ValueRange lhs,
+                                           mlir::ValueRange rhs);
+
 /// Module attribute helpers.
 unsigned getNumWarps(mlir::ModuleOp module);
 

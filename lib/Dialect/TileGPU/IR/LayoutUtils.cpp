@@ -164,6 +164,36 @@ BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
                                   newOrder);
 }
 
+SmallVector<SmallVector<int64_t>>
+getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
+                       unsigned tid) {
+  SmallVector<unsigned> removed;
+  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
+  SmallVector<int64_t> rootShape = getRootShape(layout, shape);
+  unsigned rank = root.getRank();
+  // Split the lane and warp ids along `order`, as the lowering does.
+  SmallVector<int64_t> base(rank);
+  unsigned lane = tid % 32, warp = tid / 32;
+  for (unsigned d : root.getOrder()) {
+    unsigned laneD = lane % root.getThreadsPerWarp()[d];
+    unsigned warpD = warp % root.getWarpsPerCTA()[d];
+    lane /= root.getThreadsPerWarp()[d];
+    warp /= root.getWarpsPerCTA()[d];
+    base[d] = (int64_t(warpD) * root.getThreadsPerWarp()[d] + laneD) *
+              root.getSizePerThread()[d];
+  }
+  SmallVector<SmallVector<int64_t>> coords;
+  for (const SmallVector<int64_t> &offset :
+       getRootElementOffsets(layout, shape)) {
+    SmallVector<int64_t> c;
+    for (unsigned d = 0; d < rank; ++d)
+      if (!llvm::is_contained(removed, d))
+        c.push_back((base[d] + offset[d]) % rootShape[d]);
+    coords.push_back(std::move(c));
+  }
+  return coords;
+}
+
 RankedTensorType withEncoding(RankedTensorType type, Attribute encoding) {
   return RankedTensorType::get(type.getShape(), type.getElementType(),
                                encoding);

@@ -77,6 +77,14 @@ unsigned getContiguousElemsPerThread(mlir::Attribute layout,
 BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
                                    llvm::ArrayRef<int32_t> order);
 
+/// The coordinates, in the tensor's own dims, of each element thread `tid`
+/// (0 .. 32 * warps - 1) of the CTA holds, in list order: what the
+/// lowering's emitIndices computes at run time, evaluated at compile time
+/// (to decide whether two layouts place elements alike).
+llvm::SmallVector<llvm::SmallVector<int64_t>>
+getThreadElementCoords(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
+                       unsigned tid);
+
 /// The tensor type with its encoding replaced.
 mlir::RankedTensorType withEncoding(mlir::RankedTensorType type,
                                     mlir::Attribute encoding);

@@ -1,0 +1,257 @@
+//===- ReduceOpToLLVM.cpp - tile.reduce over a distributed tensor ---------===//
+//
+// A reduction along `axis` runs in three steps, each over the elements that
+// share all coordinates but the axis:
+//
+//  1. within a thread, its elements along the axis are combined;
+//  2. within a warp, butterfly shuffles combine the lanes along the axis
+//     (the lane-id bits that vary along it), leaving every lane with the
+//     warp's result;
+//  3. across the warps along the axis, each warp writes its partial result
+//     to scratch shared memory, and after a barrier every thread combines
+//     the partials of all warps.
+//
+// When the tensor is smaller than the CTA tile along the axis, several
+// lanes or warps hold the same elements; steps 2 and 3 then only span the
+// lanes and warps holding distinct ones (a sum must not count an element
+// twice).  Every thread holding an output element ends with the same value:
+// shuffle partners combine in lane order and step 3 combines the partials
+// in warp order, so even a combiner that is commutative only up to NaNs
+// gives all threads the same bits.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// Where each operand's partials live in the op's scratch: operand `i` at
+/// byte `offsets[i]`, slot (output element * distinctWarps + warp).
+struct ReduceScratch {
+  SmallVector<int64_t> offsets;
+  int64_t bytes = 0;
+};
+
+RankedTensorType getSourceType(tile::ReduceOp op) {
+  return cast<RankedTensorType>(op.getSrcs()[0].getType());
+}
+
+int64_t getOutputElements(RankedTensorType type, unsigned axis) {
+  return type.getNumElements() / type.getDimSize(axis);
+}
+
+/// Null when the reduction needs no scratch (a single warp, or copies of
+/// one warp's data, along the axis).
+std::optional<ReduceScratch> getReduceScratch(tile::ReduceOp op) {
+  RankedTensorType type = getSourceType(op);
+  if (!isBlockedLike(type.getEncoding()))
+    return std::nullopt;
+  AxisDistribution axis = getAxisDistribution(type, op.getAxis());
+  if (axis.distinctWarps == 1)
+    return std::nullopt;
+  ReduceScratch scratch;
+  int64_t slots = getOutputElements(type, op.getAxis()) * axis.distinctWarps;
+  for (Value src : op.getSrcs()) {
+    Type element = cast<RankedTensorType>(src.getType()).getElementType();
+    unsigned bytes = isa<tile::PointerType>(element)
+                         ? 8
+                         : getSharedStorageBytes(element);
+    scratch.bytes = llvm::alignTo(scratch.bytes, 8);
+    scratch.offsets.push_back(scratch.bytes);
+    scratch.bytes += slots * bytes;
+  }
+  return scratch;
+}
+
+/// The offset of a root element with the axis coordinate dropped: the key
+/// of the output element it contributes to.
+SmallVector<int64_t> withoutAxis(ArrayRef<int64_t> offset, unsigned rootDim) {
+  SmallVector<int64_t> key(offset);
+  key[rootDim] = 0;
+  return key;
+}
+
+struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType srcType = getSourceType(op);
+    Attribute layout = srcType.getEncoding();
+    unsigned axisDim = op.getAxis();
+    if (!layout || !isBlockedLike(layout))
+      return op.emitError("cannot lower a reduction of ")
+             << srcType << ": it needs a blocked layout";
+    for (Value src : op.getSrcs())
+      if (cast<RankedTensorType>(src.getType()).getEncoding() != layout)
+        return op.emitError("reduce operands must share one layout");
+    bool scalarResult = srcType.getRank() == 1;
+    Attribute resultLayout;
+    if (!scalarResult) {
+      resultLayout = SliceEncodingAttr::get(getContext(), axisDim, layout);
+      for (Type t : op.getResultTypes())
+        if (cast<RankedTensorType>(t).getEncoding() != resultLayout)
+          return op.emitError("reduce results must be in ")
+                 << resultLayout << ", the slice of the source layout along "
+                 << "the reduced axis; got " << t;
+    }
+    for (Value src : op.getSrcs())
+      if (isa<tile::PointerType>(
+              cast<RankedTensorType>(src.getType()).getElementType()))
+        return op.emitError("reductions of pointers are not supported");
+
+    AxisDistribution axis = getAxisDistribution(srcType, axisDim);
+    unsigned numOperands = op.getSrcs().size();
+    Region &combiner = op.getCombineOp();
+    auto combine = [&](ValueRange lhs, ValueRange rhs) {
+      return emitCombine(rewriter, combiner, lhs, rhs);
+    };
+
+    // Output elements: the source's elements with a size-1 axis, keyed by
+    // their root offset.
+    SmallVector<int64_t> outShape(srcType.getShape());
+    outShape[axisDim] = 1;
+    llvm::DenseMap<ArrayRef<int64_t>, unsigned> outputIndex;
+    auto outOffsets = getRootElementOffsets(layout, outShape);
+    for (auto [i, offset] : llvm::enumerate(outOffsets))
+      outputIndex.try_emplace(offset, i);
+
+    // Step 1: combine within the thread.
+    SmallVector<SmallVector<Value>> elements; // [operand][element]
+    for (Value src : adaptor.getSrcs())
+      elements.push_back(unpackLLElements(loc, src, rewriter));
+    SmallVector<SmallVector<Value>> acc(outOffsets.size()); // [out][operand]
+    auto srcOffsets = getRootElementOffsets(layout, srcType.getShape());
+    for (auto [e, offset] : llvm::enumerate(srcOffsets)) {
+      auto it = outputIndex.find(withoutAxis(offset, axis.rootDim));
+      if (it == outputIndex.end())
+        return op.emitError("reduce layout has an element outside the "
+                            "output (internal error)");
+      SmallVector<Value> value;
+      for (unsigned i = 0; i < numOperands; ++i)
+        value.push_back(elements[i][e]);
+      SmallVector<Value> &slot = acc[it->second];
+      slot = slot.empty() ? value : combine(slot, value);
+    }
+
+    // Step 2: butterfly shuffles over the lanes holding distinct elements.
+    // The lower lane of each pair is the left operand on both sides.
+    Value lane = getLaneAndWarpId(rewriter, loc).first;
+    for (unsigned step = 1; step < axis.distinctLanes; step *= 2) {
+      unsigned mask = step * axis.laneStride;
+      Value upper = LLVM::ICmpOp::create(
+          rewriter, loc, LLVM::ICmpPredicate::ne,
+          LLVM::AndOp::create(rewriter, loc, lane, i32Val(rewriter, loc, mask)),
+          i32Val(rewriter, loc, 0));
+      for (SmallVector<Value> &value : acc) {
+        SmallVector<Value> lhs, rhs;
+        for (Value v : value) {
+          Value other = shuffleXor(rewriter, loc, v, mask);
+          lhs.push_back(LLVM::SelectOp::create(rewriter, loc, upper, other, v));
+          rhs.push_back(LLVM::SelectOp::create(rewriter, loc, upper, v, other));
+        }
+        value = combine(lhs, rhs);
+      }
+    }
+
+    // Step 3: across warps, through scratch shared memory.
+    if (axis.distinctWarps > 1) {
+      std::optional<ReduceScratch> scratch = getReduceScratch(op);
+      if (!op->hasAttr("tilegpu.scratch"))
+        return op.emitError("reduction across warps has no scratch shared "
+                            "memory; run tilegpu-allocate-shared-memory "
+                            "first");
+      Value base = getScratchBase(rewriter, loc, op);
+      Value warpAlong = getLaneAndWarpAlongAxis(rewriter, loc, axis).second;
+      // Warps holding copies write the same values to their original's
+      // slot; so do the lanes along the axis, which all hold the warp's
+      // result: identical values, so no predicate is needed.
+      Value warpSlot = LLVM::AndOp::create(
+          rewriter, loc, warpAlong, i32Val(rewriter, loc, axis.distinctWarps - 1));
+      SmallVector<Value> outLinear;
+      if (scalarResult) {
+        outLinear.push_back(i32Val(rewriter, loc, 0));
+      } else {
+        auto outType = cast<RankedTensorType>(op.getResultTypes()[0]);
+        for (const auto &coords : emitIndices(rewriter, loc, outType))
+          outLinear.push_back(linearize(rewriter, loc, coords,
+                                        outType.getShape()));
+      }
+      auto slotPtr = [&](unsigned operand, Value out, Value warpIndex) {
+        Type storage = acc[0][operand].getType().isInteger(1)
+                           ? rewriter.getI8Type()
+                           : acc[0][operand].getType();
+        Value ptr = gep(rewriter, loc, rewriter.getI8Type(), base,
+                        i32Val(rewriter, loc, scratch->offsets[operand]));
+        Value slot = LLVM::AddOp::create(
+            rewriter, loc,
+            LLVM::MulOp::create(rewriter, loc, out,
+                                i32Val(rewriter, loc, axis.distinctWarps)),
+            warpIndex);
+        return gep(rewriter, loc, storage, ptr, slot);
+      };
+      // Earlier reads of the scratch (a previous op's) must be done.
+      emitBarrier(rewriter, loc);
+      for (auto [r, value] : llvm::enumerate(acc))
+        for (unsigned i = 0; i < numOperands; ++i)
+          LLVM::StoreOp::create(rewriter, loc,
+                                toSharedStorage(rewriter, loc, value[i]),
+                                slotPtr(i, outLinear[r], warpSlot));
+      emitBarrier(rewriter, loc);
+      for (auto [r, value] : llvm::enumerate(acc)) {
+        SmallVector<Value> total;
+        for (unsigned w = 0; w < axis.distinctWarps; ++w) {
+          SmallVector<Value> partial;
+          for (unsigned i = 0; i < numOperands; ++i) {
+            Type type = value[i].getType();
+            Value ptr = slotPtr(i, outLinear[r], i32Val(rewriter, loc, w));
+            Type storage = type.isInteger(1) ? rewriter.getI8Type() : type;
+            partial.push_back(fromSharedStorage(
+                rewriter, loc, LLVM::LoadOp::create(rewriter, loc, storage, ptr),
+                type));
+          }
+          total = total.empty() ? partial : combine(total, partial);
+        }
+        value = total;
+      }
+    }
+
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < numOperands; ++i) {
+      if (scalarResult) {
+        results.push_back(acc[0][i]);
+        continue;
+      }
+      SmallVector<Value> values;
+      for (SmallVector<Value> &value : acc)
+        values.push_back(value[i]);
+      results.push_back(packLLElements(loc, getTypeConverter(), values,
+                                       rewriter, op.getResultTypes()[i]));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+int64_t warpforge::getReduceScratchBytes(tile::ReduceOp op) {
+  std::optional<ReduceScratch> scratch = getReduceScratch(op);
+  return scratch ? scratch->bytes : 0;
+}
+
+void warpforge::populateReduceOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReduceOpConversion>(converter, patterns.getContext());
+}

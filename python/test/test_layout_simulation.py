@@ -1,0 +1,515 @@
+"""Reductions, scans, layout conversions and reshapes, lowered to LLVM and
+run for every thread of a CTA on the CPU (`warpforge-opt
+--test-simulate-cta`), against NumPy.
+
+Each case is a kernel that loads a tensor in a given blocked layout (or a
+slice of one) from argument 0, applies one op, and stores the result
+(in its own layout) to argument 1 (and 2).  The simulator runs the real
+lowered code: the element lists of the layouts, the shuffles, the scratch
+shared-memory addressing.  Layouts are drawn at random (with a fixed seed)
+over shapes, orders, warps and element counts that wrap around the CTA
+tile, so every thread-to-element mapping the lowering handles is covered.
+"""
+
+import os
+import random
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OPT = os.path.join(os.environ.get("WARPFORGE_BUILD_DIR", os.path.join(REPO, "build")),
+                   "bin", "warpforge-opt")
+ELEMENTS = 32768
+
+
+@pytest.fixture(scope="module", autouse=True)
+def built():
+    if not os.path.exists(OPT):
+        pytest.fail(f"{OPT} is not built")
+
+
+def input_values(arg: int, n: int) -> np.ndarray:
+    """What the simulator fills argument `arg` with."""
+    i = np.arange(n, dtype=np.int64)
+    return ((i * 7919 + arg * 104729) % 201 - 100).astype(np.int64)
+
+
+def simulate(ir: str, arg_types):
+    proc = subprocess.run(
+        [OPT, "--tilegpu-to-llvm",
+         f"--test-simulate-cta=arg-types={','.join(arg_types)} elements={ELEMENTS}"],
+        input=ir, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0:
+        raise AssertionError(f"warpforge-opt failed:\n{proc.stderr}\n--- IR ---\n{ir}")
+    out = {}
+    for line in proc.stdout.splitlines():
+        m = re.match(r"arg(\d+)\[(\d+)\] = (\S+)", line)
+        if m:
+            out[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))
+    return out
+
+
+def written(out, arg, n):
+    missing = [i for i in range(n) if (arg, i) not in out]
+    assert not missing, f"elements {missing[:8]}... of arg{arg} were not written"
+    extra = [i for (a, i) in out if a == arg and i >= n]
+    assert not extra, f"elements {extra[:8]} of arg{arg} written out of range"
+    return np.array([out[(arg, i)] for i in range(n)])
+
+
+# ---------------------------------------------------------------------------
+# Layouts
+# ---------------------------------------------------------------------------
+
+def blocked(spt, tpw, wpc, order):
+    j = lambda v: ", ".join(map(str, v))  # noqa: E731
+    return (f"#tilegpu.blocked<sizePerThread = [{j(spt)}], threadsPerWarp = [{j(tpw)}], "
+            f"warpsPerCTA = [{j(wpc)}], order = [{j(order)}]>")
+
+
+def split_pow2(rng, total, rank):
+    """`total` (a power of two) as a product of `rank` powers of two."""
+    parts = [1] * rank
+    for _ in range(int(np.log2(total))):
+        parts[rng.randrange(rank)] *= 2
+    return parts
+
+
+def random_blocked(rng, rank, num_warps):
+    spt = [rng.choice([1, 1, 2, 4]) for _ in range(rank)]
+    tpw = split_pow2(rng, 32, rank)
+    wpc = split_pow2(rng, num_warps, rank)
+    order = list(range(rank))
+    rng.shuffle(order)
+    return blocked(spt, tpw, wpc, order)
+
+
+def random_shape(rng, rank, max_elems=2048):
+    while True:
+        shape = [rng.choice([1, 2, 4, 8, 16, 32, 64]) for _ in range(rank)]
+        if int(np.prod(shape)) <= max_elems:
+            return shape
+
+
+def random_layout(rng, rank, num_warps):
+    """A blocked layout of `rank`, or a slice of a rank + 1 one, or a slice
+    of a slice of a rank + 2 one."""
+    r = rng.random()
+    if r < 0.1:
+        parent = random_blocked(rng, rank + 2, num_warps)
+        inner = f"#tilegpu.slice<dim = {rng.randrange(rank + 2)}, parent = {parent}>"
+        return f"#tilegpu.slice<dim = {rng.randrange(rank + 1)}, parent = {inner}>"
+    if r < 0.35:
+        parent = random_blocked(rng, rank + 1, num_warps)
+        dim = rng.randrange(rank + 1)
+        return f"#tilegpu.slice<dim = {dim}, parent = {parent}>"
+    return random_blocked(rng, rank, num_warps)
+
+
+def slice_of(layout, dim):
+    return f"#tilegpu.slice<dim = {dim}, parent = {layout}>"
+
+
+# ---------------------------------------------------------------------------
+# IR building
+# ---------------------------------------------------------------------------
+
+class Kernel:
+    def __init__(self, num_warps, args):
+        self.num_warps = num_warps
+        self.args = args  # element types of the pointer arguments
+        self.lines = []
+        self.n = 0
+
+    def fresh(self):
+        self.n += 1
+        return f"%v{self.n}"
+
+    def emit(self, text):
+        name = self.fresh()
+        self.lines.append(f"    {name} = {text}")
+        return name
+
+    @staticmethod
+    def ttype(shape, elem, layout):
+        return f"tensor<{'x'.join(map(str, shape))}x{elem}, {layout}>"
+
+    def coord(self, d, shape, layout):
+        """Coordinate `d` of a `shape` tensor in `layout`, broadcast."""
+        rank = len(shape)
+        if rank == 1:
+            return self.emit(f"tile.make_range {{start = 0 : i32, end = {shape[0]} : i32}} : "
+                             f"{self.ttype(shape, 'i32', layout)}")
+        # Build it with size 1 at every other dim, then broadcast.
+        ones = [s if i == d else 1 for i, s in enumerate(shape)]
+        m = max(i for i in range(rank) if i != d)
+        sub_shape = ones[:m] + ones[m + 1:]
+        sub = self.coord(d if d < m else d - 1, sub_shape, slice_of(layout, m))
+        sub_type = self.ttype(sub_shape, "i32", slice_of(layout, m))
+        v = self.emit(f"tile.expand_dims {sub} {{axis = {m} : i32}} : {sub_type} -> "
+                      f"{self.ttype(ones, 'i32', layout)}")
+        if ones != list(shape):
+            v = self.emit(f"tile.broadcast {v} : {self.ttype(ones, 'i32', layout)} -> "
+                          f"{self.ttype(shape, 'i32', layout)}")
+        return v
+
+    def offsets(self, shape, layout, strides=None):
+        if strides is None:
+            strides = [int(np.prod(shape[i + 1:])) for i in range(len(shape))]
+        it = self.ttype(shape, "i32", layout)
+        total = None
+        for d in range(len(shape)):
+            c = self.coord(d, shape, layout)
+            if strides[d] != 1:
+                k = self.emit(f"arith.constant dense<{strides[d]}> : {it}")
+                c = self.emit(f"arith.muli {c}, {k} : {it}")
+            total = c if total is None else self.emit(f"arith.addi {total}, {c} : {it}")
+        return total
+
+    def pointers(self, arg, shape, layout, strides=None):
+        elem = self.args[arg]
+        pt = self.ttype(shape, f"!tile.ptr<{elem}>", layout)
+        p = self.emit(f"tile.splat %arg{arg} : !tile.ptr<{elem}> -> {pt}")
+        offs = self.offsets(shape, layout, strides)
+        return self.emit(f"tile.addptr {p}, {offs} : {pt}, {self.ttype(shape, 'i32', layout)}"), pt
+
+    def load(self, arg, shape, layout):
+        ptrs, pt = self.pointers(arg, shape, layout)
+        return self.emit(f"tile.load {ptrs} : {pt}")
+
+    def store(self, arg, value, shape, layout):
+        if not shape:  # a scalar
+            self.lines.append(f"    tile.store %arg{arg}, {value} : !tile.ptr<{self.args[arg]}>")
+            return
+        ptrs, pt = self.pointers(arg, shape, layout)
+        self.lines.append(f"    tile.store {ptrs}, {value} : {pt}")
+
+    def text(self):
+        params = ", ".join(f"%arg{i}: !tile.ptr<{t}>" for i, t in enumerate(self.args))
+        body = "\n".join(self.lines)
+        return (f'module attributes {{"tilegpu.num-warps" = {self.num_warps} : i32}} {{\n'
+                f"  tile.func public @kernel({params}) {{\n{body}\n    tile.return\n  }}\n}}\n")
+
+
+COMBINERS = {
+    "sum": ("arith.addf", np.sum),
+    "max": ("arith.maximumf", np.max),
+    "isum": ("arith.addi", np.sum),
+}
+
+
+def reduce_region(kind, elem):
+    op, _ = COMBINERS[kind]
+    return (f"^bb0(%l: {elem}, %r: {elem}):\n      %c = {op} %l, %r : {elem}\n"
+            f"      tile.reduce.return %c : {elem}")
+
+
+ARG_COMBINE = """^bb0(%xa: f32, %ia: i32, %xb: f32, %ib: i32):
+      %gt = arith.cmpf ogt, %xa, %xb : f32
+      %eq = arith.cmpf oeq, %xa, %xb : f32
+      %lt = arith.cmpi slt, %ia, %ib : i32
+      %tie = arith.andi %eq, %lt : i1
+      %pick = arith.ori %gt, %tie : i1
+      %xv = arith.select %pick, %xa, %xb : f32
+      %iv = arith.select %pick, %ia, %ib : i32
+      tile.reduce.return %xv, %iv : f32, i32"""
+
+
+# ---------------------------------------------------------------------------
+# Cases
+# ---------------------------------------------------------------------------
+
+def reduce_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        num_warps = rng.choice([1, 2, 4, 8])
+        rank = rng.choice([1, 2, 2, 3])
+        shape = random_shape(rng, rank)
+        layout = random_layout(rng, rank, num_warps)
+        axis = rng.randrange(rank)
+        kind = rng.choice(["sum", "max", "isum", "argmax"])
+        cases.append((num_warps, shape, layout, axis, kind))
+    return cases
+
+
+def run_reduce(num_warps, shape, layout, axis, kind):
+    elem = "i32" if kind == "isum" else "f32"
+    out_shape = [s for i, s in enumerate(shape) if i != axis]
+    out_layout = slice_of(layout, axis) if out_shape else None
+    args = [elem, elem] if kind != "argmax" else ["f32", "i32", "f32"]
+    k = Kernel(num_warps, args)
+    x = k.load(0, shape, layout)
+    in_type = k.ttype(shape, elem, layout)
+    out_type = (lambda e: k.ttype(out_shape, e, out_layout)) if out_shape else (lambda e: e)
+    if kind == "argmax":
+        idx = k.coord(axis, shape, layout)
+        r = k.fresh()
+        k.lines.append(
+            f"    {r}:2 = tile.reduce {x}, {idx} axis = {axis} : {in_type}, "
+            f"{k.ttype(shape, 'i32', layout)} -> {out_type('f32')}, {out_type('i32')} {{\n"
+            f"    {ARG_COMBINE}\n    }}")
+        k.store(1, f"{r}#1", out_shape, out_layout)
+        k.store(2, f"{r}#0", out_shape, out_layout)
+    else:
+        r = k.emit(f"tile.reduce {x} axis = {axis} : {in_type} -> {out_type(elem)} {{\n"
+                   f"    {reduce_region(kind, elem)}\n    }}")
+        k.store(1, r, out_shape, out_layout)
+    out = simulate(k.text(), args)
+    n = int(np.prod(shape))
+    x_np = input_values(0, n).reshape(shape).astype(np.float64)
+    n_out = int(np.prod(out_shape)) if out_shape else 1
+    if kind == "argmax":
+        np.testing.assert_array_equal(written(out, 1, n_out),
+                                      np.argmax(x_np, axis=axis).reshape(-1))
+        np.testing.assert_array_equal(written(out, 2, n_out),
+                                      np.max(x_np, axis=axis).reshape(-1))
+    else:
+        ref = COMBINERS[kind][1](x_np, axis=axis).reshape(-1)
+        np.testing.assert_array_equal(written(out, 1, n_out), ref)
+
+
+@pytest.mark.parametrize("case", reduce_cases(60, seed=1), ids=str)
+def test_reduce(case):
+    run_reduce(*case)
+
+
+@pytest.mark.parametrize("case", [
+    # A warp along the axis, lanes of stride 8 (order [0, 1]).
+    (1, [8, 32], blocked([1, 1], [4, 8], [1, 1], [0, 1]), 1, "sum"),
+    # Warps along the axis: partials through shared memory.
+    (4, [16, 64], blocked([1, 2], [4, 8], [1, 4], [1, 0]), 1, "sum"),
+    # Tensor smaller than the CTA tile along the axis: copies must not count.
+    (8, [4, 8], blocked([1, 1], [2, 16], [4, 2], [1, 0]), 1, "sum"),
+    (8, [4, 8], blocked([1, 1], [2, 16], [4, 2], [1, 0]), 0, "sum"),
+    (4, [2], blocked([4], [32], [4], [0]), 0, "sum"),
+    (8, [128], blocked([1], [32], [8], [0]), 0, "argmax"),
+    # Several repetitions of the CTA tile along the axis, with warps.
+    (4, [256], blocked([2], [32], [4], [0]), 0, "isum"),
+    # A slice of a 3-D layout.
+    (4, [16, 8], slice_of(blocked([1, 2, 1], [4, 2, 4], [2, 1, 2], [2, 0, 1]), 1), 1, "max"),
+], ids=str)
+def test_reduce_chosen(case):
+    run_reduce(*case)
+
+
+def scan_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        num_warps = rng.choice([1, 2, 4, 8])
+        rank = rng.choice([1, 2, 2, 3])
+        shape = random_shape(rng, rank)
+        layout = random_layout(rng, rank, num_warps)
+        axis = rng.randrange(rank)
+        cases.append((num_warps, shape, layout, axis, rng.random() < 0.4))
+    return cases
+
+
+def run_scan(num_warps, shape, layout, axis, reverse, elem="i32"):
+    k = Kernel(num_warps, [elem, elem])
+    x = k.load(0, shape, layout)
+    t = k.ttype(shape, elem, layout)
+    r = k.emit(f"tile.scan {x} axis = {axis}{' reverse' if reverse else ''} : {t} -> {t} {{\n"
+               f"    ^bb0(%l: {elem}, %r: {elem}):\n      %c = arith.addi %l, %r : {elem}\n"
+               f"      tile.scan.return %c : {elem}\n    }}")
+    k.store(1, r, shape, layout)
+    out = simulate(k.text(), [elem, elem])
+    n = int(np.prod(shape))
+    x_np = input_values(0, n).reshape(shape)
+    if reverse:
+        ref = np.flip(np.cumsum(np.flip(x_np, axis), axis=axis), axis)
+    else:
+        ref = np.cumsum(x_np, axis=axis)
+    np.testing.assert_array_equal(written(out, 1, n), ref.reshape(-1))
+
+
+@pytest.mark.parametrize("case", scan_cases(50, seed=2), ids=str)
+def test_scan(case):
+    run_scan(*case)
+
+
+@pytest.mark.parametrize("case", [
+    (4, [512], blocked([2], [32], [4], [0]), 0, False),
+    (4, [512], blocked([2], [32], [4], [0]), 0, True),
+    (8, [8, 16], blocked([1, 1], [4, 8], [2, 4], [0, 1]), 1, True),
+    (4, [4], blocked([1], [32], [4], [0]), 0, False),
+    (2, [64, 4], blocked([2, 1], [8, 4], [2, 1], [1, 0]), 0, True),
+], ids=str)
+def test_scan_chosen(case):
+    run_scan(*case)
+
+
+def test_scan_keeps_the_combiner_order():
+    """A non-commutative associative combiner: (a, b) -> a * 3^len(b) + b
+    kept modulo 2^32 through pairs (value, weight)."""
+    shape, layout = [256], blocked([2], [32], [4], [0])
+    k = Kernel(4, ["i32", "i32", "i32", "i32"])
+    x = k.load(0, shape, layout)
+    t = k.ttype(shape, "i32", layout)
+    w = k.emit(f"arith.constant dense<3> : {t}")
+    r = k.fresh()
+    k.lines.append(
+        f"    {r}:2 = tile.scan {x}, {w} axis = 0 : {t}, {t} -> {t}, {t} {{\n"
+        "    ^bb0(%a: i32, %wa: i32, %b: i32, %wb: i32):\n"
+        "      %m = arith.muli %a, %wb : i32\n      %s = arith.addi %m, %b : i32\n"
+        "      %w = arith.muli %wa, %wb : i32\n"
+        "      tile.scan.return %s, %w : i32, i32\n    }")
+    k.store(1, f"{r}#0", shape, layout)
+    out = simulate(k.text(), ["i32"] * 4)
+    x_np = input_values(0, 256)
+    ref, acc = [], 0
+    for v in x_np:
+        acc = (acc * 3 + int(v)) & 0xFFFFFFFF
+        ref.append(acc - (1 << 32) if acc >= 1 << 31 else acc)
+    np.testing.assert_array_equal(written(out, 1, 256), np.array(ref))
+
+
+def convert_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        num_warps = rng.choice([1, 2, 4, 8])
+        rank = rng.choice([1, 2, 2, 3])
+        shape = random_shape(rng, rank)
+        cases.append((num_warps, shape, random_layout(rng, rank, num_warps),
+                      random_layout(rng, rank, num_warps)))
+    return cases
+
+
+def run_convert(num_warps, shape, src, dst, elem="f32"):
+    k = Kernel(num_warps, [elem, elem])
+    x = k.load(0, shape, src)
+    y = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, elem, src)} -> "
+               f"{k.ttype(shape, elem, dst)}")
+    k.store(1, y, shape, dst)
+    out = simulate(k.text(), [elem, elem])
+    n = int(np.prod(shape))
+    np.testing.assert_array_equal(written(out, 1, n), input_values(0, n))
+
+
+@pytest.mark.parametrize("case", convert_cases(50, seed=3), ids=str)
+def test_convert_layout(case):
+    run_convert(*case)
+
+
+@pytest.mark.parametrize("case", [
+    # Transpose-like: rows of 64 words, padded.
+    (4, [64, 64], blocked([1, 4], [4, 8], [4, 1], [1, 0]),
+     blocked([4, 1], [8, 4], [1, 4], [0, 1])),
+    # More than 64 KB: several rounds.
+    (4, [128, 256], blocked([1, 4], [4, 8], [4, 1], [1, 0]),
+     blocked([4, 1], [8, 4], [1, 4], [0, 1])),
+    # Same placement, a dim of size 1 differs: registers only.
+    (4, [1, 128], blocked([1, 1], [1, 32], [1, 4], [1, 0]),
+     blocked([2, 1], [1, 32], [1, 4], [0, 1])),
+], ids=str)
+def test_convert_layout_chosen(case):
+    run_convert(*case)
+
+
+@pytest.mark.parametrize("elem", ["i8", "i16", "f16", "i64", "f64"])
+def test_convert_layout_element_widths(elem):
+    run_convert(4, [32, 32], blocked([1, 4], [4, 8], [4, 1], [1, 0]),
+                blocked([1, 1], [32, 1], [1, 4], [0, 1]), elem=elem)
+
+
+def reshape_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        num_warps = rng.choice([1, 2, 4, 8])
+        rank = rng.choice([1, 2, 3])
+        shape = random_shape(rng, rank)
+        n = int(np.prod(shape))
+        new_rank = rng.choice([1, 2, 3])
+        new_shape = split_pow2(rng, n, new_rank)
+        cases.append((num_warps, shape, random_layout(rng, rank, num_warps), new_shape,
+                      random_blocked(rng, new_rank, num_warps), rng.random() < 0.3))
+    return cases
+
+
+def run_reshape(num_warps, shape, src, new_shape, dst, allow_reorder):
+    k = Kernel(num_warps, ["f32", "f32"])
+    x = k.load(0, shape, src)
+    flag = " allow_reorder" if allow_reorder else ""
+    y = k.emit(f"tile.reshape {x}{flag} : {k.ttype(shape, 'f32', src)} -> "
+               f"{k.ttype(new_shape, 'f32', dst)}")
+    k.store(1, y, new_shape, dst)
+    out = simulate(k.text(), ["f32", "f32"])
+    n = int(np.prod(shape))
+    got = written(out, 1, n)
+    if allow_reorder:
+        np.testing.assert_array_equal(np.sort(got), np.sort(input_values(0, n)))
+    else:
+        np.testing.assert_array_equal(got, input_values(0, n))
+
+
+@pytest.mark.parametrize("case", reshape_cases(40, seed=4), ids=str)
+def test_reshape(case):
+    run_reshape(*case)
+
+
+# ---------------------------------------------------------------------------
+# Shared-memory buffers
+# ---------------------------------------------------------------------------
+
+def memdesc(shape, elem, order, mutable=False, buffers=1):
+    text = f"!tilegpu.memdesc<{'x'.join(map(str, shape))}x{elem}, #tilegpu.shared<order = [{', '.join(map(str, order))}]>"
+    if mutable:
+        text += ", mutable"
+    if buffers > 1:
+        text += f", buffers = {buffers}"
+    return text + ">"
+
+
+def shared_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(count):
+        num_warps = rng.choice([1, 2, 4, 8])
+        rank = rng.choice([1, 2, 3])
+        shape = random_shape(rng, rank)
+        order = list(range(rank))
+        rng.shuffle(order)
+        cases.append((num_warps, shape, random_layout(rng, rank, num_warps),
+                      random_layout(rng, rank, num_warps), order))
+    return cases
+
+
+@pytest.mark.parametrize("case", shared_cases(30, seed=5), ids=str)
+def test_local_alloc_and_load(case):
+    num_warps, shape, src, dst, order = case
+    k = Kernel(num_warps, ["f32", "f32"])
+    x = k.load(0, shape, src)
+    md = memdesc(shape, "f32", order)
+    m = k.emit(f"tilegpu.local_alloc {x} : ({k.ttype(shape, 'f32', src)}) -> {md}")
+    y = k.emit(f"tilegpu.local_load {m} : {md} -> {k.ttype(shape, 'f32', dst)}")
+    k.store(1, y, shape, dst)
+    out = simulate(k.text(), ["f32", "f32"])
+    n = int(np.prod(shape))
+    np.testing.assert_array_equal(written(out, 1, n), input_values(0, n))
+
+
+@pytest.mark.parametrize("order", [[1, 0], [0, 1]])
+def test_local_store_into_a_ring_and_load_a_sub_tile(order):
+    src = blocked([1, 4], [4, 8], [4, 1], [1, 0])
+    dst = blocked([2, 1], [16, 2], [1, 4], [0, 1])
+    k = Kernel(4, ["f32", "f32"])
+    x = k.load(0, [32, 64], src)
+    ring = memdesc([32, 64], "f32", order, mutable=True, buffers=3)
+    one = memdesc([32, 64], "f32", order, mutable=True)
+    sub = memdesc([16, 32], "f32", order, mutable=True)
+    m = k.emit(f"tilegpu.local_alloc : () -> {ring}")
+    i = k.emit("arith.constant 2 : i32")
+    b = k.emit(f"tilegpu.memdesc_index {m}[{i}] : {ring} -> {one}")
+    k.lines.append(f"    tilegpu.local_store {x}, {b} : {k.ttype([32, 64], 'f32', src)} -> {one}")
+    s = k.emit(f"tilegpu.memdesc_subslice {b} [16, 32] : {one} -> {sub}")
+    y = k.emit(f"tilegpu.local_load {s} : {sub} -> {k.ttype([16, 32], 'f32', dst)}")
+    k.store(1, y, [16, 32], dst)
+    out = simulate(k.text(), ["f32", "f32"])
+    ref = input_values(0, 32 * 64).reshape(32, 64)[16:32, 32:64]
+    np.testing.assert_array_equal(written(out, 1, 16 * 32), ref.reshape(-1))

@@ -1,0 +1,77 @@
+// RUN: warpforge-opt %s --split-input-file --tilegpu-allocate-shared-memory | FileCheck %s
+
+// Allocations are laid out one after the other (1024-aligned); every op
+// needing scratch gets the one offset after them, and the module records
+// the offset plus the largest scratch.  A reduction across 4 warps of
+// 16 rows needs 16 * 4 f32 partials; a transposing 64x64 f32 conversion
+// 64 rows of 64 + 1 words (the last row unpadded needs only 64).
+#blocked = #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]>
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#shared = #tilegpu.shared<order = [1, 0]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 18684 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @scratch
+  tile.func public @scratch(%f: f32) {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 1024 : i32}
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
+    %x = tile.splat %f : f32 -> tensor<16x64xf32, #blocked>
+    // CHECK: tile.reduce {{.*}} {tilegpu.scratch = 2048 : i32}
+    %s = tile.reduce %x axis = 1 : tensor<16x64xf32, #blocked> -> tensor<16xf32, #tilegpu.slice<dim = 1, parent = #blocked>> {
+    ^bb0(%l: f32, %r: f32):
+      %m = arith.addf %l, %r : f32
+      tile.reduce.return %m : f32
+    }
+    %y = tile.splat %f : f32 -> tensor<64x64xf32, #row>
+    // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch = 2048 : i32}
+    %z = tilegpu.convert_layout %y : tensor<64x64xf32, #row> -> tensor<64x64xf32, #col>
+    tile.return
+  }
+}
+
+// -----
+
+// Reductions within a warp and conversions that only pick registers need
+// no scratch.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#a = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]>
+#b = #tilegpu.blocked<sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [0, 1]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 0 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @no_scratch
+  // CHECK-NOT: tilegpu.scratch
+  // CHECK: tile.return
+  tile.func public @no_scratch(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<16x32xf32, #blocked>
+    %s = tile.reduce %x axis = 1 : tensor<16x32xf32, #blocked> -> tensor<16xf32, #tilegpu.slice<dim = 1, parent = #blocked>> {
+    ^bb0(%l: f32, %r: f32):
+      %m = arith.addf %l, %r : f32
+      tile.reduce.return %m : f32
+    }
+    %y = tile.splat %f : f32 -> tensor<1x128xf32, #a>
+    %z = tilegpu.convert_layout %y : tensor<1x128xf32, #a> -> tensor<1x128xf32, #b>
+    tile.return
+  }
+}
+
+// -----
+
+// A scan across 4 warps keeps each warp's total per repetition (2) and
+// line (8): 2 * 4 * 8 i32.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [0, 1]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 256 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @scan_scratch
+  // CHECK: tile.scan {{.*}} {tilegpu.scratch = 0 : i32}
+  tile.func public @scan_scratch(%i: i32) {
+    %x = tile.splat %i : i32 -> tensor<256x8xi32, #blocked>
+    %c = tile.scan %x axis = 0 : tensor<256x8xi32, #blocked> -> tensor<256x8xi32, #blocked> {
+    ^bb0(%l: i32, %r: i32):
+      %a = arith.addi %l, %r : i32
+      tile.scan.return %a : i32
+    }
+    tile.return
+  }
+}

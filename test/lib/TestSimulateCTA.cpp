@@ -1,0 +1,642 @@
+//===- TestSimulateCTA.cpp - Run a lowered kernel's CTA on the CPU --------===//
+//
+// `-test-simulate-cta` executes the straight-line body of a kernel lowered
+// by convert-tilegpu-to-llvm for every thread of one CTA, in lockstep (one
+// op for all threads, then the next), and prints what the kernel stored to
+// global memory.  It exists to check the index math of reductions, scans
+// and layout exchanges without a GPU: warp shuffles read the other lanes'
+// operands, shared memory is one byte array, barriers are no-ops (lockstep
+// already orders every access; barrier placement is checked by FileCheck
+// tests instead), and the inline PTX the lowering emits for global and
+// predicated shared accesses is interpreted.
+//
+// Each pointer argument k points to a buffer of `elements` elements of
+// type `arg-types[k]`, filled with ((i * 7919 + k * 104729) mod 201) - 100
+// (small integers, so that float sums are exact in any order).  The output
+// is one line per element written: `arg<k>[<index>] = <value>`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <map>
+
+using namespace mlir;
+
+namespace {
+
+constexpr uint64_t kSharedBase = 0x700000000000ull;
+constexpr uint64_t kGlobalBase = 0x100000000000ull; // arg k at (k + 1) *
+
+struct Buffer {
+  std::vector<uint8_t> bytes;
+  std::vector<bool> written;
+};
+
+class Simulator {
+public:
+  Simulator(unsigned threads, ArrayRef<std::string> argTypes,
+            int64_t elements)
+      : threads(threads), argTypes(argTypes), elements(elements),
+        shared(256 * 1024) {}
+
+  LogicalResult run(LLVM::LLVMFuncOp func);
+  void print(llvm::raw_ostream &os);
+
+private:
+  using Regs = std::vector<std::vector<uint64_t>>; // [thread][field]
+
+  unsigned threads;
+  ArrayRef<std::string> argTypes;
+  int64_t elements;
+  std::vector<uint8_t> shared;
+  std::vector<Buffer> globals;
+  llvm::DenseMap<Value, Regs> values;
+
+  static unsigned bitsOf(Type t) {
+    if (isa<LLVM::LLVMPointerType>(t))
+      return 64;
+    return t.getIntOrFloatBitWidth();
+  }
+  static unsigned bytesOf(Type t) { return std::max(1u, (bitsOf(t) + 7) / 8); }
+  static uint64_t mask(uint64_t v, unsigned bits) {
+    return bits >= 64 ? v : v & ((1ull << bits) - 1);
+  }
+  static int64_t sext(uint64_t v, unsigned bits) {
+    if (bits >= 64)
+      return int64_t(v);
+    uint64_t m = 1ull << (bits - 1);
+    v = mask(v, bits);
+    return int64_t((v ^ m) - m);
+  }
+  static const llvm::fltSemantics &semantics(Type t) {
+    if (t.isF16())
+      return llvm::APFloat::IEEEhalf();
+    if (t.isBF16())
+      return llvm::APFloat::BFloat();
+    if (t.isF32())
+      return llvm::APFloat::IEEEsingle();
+    return llvm::APFloat::IEEEdouble();
+  }
+  static double toDouble(uint64_t bits, Type t) {
+    llvm::APFloat f(semantics(t), llvm::APInt(bitsOf(t), bits));
+    bool lost;
+    f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return f.convertToDouble();
+  }
+  static uint64_t fromDouble(double d, Type t) {
+    llvm::APFloat f(d);
+    bool lost;
+    f.convert(semantics(t), llvm::APFloat::rmNearestTiesToEven, &lost);
+    return f.bitcastToAPInt().getZExtValue();
+  }
+
+  uint8_t *address(uint64_t addr, unsigned bytes, bool write);
+  uint64_t loadMem(uint64_t addr, unsigned bytes) {
+    uint8_t *p = address(addr, bytes, false);
+    uint64_t v = 0;
+    memcpy(&v, p, bytes);
+    return v;
+  }
+  void storeMem(uint64_t addr, uint64_t v, unsigned bytes) {
+    uint8_t *p = address(addr, bytes, true);
+    memcpy(p, &v, bytes);
+  }
+  LogicalResult step(Operation *op);
+  LogicalResult inlineAsm(LLVM::InlineAsmOp op);
+  uint64_t scalar(Value v, unsigned t) {
+    auto it = values.find(v);
+    if (it == values.end()) {
+      error = "use of a value the simulation did not compute";
+      return 0;
+    }
+    return it->second[t][0];
+  }
+  std::string error;
+};
+
+uint8_t *Simulator::address(uint64_t addr, unsigned bytes, bool write) {
+  if (addr >= kSharedBase) {
+    uint64_t off = addr - kSharedBase;
+    if (off + bytes > shared.size()) {
+      error = "shared access out of bounds at " + std::to_string(off);
+      static uint8_t scratch[16];
+      return scratch;
+    }
+    return &shared[off];
+  }
+  uint64_t k = addr / kGlobalBase - 1, off = addr % kGlobalBase;
+  if (k >= globals.size() || off + bytes > globals[k].bytes.size()) {
+    error = "global access out of bounds: arg " + std::to_string(k) +
+            " byte " + std::to_string(off);
+    static uint8_t scratch[16];
+    return scratch;
+  }
+  if (write)
+    for (unsigned i = 0; i < bytes; ++i)
+      globals[k].written[off + i] = true;
+  return &globals[k].bytes[off];
+}
+
+LogicalResult Simulator::run(LLVM::LLVMFuncOp func) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitError("simulation needs a single-block kernel");
+  Block &body = func.getBody().front();
+  for (auto [k, arg] : llvm::enumerate(body.getArguments())) {
+    Regs regs(threads);
+    if (isa<LLVM::LLVMPointerType>(arg.getType())) {
+      if (k >= argTypes.size())
+        return func.emitError("no arg-types entry for argument ") << k;
+      StringRef type = argTypes[k];
+      unsigned bytes = type == "f64" || type == "i64"   ? 8
+                       : type == "f16" || type == "bf16" ||
+                               type == "i16"
+                           ? 2
+                       : type == "i8" ? 1
+                                      : 4;
+      Buffer buf;
+      buf.bytes.resize(elements * bytes);
+      buf.written.resize(elements * bytes);
+      for (int64_t i = 0; i < elements; ++i) {
+        int64_t v = (i * 7919 + int64_t(k) * 104729) % 201 - 100;
+        uint64_t bits = uint64_t(v);
+        if (type == "f32")
+          bits = fromDouble(v, Float32Type::get(func.getContext()));
+        else if (type == "f64")
+          bits = fromDouble(v, Float64Type::get(func.getContext()));
+        else if (type == "f16")
+          bits = fromDouble(v, Float16Type::get(func.getContext()));
+        else if (type == "bf16")
+          bits = fromDouble(v, BFloat16Type::get(func.getContext()));
+        memcpy(&buf.bytes[i * bytes], &bits, bytes);
+      }
+      globals.push_back(std::move(buf));
+      for (auto &r : regs)
+        r = {(k + 1) * kGlobalBase};
+    } else {
+      return func.emitError("simulation supports pointer arguments only");
+    }
+    values[arg] = std::move(regs);
+  }
+  for (Operation &op : body) {
+    if (failed(step(&op)))
+      return failure();
+    if (!error.empty())
+      return op.emitError(error);
+  }
+  return success();
+}
+
+void Simulator::print(llvm::raw_ostream &os) {
+  for (auto [k, buf] : llvm::enumerate(globals)) {
+    StringRef type = argTypes[k];
+    unsigned bytes = buf.bytes.size() / elements;
+    for (int64_t i = 0; i < elements; ++i) {
+      if (!buf.written[i * bytes])
+        continue;
+      uint64_t bits = 0;
+      memcpy(&bits, &buf.bytes[i * bytes], bytes);
+      os << "arg" << k << "[" << i << "] = ";
+      if (type.starts_with("f") || type == "bf16") {
+        const llvm::fltSemantics &sem =
+            type == "f32"   ? llvm::APFloat::IEEEsingle()
+            : type == "f64" ? llvm::APFloat::IEEEdouble()
+            : type == "f16" ? llvm::APFloat::IEEEhalf()
+                            : llvm::APFloat::BFloat();
+        llvm::APFloat f(sem, llvm::APInt(bytes * 8, bits));
+        bool lost;
+        f.convert(llvm::APFloat::IEEEdouble(),
+                  llvm::APFloat::rmNearestTiesToEven, &lost);
+        os << llvm::format("%.17g", f.convertToDouble());
+      } else {
+        os << sext(bits, bytes * 8);
+      }
+      os << "\n";
+    }
+  }
+}
+
+LogicalResult Simulator::step(Operation *op) {
+  auto results = [&]() -> Regs & { return values[op->getResult(0)]; };
+  auto fresh = [&](unsigned fields = 1) -> Regs & {
+    Regs &r = values[op->getResult(0)];
+    r.assign(threads, std::vector<uint64_t>(fields, 0));
+    return r;
+  };
+  Type type = op->getNumResults() ? op->getResult(0).getType() : Type();
+  // Element-wise integer and float binary ops.
+  auto binary = [&](auto fn) {
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t)
+      r[t][0] = fn(scalar(op->getOperand(0), t), scalar(op->getOperand(1), t));
+  };
+  unsigned bits = type && !isa<LLVM::LLVMStructType>(type) &&
+                          (type.isIntOrFloat() ||
+                           isa<LLVM::LLVMPointerType>(type))
+                      ? bitsOf(type)
+                      : 0;
+  auto ibin = [&](auto fn) {
+    binary([&](uint64_t a, uint64_t b) { return mask(fn(a, b), bits); });
+  };
+  auto fbin = [&](auto fn) {
+    binary([&](uint64_t a, uint64_t b) {
+      return fromDouble(fn(toDouble(a, type), toDouble(b, type)), type);
+    });
+  };
+
+  if (auto c = dyn_cast<LLVM::ConstantOp>(op)) {
+    Regs &r = fresh();
+    uint64_t v = 0;
+    if (auto i = dyn_cast<IntegerAttr>(c.getValue()))
+      v = mask(i.getValue().getZExtValue(), bits);
+    else if (auto f = dyn_cast<FloatAttr>(c.getValue()))
+      v = f.getValue().bitcastToAPInt().getZExtValue();
+    else
+      return op->emitError("unsupported constant");
+    for (auto &x : r)
+      x[0] = v;
+    return success();
+  }
+  if (isa<LLVM::UndefOp, LLVM::PoisonOp, LLVM::ZeroOp>(op)) {
+    unsigned fields = 1;
+    if (auto s = dyn_cast<LLVM::LLVMStructType>(type))
+      fields = s.getBody().size();
+    fresh(fields);
+    return success();
+  }
+  if (auto a = dyn_cast<LLVM::AddressOfOp>(op)) {
+    if (a.getGlobalName() != "warpforge_smem")
+      return op->emitError("unknown global");
+    for (auto &x : fresh())
+      x[0] = kSharedBase;
+    return success();
+  }
+  if (auto ins = dyn_cast<LLVM::InsertValueOp>(op)) {
+    Regs r = values[ins.getContainer()];
+    for (unsigned t = 0; t < threads; ++t)
+      r[t][ins.getPosition()[0]] = scalar(ins.getValue(), t);
+    values[op->getResult(0)] = std::move(r);
+    return success();
+  }
+  if (auto ext = dyn_cast<LLVM::ExtractValueOp>(op)) {
+    Regs &src = values[ext.getContainer()];
+    Regs r(threads);
+    for (unsigned t = 0; t < threads; ++t)
+      r[t] = {src[t][ext.getPosition()[0]]};
+    values[op->getResult(0)] = std::move(r);
+    return success();
+  }
+  if (isa<NVVM::ThreadIdXOp>(op)) {
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t)
+      r[t][0] = t;
+    return success();
+  }
+  if (isa<NVVM::ThreadIdYOp, NVVM::ThreadIdZOp, NVVM::BlockIdXOp,
+          NVVM::BlockIdYOp, NVVM::BlockIdZOp>(op)) {
+    fresh();
+    return success();
+  }
+  if (isa<NVVM::Barrier0Op, LLVM::ReturnOp>(op))
+    return success();
+  if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
+    Regs &r = fresh();
+    Regs &val = values[shfl.getVal()];
+    for (unsigned t = 0; t < threads; ++t) {
+      unsigned lane = t % 32;
+      uint64_t b = scalar(shfl.getOffset(), t);
+      unsigned src;
+      switch (shfl.getKind()) {
+      case NVVM::ShflKind::bfly:
+        src = lane ^ (b & 31);
+        break;
+      case NVVM::ShflKind::idx:
+        src = b & 31;
+        break;
+      default:
+        return op->emitError("unsupported shuffle kind");
+      }
+      r[t][0] = val[t - lane + src][0];
+    }
+    return success();
+  }
+  if (isa<LLVM::AddOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return a + b; }), success();
+  if (isa<LLVM::SubOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return a - b; }), success();
+  if (isa<LLVM::MulOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return a * b; }), success();
+  if (isa<LLVM::AndOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return a & b; }), success();
+  if (isa<LLVM::OrOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return a | b; }), success();
+  if (isa<LLVM::XOrOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return a ^ b; }), success();
+  if (isa<LLVM::ShlOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return b >= 64 ? 0 : a << b; }),
+           success();
+  if (isa<LLVM::LShrOp>(op))
+    return ibin([](uint64_t a, uint64_t b) { return b >= 64 ? 0 : a >> b; }),
+           success();
+  if (isa<LLVM::AShrOp>(op))
+    return ibin([&](uint64_t a, uint64_t b) {
+             return uint64_t(sext(a, bits) >> std::min<uint64_t>(b, 63));
+           }),
+           success();
+  if (isa<LLVM::UDivOp>(op))
+    return ibin([&](uint64_t a, uint64_t b) { return b ? a / b : 0; }),
+           success();
+  if (isa<LLVM::URemOp>(op))
+    return ibin([&](uint64_t a, uint64_t b) { return b ? a % b : 0; }),
+           success();
+  if (isa<LLVM::SDivOp>(op))
+    return ibin([&](uint64_t a, uint64_t b) {
+             return sext(b, bits) ? uint64_t(sext(a, bits) / sext(b, bits))
+                                  : 0;
+           }),
+           success();
+  if (isa<LLVM::SRemOp>(op))
+    return ibin([&](uint64_t a, uint64_t b) {
+             return sext(b, bits) ? uint64_t(sext(a, bits) % sext(b, bits))
+                                  : 0;
+           }),
+           success();
+  if (isa<LLVM::FAddOp>(op))
+    return fbin([](double a, double b) { return a + b; }), success();
+  if (isa<LLVM::FSubOp>(op))
+    return fbin([](double a, double b) { return a - b; }), success();
+  if (isa<LLVM::FMulOp>(op))
+    return fbin([](double a, double b) { return a * b; }), success();
+  if (isa<LLVM::FDivOp>(op))
+    return fbin([](double a, double b) { return a / b; }), success();
+  if (isa<LLVM::MaxNumOp>(op))
+    return fbin([](double a, double b) { return std::fmax(a, b); }), success();
+  if (isa<LLVM::MinNumOp>(op))
+    return fbin([](double a, double b) { return std::fmin(a, b); }), success();
+  if (isa<LLVM::MaximumOp>(op))
+    return fbin([](double a, double b) {
+             return std::isnan(a) || std::isnan(b) ? NAN : std::fmax(a, b);
+           }),
+           success();
+  if (isa<LLVM::MinimumOp>(op))
+    return fbin([](double a, double b) {
+             return std::isnan(a) || std::isnan(b) ? NAN : std::fmin(a, b);
+           }),
+           success();
+  if (isa<LLVM::SMaxOp, LLVM::SMinOp, LLVM::UMaxOp, LLVM::UMinOp>(op)) {
+    bool isMax = isa<LLVM::SMaxOp, LLVM::UMaxOp>(op);
+    bool isSigned = isa<LLVM::SMaxOp, LLVM::SMinOp>(op);
+    return ibin([&](uint64_t a, uint64_t b) {
+             bool less = isSigned ? sext(a, bits) < sext(b, bits)
+                                  : mask(a, bits) < mask(b, bits);
+             return (less != isMax) ? a : b;
+           }),
+           success();
+  }
+  if (auto icmp = dyn_cast<LLVM::ICmpOp>(op)) {
+    unsigned w = bitsOf(icmp.getLhs().getType());
+    binary([&](uint64_t a, uint64_t b) -> uint64_t {
+      int64_t sa = sext(a, w), sb = sext(b, w);
+      a = mask(a, w);
+      b = mask(b, w);
+      switch (icmp.getPredicate()) {
+      case LLVM::ICmpPredicate::eq: return a == b;
+      case LLVM::ICmpPredicate::ne: return a != b;
+      case LLVM::ICmpPredicate::slt: return sa < sb;
+      case LLVM::ICmpPredicate::sle: return sa <= sb;
+      case LLVM::ICmpPredicate::sgt: return sa > sb;
+      case LLVM::ICmpPredicate::sge: return sa >= sb;
+      case LLVM::ICmpPredicate::ult: return a < b;
+      case LLVM::ICmpPredicate::ule: return a <= b;
+      case LLVM::ICmpPredicate::ugt: return a > b;
+      case LLVM::ICmpPredicate::uge: return a >= b;
+      }
+      return 0;
+    });
+    return success();
+  }
+  if (auto fcmp = dyn_cast<LLVM::FCmpOp>(op)) {
+    Type ft = fcmp.getLhs().getType();
+    binary([&](uint64_t ab, uint64_t bb) -> uint64_t {
+      double a = toDouble(ab, ft), b = toDouble(bb, ft);
+      bool uno = std::isnan(a) || std::isnan(b);
+      switch (fcmp.getPredicate()) {
+      case LLVM::FCmpPredicate::_false: return 0;
+      case LLVM::FCmpPredicate::oeq: return !uno && a == b;
+      case LLVM::FCmpPredicate::ogt: return !uno && a > b;
+      case LLVM::FCmpPredicate::oge: return !uno && a >= b;
+      case LLVM::FCmpPredicate::olt: return !uno && a < b;
+      case LLVM::FCmpPredicate::ole: return !uno && a <= b;
+      case LLVM::FCmpPredicate::one: return !uno && a != b;
+      case LLVM::FCmpPredicate::ord: return !uno;
+      case LLVM::FCmpPredicate::ueq: return uno || a == b;
+      case LLVM::FCmpPredicate::ugt: return uno || a > b;
+      case LLVM::FCmpPredicate::uge: return uno || a >= b;
+      case LLVM::FCmpPredicate::ult: return uno || a < b;
+      case LLVM::FCmpPredicate::ule: return uno || a <= b;
+      case LLVM::FCmpPredicate::une: return uno || a != b;
+      case LLVM::FCmpPredicate::uno: return uno;
+      case LLVM::FCmpPredicate::_true: return 1;
+      }
+      return 0;
+    });
+    return success();
+  }
+  if (auto sel = dyn_cast<LLVM::SelectOp>(op)) {
+    Regs &c = values[sel.getCondition()];
+    Regs &a = values[sel.getTrueValue()];
+    Regs &b = values[sel.getFalseValue()];
+    Regs r(threads);
+    for (unsigned t = 0; t < threads; ++t)
+      r[t] = (c[t][0] & 1) ? a[t] : b[t];
+    values[op->getResult(0)] = std::move(r);
+    return success();
+  }
+  if (isa<LLVM::ZExtOp, LLVM::TruncOp, LLVM::BitcastOp, LLVM::PtrToIntOp,
+          LLVM::IntToPtrOp, LLVM::SExtOp>(op)) {
+    unsigned from = bitsOf(op->getOperand(0).getType());
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t) {
+      uint64_t v = scalar(op->getOperand(0), t);
+      r[t][0] = isa<LLVM::SExtOp>(op) ? mask(uint64_t(sext(v, from)), bits)
+                                      : mask(v, bits);
+    }
+    return success();
+  }
+  if (isa<LLVM::SIToFPOp, LLVM::UIToFPOp, LLVM::FPToSIOp, LLVM::FPExtOp,
+          LLVM::FPTruncOp>(op)) {
+    Type from = op->getOperand(0).getType();
+    unsigned fromBits = bitsOf(from);
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t) {
+      uint64_t v = scalar(op->getOperand(0), t);
+      if (isa<LLVM::SIToFPOp>(op))
+        r[t][0] = fromDouble(double(sext(v, fromBits)), type);
+      else if (isa<LLVM::UIToFPOp>(op))
+        r[t][0] = fromDouble(double(mask(v, fromBits)), type);
+      else if (isa<LLVM::FPToSIOp>(op))
+        r[t][0] = mask(uint64_t(int64_t(toDouble(v, from))), bits);
+      else
+        r[t][0] = fromDouble(toDouble(v, from), type);
+    }
+    return success();
+  }
+  if (auto gepOp = dyn_cast<LLVM::GEPOp>(op)) {
+    if (gepOp.getIndices().size() != 1)
+      return op->emitError("simulation supports single-index GEPs");
+    Type elem = gepOp.getElemType();
+    unsigned size = bytesOf(elem);
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t) {
+      int64_t index;
+      auto idx = gepOp.getIndices()[0];
+      if (auto v = dyn_cast<Value>(idx))
+        index = sext(scalar(v, t), bitsOf(v.getType()));
+      else
+        index = cast<IntegerAttr>(cast<Attribute>(idx)).getInt();
+      r[t][0] = scalar(gepOp.getBase(), t) + index * int64_t(size);
+    }
+    return success();
+  }
+  if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t)
+      r[t][0] = loadMem(scalar(load.getAddr(), t), bytesOf(type));
+    return success();
+  }
+  if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
+    unsigned bytes = bytesOf(store.getValue().getType());
+    for (unsigned t = 0; t < threads; ++t)
+      storeMem(scalar(store.getAddr(), t), scalar(store.getValue(), t), bytes);
+    return success();
+  }
+  if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
+    return inlineAsm(asmOp);
+  return op->emitError("simulation does not support this op");
+}
+
+/// The PTX the lowering emits for memory accesses: `mov.bN $r, imm|$x`,
+/// `[@$p] ld.<space...>.bN $r, [ $a + 0 ]` and `[@$p] st.<space...>.bN
+/// [ $a + 0 ], $v`, scalar accesses only.
+LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
+  unsigned numResults = op.getNumResults();
+  if (numResults > 1 ||
+      (numResults && isa<LLVM::LLVMStructType>(op.getResult(0).getType())))
+    return op.emitError("simulation supports scalar inline asm only");
+  SmallVector<StringRef> instrs;
+  StringRef(op.getAsmString()).split(instrs, ';', -1, false);
+  std::vector<uint64_t> result(threads, 0);
+  auto operand = [&](StringRef ref, unsigned t) -> uint64_t {
+    ref = ref.trim();
+    if (!ref.consume_front("$")) {
+      uint64_t v = 0;
+      ref.getAsInteger(0, v);
+      return v;
+    }
+    unsigned k = 0;
+    ref.getAsInteger(10, k);
+    if (k < numResults)
+      return result[t];
+    return scalar(op.getOperands()[k - numResults], t);
+  };
+  for (StringRef instr : instrs) {
+    instr = instr.trim();
+    if (instr.empty())
+      continue;
+    StringRef pred;
+    if (instr.starts_with("@")) {
+      auto [p, rest] = instr.split(' ');
+      pred = p.drop_front();
+      instr = rest.trim();
+    }
+    auto [opcode, args] = instr.split(' ');
+    unsigned bits = 0;
+    StringRef width = opcode.substr(opcode.rfind('.') + 2);
+    width.getAsInteger(10, bits);
+    unsigned bytes = std::max(1u, bits / 8);
+    SmallVector<StringRef> parts;
+    args.split(parts, ',');
+    auto addrOf = [&](StringRef s, unsigned t) {
+      s = s.trim().drop_front().drop_back(); // [ ... ]
+      return operand(s.split('+').first, t);
+    };
+    for (unsigned t = 0; t < threads; ++t) {
+      if (!pred.empty() && !(operand(pred, t) & 1))
+        continue;
+      if (opcode.starts_with("mov.")) {
+        result[t] = operand(parts[1], t);
+      } else if (opcode.starts_with("ld.")) {
+        result[t] = loadMem(addrOf(parts[1], t), bytes);
+      } else if (opcode.starts_with("st.")) {
+        storeMem(addrOf(parts[0], t), operand(parts[1], t), bytes);
+      } else {
+        return op.emitError("simulation does not support `") << opcode << "`";
+      }
+    }
+  }
+  if (numResults) {
+    Regs r(threads);
+    for (unsigned t = 0; t < threads; ++t)
+      r[t] = {mask(result[t], bitsOf(op.getResult(0).getType()))};
+    values[op.getResult(0)] = std::move(r);
+  }
+  return success();
+}
+
+struct TestSimulateCTAPass
+    : public PassWrapper<TestSimulateCTAPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestSimulateCTAPass)
+
+  TestSimulateCTAPass() = default;
+  TestSimulateCTAPass(const TestSimulateCTAPass &other) : PassWrapper(other) {}
+
+  StringRef getArgument() const final { return "test-simulate-cta"; }
+  StringRef getDescription() const final {
+    return "Run one CTA of a lowered kernel on the CPU and print its global "
+           "stores (tests only)";
+  }
+
+  ListOption<std::string> argTypes{
+      *this, "arg-types",
+      llvm::cl::desc("Element type of each pointer argument's buffer")};
+  Option<int64_t> elements{*this, "elements",
+                           llvm::cl::desc("Elements per buffer"),
+                           llvm::cl::init(4096)};
+
+  void runOnOperation() override {
+    LLVM::LLVMFuncOp kernel;
+    getOperation().walk([&](LLVM::LLVMFuncOp func) {
+      if (func->hasAttr(NVVM::NVVMDialect::getKernelFuncAttrName()))
+        kernel = func;
+    });
+    if (!kernel) {
+      getOperation().emitError("no kernel to simulate");
+      return signalPassFailure();
+    }
+    auto reqntid = kernel->getAttrOfType<DenseI32ArrayAttr>(
+        NVVM::NVVMDialect::getReqntidAttrName());
+    unsigned threads = reqntid ? reqntid.asArrayRef()[0] : 128;
+    SmallVector<std::string> types(argTypes.begin(), argTypes.end());
+    Simulator sim(threads, types, elements);
+    if (failed(sim.run(kernel)))
+      return signalPassFailure();
+    sim.print(llvm::outs());
+  }
+};
+
+} // namespace
+
+namespace warpforge::test {
+void registerTestSimulateCTAPass() { PassRegistration<TestSimulateCTAPass>(); }
+} // namespace warpforge::test
