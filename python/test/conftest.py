@@ -34,8 +34,9 @@ def frontend_only(monkeypatch):
     """Compile to tile IR only: for tests of the frontend whose kernels use
     what the GPU backend does not lower yet (dot, TMA descriptors, prints)."""
     import functools
+    import importlib
 
     from warpforge.compiler import compiler
-    from warpforge.runtime import jit
+    jit = importlib.import_module("warpforge.runtime.jit")
     monkeypatch.setattr(jit, "compile_kernel",
                         functools.partial(compiler.compile_kernel, gpu=False))

@@ -574,7 +574,7 @@ def test_parallel_compilation_matches_serial_compilation(compiled, monkeypatch):
     serial = triton.jit(zoo.layer_norm_fwd.fn)
     for config in configs:
         expected = serial.warmup(x, y, w, b, mean, rstd, cols, cols, 1e-5, **config.all_kwargs())
-        (got,) = [k for k, _ in tuned.cache.values()
+        (got,) = [k for k in tuned.cache.values()
                   if k.constants["BLOCK_SIZE"] == config.kwargs["BLOCK_SIZE"]
                   and k.options.num_warps == config.num_warps]
         assert got.asm["tile"] == expected.asm["tile"]

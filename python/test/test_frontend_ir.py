@@ -70,7 +70,7 @@ CHECK: arith.truncf %{{.*}} : tensor<512xf32> to tensor<512xf16>
 """, tmp_path)
 
 
-def test_grouped_matmul_with_helper(tmp_path):
+def test_grouped_matmul_with_helper(tmp_path, frontend_only):
     k = zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
                                  BLOCK_SIZE_M=128, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
                                  GROUP_SIZE_M=8, ACTIVATION="leaky_relu")
@@ -184,7 +184,7 @@ def test_static_range_unrolls_and_constexpr_if_folds(tmp_path):
     assert "dense<2.000000e+00>" in text and "dense<3.000000e+00>" not in text
 
 
-def test_dtypes_casts_and_math(tmp_path):
+def test_dtypes_casts_and_math(tmp_path, frontend_only):
     @warpforge.jit
     def kinds(f16_ptr, bf16_ptr, i8_ptr, u32_ptr, out_ptr):
         offs = tl.arange(0, 32)
@@ -222,7 +222,7 @@ CHECK: arith.minnumf
 """, tmp_path)
 
 
-def test_atomics_descriptors_and_debug_ops(tmp_path):
+def test_atomics_descriptors_and_debug_ops(tmp_path, frontend_only):
     @warpforge.jit
     def misc(hist_ptr, data_ptr, a_ptr, M, N, lock_ptr):
         offs = tl.arange(0, 128)

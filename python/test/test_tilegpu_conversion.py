@@ -188,7 +188,7 @@ CHECK-NOT: tilegpu.convert_layout
 """, tmp_path)
 
 
-def test_matmul_keeps_only_operand_conversions(tmp_path):
+def test_matmul_keeps_only_operand_conversions(tmp_path, frontend_only):
     k = zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
                                  BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32,
                                  GROUP_SIZE_M=8, ACTIVATION="leaky_relu", grid=(1,))
