@@ -184,7 +184,7 @@ def test_static_range_unrolls_and_constexpr_if_folds(tmp_path):
     assert "dense<2.000000e+00>" in text and "dense<3.000000e+00>" not in text
 
 
-def test_dtypes_casts_and_math(tmp_path, frontend_only):
+def test_dtypes_casts_and_math(tmp_path):
     @warpforge.jit
     def kinds(f16_ptr, bf16_ptr, i8_ptr, u32_ptr, out_ptr):
         offs = tl.arange(0, 32)
@@ -201,7 +201,7 @@ def test_dtypes_casts_and_math(tmp_path, frontend_only):
 
     # NumPy has no bfloat16: give the signature directly.
     k = compile_kernel(kinds, {"f16_ptr": "*fp16", "bf16_ptr": "*bf16", "i8_ptr": "*i8",
-                               "u32_ptr": "*u32", "out_ptr": "*fp32"}, {})
+                               "u32_ptr": "*u32", "out_ptr": "*fp32"}, {}, gpu=False)
     filecheck(k.asm["tile"], """
 CHECK-LABEL: tile.func public @kinds
 CHECK: arith.extf %{{.*}} : tensor<32xf16> to tensor<32xf32>
