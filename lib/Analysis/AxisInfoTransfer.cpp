@@ -55,11 +55,16 @@ AxisInfo makeInfo(Type type, DimVector contiguity, DimVector divisibility,
   SmallVector<int64_t, 4> shape = getAxisShape(type);
   for (unsigned d = 0; d < shape.size(); ++d) {
     int64_t limit = runLimit(shape[d]);
-    contiguity[d] =
-        std::min(highestPowerOf2Divisor(std::max<int64_t>(contiguity[d], 1)), limit);
-    constancy[d] =
-        std::min(highestPowerOf2Divisor(std::max<int64_t>(constancy[d], 1)), limit);
-    divisibility[d] = highestPowerOf2Divisor(std::max<int64_t>(divisibility[d], 1));
+    divisibility[d] =
+        highestPowerOf2Divisor(std::max<int64_t>(divisibility[d], 1));
+    // Shorter runs nest in the longer ones; runs that no longer start where
+    // the longer ones did start at multiples of their length past them.
+    int64_t requested = std::max<int64_t>(contiguity[d], 1);
+    contiguity[d] = std::min(highestPowerOf2Divisor(requested), limit);
+    if (contiguity[d] < requested)
+      divisibility[d] = std::min(divisibility[d], contiguity[d]);
+    constancy[d] = std::min(
+        highestPowerOf2Divisor(std::max<int64_t>(constancy[d], 1)), limit);
     if (constant) {
       contiguity[d] = 1;
       constancy[d] = limit;

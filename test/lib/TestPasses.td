@@ -17,8 +17,15 @@ def TestPrintAxisInfo : Pass<"test-print-axis-info", "mlir::ModuleOp"> {
     ```
 
     Results of an op with several such results are prefixed with
-    `result #N: `, block arguments with `argument #N: `.  Lit tests check
-    them with `-verify-diagnostics` and `expected-remark`.
+    `result #N: `, block arguments with `argument #N: `.  Loads, stores and
+    atomics through tensors of pointers also get what the coalescing pass
+    asks of ModuleAxisInfoAnalysis:
+
+    ```
+    access: order = [0], alignment = 4, mask alignment = 16, vector width = 4
+    ```
+
+    Lit tests check them with `-verify-diagnostics` and `expected-remark`.
   }];
 }
 

@@ -22,6 +22,34 @@ bool isAnalyzed(Type type) {
   return isa<IntegerType, IndexType, warpforge::tile::PointerType>(elem);
 }
 
+/// For a load, store or atomic through a tensor of pointers, what the
+/// coalescing pass asks: `access: order = [..], alignment = N,
+/// mask alignment = M, vector width = W` (no mask alignment without a mask).
+void reportAccess(const warpforge::ModuleAxisInfoAnalysis &analysis,
+                  Operation *op) {
+  Value ptr, mask;
+  if (auto load = dyn_cast<warpforge::tile::LoadOp>(op))
+    ptr = load.getPtr(), mask = load.getMask();
+  else if (auto store = dyn_cast<warpforge::tile::StoreOp>(op))
+    ptr = store.getPtr(), mask = store.getMask();
+  else if (auto rmw = dyn_cast<warpforge::tile::AtomicRMWOp>(op))
+    ptr = rmw.getPtr(), mask = rmw.getMask();
+  else if (auto cas = dyn_cast<warpforge::tile::AtomicCASOp>(op))
+    ptr = cas.getPtr();
+  if (!ptr || !isa<RankedTensorType>(ptr.getType()))
+    return;
+  SmallVector<unsigned, 4> order = analysis.getOrder(ptr);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "access: order = [";
+  llvm::interleaveComma(order, os);
+  os << "], alignment = " << analysis.getPtrAlignment(ptr);
+  if (mask)
+    os << ", mask alignment = " << analysis.getMaskAlignment(mask, order[0]);
+  os << ", vector width = " << analysis.getAccessVectorWidth(ptr, mask);
+  emitRemark(op->getLoc()) << text;
+}
+
 struct TestPrintAxisInfo
     : public warpforge::test::impl::TestPrintAxisInfoBase<TestPrintAxisInfo> {
   void runOnOperation() override {
@@ -44,6 +72,7 @@ struct TestPrintAxisInfo
             if (isAnalyzed(arg.getType()))
               report(arg, arg.getLoc(),
                      ("argument #" + Twine(arg.getArgNumber()) + ": ").str());
+      reportAccess(analysis, op);
       unsigned numAnalyzed = llvm::count_if(op->getResultTypes(), isAnalyzed);
       for (OpResult result : op->getResults())
         if (isAnalyzed(result.getType()))
