@@ -83,24 +83,25 @@ AxisInfo AxisInfo::getEntryState(Value value) {
   auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!func)
     return info;
-  auto hint =
-      func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(), "tile.divisibility");
+  auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                 "tile.divisibility");
   if (!hint || !hint.getValue().isStrictlyPositive())
     return info;
-  int64_t divisor = highestPowerOf2Divisor(hint.getValue().getLimitedValue(
-      static_cast<uint64_t>(kMaxDivisor)));
+  int64_t divisor = highestPowerOf2Divisor(
+      hint.getValue().getLimitedValue(static_cast<uint64_t>(kMaxDivisor)));
   for (int64_t &d : info.divisibility)
     d = std::max(d, divisor);
   return info;
 }
 
-int64_t AxisInfo::getDivisibilityAt(unsigned dim, int64_t runLength) const {
+int64_t AxisInfo::getDivisibilityAt(unsigned dim, int64_t runLength,
+                                    int64_t step) const {
   // Positions that are multiples of runLength start runs of this value when
   // runLength is a multiple of the contiguity; otherwise they may fall inside
-  // a run, at v + k * runLength.
+  // a run, at v + k * runLength * step.
   if (runLength % contiguity[dim] == 0)
     return divisibility[dim];
-  return std::min(divisibility[dim], runLength);
+  return std::min(divisibility[dim], runLength * step);
 }
 
 int64_t AxisInfo::getElementDivisibility() const {
@@ -136,8 +137,8 @@ AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
   for (unsigned d = 0; d < rank; ++d) {
     int64_t run = std::min(lhs.contiguity[d], rhs.contiguity[d]);
     contiguity.push_back(run);
-    divisibility.push_back(std::min(lhs.getDivisibilityAt(d, run),
-                                    rhs.getDivisibilityAt(d, run)));
+    divisibility.push_back(
+        std::min(lhs.getDivisibilityAt(d, run), rhs.getDivisibilityAt(d, run)));
     constancy.push_back(std::min(lhs.constancy[d], rhs.constancy[d]));
   }
   std::optional<int64_t> constant;
@@ -174,8 +175,8 @@ void AxisInfo::print(raw_ostream &os) const {
 //===----------------------------------------------------------------------===//
 
 void AxisInfoAnalysis::setToEntryState(AxisInfoLattice *lattice) {
-  propagateIfChanged(lattice,
-                     lattice->join(AxisInfo::getEntryState(lattice->getAnchor())));
+  propagateIfChanged(
+      lattice, lattice->join(AxisInfo::getEntryState(lattice->getAnchor())));
 }
 
 LogicalResult
@@ -289,7 +290,8 @@ int64_t ModuleAxisInfoAnalysis::getPtrAlignment(Value ptr, unsigned dim) const {
   AxisInfo info = getAxisInfo(ptr);
   if (dim >= info.getRank())
     return 1;
-  int64_t elementBytes = std::max<int64_t>(1, getPointeeByteWidth(ptr.getType()));
+  int64_t elementBytes =
+      std::max<int64_t>(1, getPointeeByteWidth(ptr.getType()));
   int64_t alignedElements =
       std::max<int64_t>(1, info.getDivisibility(dim) / elementBytes);
   return std::min(info.getContiguity(dim), alignedElements);
@@ -313,6 +315,7 @@ int64_t ModuleAxisInfoAnalysis::getAccessVectorWidth(Value ptr,
   int64_t width = getPtrAlignment(ptr, dim);
   if (mask)
     width = std::min(width, getMaskAlignment(mask, dim));
-  int64_t elementBytes = std::max<int64_t>(1, getPointeeByteWidth(ptr.getType()));
+  int64_t elementBytes =
+      std::max<int64_t>(1, getPointeeByteWidth(ptr.getType()));
   return std::max<int64_t>(1, std::min(width, 16 / elementBytes));
 }

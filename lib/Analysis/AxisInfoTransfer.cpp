@@ -221,8 +221,8 @@ AxisInfo visitBroadcast(Type srcType, Type type, const AxisInfo &src) {
       constancy[d] = shape[d];
     }
   }
-  return makeInfo(type, contiguity, DimVector(src.getDivisibility()),
-                  constancy, src.getConstantValue());
+  return makeInfo(type, contiguity, DimVector(src.getDivisibility()), constancy,
+                  src.getConstantValue());
 }
 
 AxisInfo visitExpandDims(tile::ExpandDimsOp op, const AxisInfo &src) {
@@ -231,8 +231,8 @@ AxisInfo visitExpandDims(tile::ExpandDimsOp op, const AxisInfo &src) {
   unsigned rank = getAxisShape(type).size();
   if (src.getRank() + 1 != rank || axis >= rank)
     return AxisInfo::getPessimisticState(type);
-  DimVector contiguity(src.getContiguity()), divisibility(src.getDivisibility()),
-      constancy(src.getConstancy());
+  DimVector contiguity(src.getContiguity()),
+      divisibility(src.getDivisibility()), constancy(src.getConstancy());
   // Along the new dimension of size 1, every element is its own run.
   contiguity.insert(contiguity.begin() + axis, 1);
   divisibility.insert(divisibility.begin() + axis,
@@ -307,9 +307,11 @@ AxisInfo visitReshape(tile::ReshapeOp op, const AxisInfo &src) {
   unsigned srcLast = srcShape.size() - 1, last = rank - 1;
   int64_t run = std::min(src.getContiguity(srcLast), runLimit(shape[last]));
   contiguity[last] = run;
-  divisibility[last] = src.getDivisibilityAt(srcLast, run);
-  constancy[last] = std::max(
-      constancy[last], std::min(src.getConstancy(srcLast), runLimit(shape[last])));
+  divisibility[last] = src.getDivisibilityAt(
+      srcLast, run, std::max<int64_t>(1, getPointeeByteWidth(type)));
+  constancy[last] =
+      std::max(constancy[last],
+               std::min(src.getConstancy(srcLast), runLimit(shape[last])));
   return makeInfo(type, contiguity, divisibility, constancy,
                   src.getConstantValue());
 }
@@ -333,7 +335,7 @@ AxisInfo visitAdd(Type type, const AxisInfo &lhs, const AxisInfo &rhs,
     // At a run start both addends are multiples of their divisibility there
     // (the offset in elements, scaled to bytes for pointers).
     divisibility.push_back(
-        std::min(lhs.getDivisibilityAt(d, run),
+        std::min(lhs.getDivisibilityAt(d, run, elementBytes),
                  mulDivisors(rhs.getDivisibilityAt(d, run), elementBytes)));
     constancy.push_back(std::min(lhs.getConstancy(d), rhs.getConstancy(d)));
   }
@@ -345,7 +347,8 @@ AxisInfo visitAddPtr(tile::AddPtrOp op, const AxisInfo &ptr,
   int64_t elementBytes = getPointeeByteWidth(op.getType());
   std::optional<int64_t> constant;
   if (ptr.getConstantValue() && offset.getConstantValue())
-    constant = *ptr.getConstantValue() + *offset.getConstantValue() * elementBytes;
+    constant =
+        *ptr.getConstantValue() + *offset.getConstantValue() * elementBytes;
   return visitAdd(op.getType(), ptr, offset, elementBytes, /*isSub=*/false,
                   constant);
 }
@@ -370,7 +373,8 @@ AxisInfo visitAddressCast(Type type, const AxisInfo &src, int64_t srcStep,
 
 /// tile.bitcast and arith.bitcast.
 AxisInfo visitBitcast(Type srcType, Type type, const AxisInfo &src) {
-  Type srcElem = getElementTypeOrSelf(srcType), elem = getElementTypeOrSelf(type);
+  Type srcElem = getElementTypeOrSelf(srcType),
+       elem = getElementTypeOrSelf(type);
   if (isa<tile::PointerType>(srcElem) && isa<tile::PointerType>(elem))
     return visitAddressCast(type, src, getPointeeByteWidth(srcType),
                             getPointeeByteWidth(type));
@@ -427,8 +431,8 @@ AxisInfo visitMul(const Binary &b) {
 /// constant, x % n contiguous, x < n constant): inside a run of x, starting
 /// at a multiple of the block, with n constant and a multiple of the block.
 int64_t alignedBlock(const AxisInfo &x, const AxisInfo &n, unsigned d) {
-  int64_t block = std::min({x.getContiguity(d), x.getDivisibility(d),
-                            n.getConstancy(d)});
+  int64_t block =
+      std::min({x.getContiguity(d), x.getDivisibility(d), n.getConstancy(d)});
   return std::min(block, n.getDivisibilityAt(d, block));
 }
 
@@ -465,8 +469,9 @@ AxisInfo visitDivOp(Operation *op, const Binary &b) {
   std::optional<int64_t> constant;
   if (b.bothConstant() && !b.rhsConst->isZero()) {
     bool overflow = false;
-    APInt q = isa<arith::DivSIOp>(op) ? b.lhsConst->sdiv_ov(*b.rhsConst, overflow)
-                                      : b.lhsConst->udiv(*b.rhsConst);
+    APInt q = isa<arith::DivSIOp>(op)
+                  ? b.lhsConst->sdiv_ov(*b.rhsConst, overflow)
+                  : b.lhsConst->udiv(*b.rhsConst);
     if (!overflow)
       constant = fromAPInt(q);
   }
@@ -502,8 +507,9 @@ AxisInfo visitRemOp(Operation *op, const Binary &b) {
   std::optional<int64_t> constant;
   if (b.bothConstant() && !b.rhsConst->isZero()) {
     // INT_MIN % -1 is 0; srem does not trap on it.
-    constant = fromAPInt(isa<arith::RemSIOp>(op) ? b.lhsConst->srem(*b.rhsConst)
-                                                 : b.lhsConst->urem(*b.rhsConst));
+    constant =
+        fromAPInt(isa<arith::RemSIOp>(op) ? b.lhsConst->srem(*b.rhsConst)
+                                          : b.lhsConst->urem(*b.rhsConst));
   }
   return visitRem(b.type, b.lhs, b.rhs, constant);
 }
@@ -538,12 +544,11 @@ AxisInfo visitAnd(const Binary &b) {
     // x & -2^k rounds down to a multiple of 2^k: a floor division, times 2^k.
     if ((-*mask).isPowerOf2() && mask->countTrailingZeros() < 62) {
       int64_t modulus = int64_t(1) << mask->countTrailingZeros();
-      AxisInfo quotient = visitDiv(b.type, x, powerOf2Constant(b.type, modulus),
-                                   std::nullopt);
+      AxisInfo quotient =
+          visitDiv(b.type, x, powerOf2Constant(b.type, modulus), std::nullopt);
       DimVector divisibility;
       for (unsigned d = 0; d < b.rank(); ++d)
-        divisibility.push_back(
-            std::max(x.getDivisibilityAt(d, 1), modulus));
+        divisibility.push_back(std::max(x.getDivisibilityAt(d, 1), modulus));
       return makeInfo(b.type, DimVector(b.rank(), 1), divisibility,
                       DimVector(quotient.getConstancy()));
     }
@@ -551,8 +556,8 @@ AxisInfo visitAnd(const Binary &b) {
   // A bit clear in either operand is clear in the result.
   DimVector divisibility;
   for (unsigned d = 0; d < b.rank(); ++d)
-    divisibility.push_back(std::max(b.lhs.getDivisibilityAt(d, 1),
-                                    b.rhs.getDivisibilityAt(d, 1)));
+    divisibility.push_back(
+        std::max(b.lhs.getDivisibilityAt(d, 1), b.rhs.getDivisibilityAt(d, 1)));
   return makeInfo(b.type, DimVector(b.rank(), 1), divisibility,
                   minConstancy(b.lhs, b.rhs));
 }
@@ -569,8 +574,8 @@ AxisInfo visitOrXor(Operation *op, const Binary &b) {
                                                : (*b.lhsConst ^ *b.rhsConst));
   DimVector divisibility;
   for (unsigned d = 0; d < b.rank(); ++d)
-    divisibility.push_back(std::min(b.lhs.getDivisibilityAt(d, 1),
-                                    b.rhs.getDivisibilityAt(d, 1)));
+    divisibility.push_back(
+        std::min(b.lhs.getDivisibilityAt(d, 1), b.rhs.getDivisibilityAt(d, 1)));
   return makeInfo(b.type, DimVector(b.rank(), 1), divisibility,
                   minConstancy(b.lhs, b.rhs), constant);
 }
@@ -671,13 +676,14 @@ AxisInfo visitSelect(arith::SelectOp op, const AxisInfo &cond,
   std::optional<int64_t> constant;
   if (a.getConstantValue() == b.getConstantValue())
     constant = a.getConstantValue();
+  int64_t step = std::max<int64_t>(1, getPointeeByteWidth(type));
   DimVector contiguity, divisibility, constancy;
   for (unsigned d = 0; d < a.getRank(); ++d) {
     int64_t condRun = uniform ? runLimit(shape[d]) : cond.getConstancy(d);
     int64_t run = std::min({condRun, a.getContiguity(d), b.getContiguity(d)});
     contiguity.push_back(run);
-    divisibility.push_back(
-        std::min(a.getDivisibilityAt(d, run), b.getDivisibilityAt(d, run)));
+    divisibility.push_back(std::min(a.getDivisibilityAt(d, run, step),
+                                    b.getDivisibilityAt(d, run, step)));
     constancy.push_back(
         std::min({condRun, a.getConstancy(d), b.getConstancy(d)}));
   }
@@ -745,9 +751,8 @@ std::optional<AxisInfo> visitSingleResult(Operation *op,
   // where the op allows them); anything else is left to the fallback.
   auto sameRank = [&](ArrayRef<AxisInfo> infos) {
     unsigned rank = getAxisShape(type).size();
-    return llvm::all_of(infos, [&](const AxisInfo &i) {
-      return i.getRank() == rank;
-    });
+    return llvm::all_of(infos,
+                        [&](const AxisInfo &i) { return i.getRank() == rank; });
   };
   using Result = std::optional<AxisInfo>;
   return TypeSwitch<Operation *, Result>(op)
@@ -757,9 +762,8 @@ std::optional<AxisInfo> visitSingleResult(Operation *op,
       .Case([&](tile::BroadcastOp b) {
         return visitBroadcast(b.getSrc().getType(), type, operands[0]);
       })
-      .Case([&](tile::ExpandDimsOp e) {
-        return visitExpandDims(e, operands[0]);
-      })
+      .Case(
+          [&](tile::ExpandDimsOp e) { return visitExpandDims(e, operands[0]); })
       .Case([&](tile::TransOp t) { return visitTrans(t, operands[0]); })
       .Case([&](tile::ReshapeOp r) { return visitReshape(r, operands[0]); })
       .Case([&](tile::AddPtrOp a) -> Result {
@@ -767,10 +771,15 @@ std::optional<AxisInfo> visitSingleResult(Operation *op,
           return std::nullopt;
         return visitAddPtr(a, operands[0], operands[1]);
       })
-      .Case([&](tile::IntToPtrOp) {
-        return visitAddressCast(type, operands[0], 1, getPointeeByteWidth(type));
+      .Case([&](tile::IntToPtrOp) -> Result {
+        if (!sameRank(operands))
+          return std::nullopt;
+        return visitAddressCast(type, operands[0], 1,
+                                getPointeeByteWidth(type));
       })
-      .Case([&](tile::PtrToIntOp p) {
+      .Case([&](tile::PtrToIntOp p) -> Result {
+        if (!sameRank(operands))
+          return std::nullopt;
         return visitAddressCast(type, operands[0],
                                 getPointeeByteWidth(p.getSrc().getType()), 1);
       })

@@ -200,6 +200,20 @@ tile.func public @addptr_tensor(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32
 
 // -----
 
+// addptr where the runs get shorter: inside a run of f32 pointers, every
+// fourth pointer is 16 bytes further.
+tile.func public @addptr_shorter_runs(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+  %r = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32>
+  %ps = tile.splat %p : !tile.ptr<f32> -> tensor<16x!tile.ptr<f32>>
+  %q = tile.addptr %ps, %r : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  %blocks = arith.constant dense<[0, 0, 0, 0, 16, 16, 16, 16, 32, 32, 32, 32, 48, 48, 48, 48]> : tensor<16xi32>
+  // expected-remark @below {{contiguity = [4], divisibility = [16], constancy = [1], constant_value = <none>}}
+  %s = tile.addptr %q, %blocks : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  tile.return
+}
+
+// -----
+
 // int_to_ptr: consecutive addresses are not consecutive f32 elements.
 tile.func public @int_to_ptr(%a: i64 {tile.divisibility = 16 : i32}) {
   %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>

@@ -83,8 +83,10 @@ public:
 
   /// The divisibility of the values at every position along `dim` that is a
   /// multiple of `runLength` (a power of two): D where those positions start
-  /// runs, less inside a run, where the values are v + k * runLength.
-  int64_t getDivisibilityAt(unsigned dim, int64_t runLength) const;
+  /// runs, less inside a run, where the values are v + k * runLength * step
+  /// (`step`: 1 for integers, the pointee size for pointers).
+  int64_t getDivisibilityAt(unsigned dim, int64_t runLength,
+                            int64_t step = 1) const;
 
   /// A power of two that divides every element.
   int64_t getElementDivisibility() const;
@@ -99,8 +101,7 @@ public:
 
   bool operator==(const AxisInfo &other) const {
     return contiguity == other.contiguity &&
-           divisibility == other.divisibility &&
-           constancy == other.constancy &&
+           divisibility == other.divisibility && constancy == other.constancy &&
            constantValue == other.constantValue;
   }
   bool operator!=(const AxisInfo &other) const { return !(*this == other); }
@@ -147,10 +148,11 @@ public:
                  llvm::ArrayRef<AxisInfoLattice *> results) override;
 
   /// Loop induction variables: multiples of gcd(lower bound, step).
-  void visitNonControlFlowArguments(mlir::Operation *op,
-                                    const mlir::RegionSuccessor &successor,
-                                    llvm::ArrayRef<AxisInfoLattice *> argLattices,
-                                    unsigned firstIndex) override;
+  void
+  visitNonControlFlowArguments(mlir::Operation *op,
+                               const mlir::RegionSuccessor &successor,
+                               llvm::ArrayRef<AxisInfoLattice *> argLattices,
+                               unsigned firstIndex) override;
 };
 
 /// The transfer function of `op` alone: the AxisInfo of its results from that
@@ -166,9 +168,10 @@ computeAxisInfo(mlir::Operation *op, llvm::ArrayRef<AxisInfo> operands);
 AxisInfo applyHints(mlir::Operation *op, mlir::Type resultType, AxisInfo info);
 
 /// Runs AxisInfoAnalysis over `root` (a module: every tile.func in it, device
-/// functions through their call sites) and answers queries.  Usable as an
-/// MLIR analysis: `getAnalysis<ModuleAxisInfoAnalysis>()`.  Values created
-/// after the analysis ran, and values in dead code, get pessimistic answers.
+/// functions through their call sites; or a single tile.func) and answers
+/// queries.  Usable as an MLIR analysis:
+/// `getAnalysis<ModuleAxisInfoAnalysis>()`.  Values created after the
+/// analysis ran, and values in dead code, get pessimistic answers.
 class ModuleAxisInfoAnalysis {
 public:
   explicit ModuleAxisInfoAnalysis(mlir::Operation *root);

@@ -283,16 +283,23 @@ def gen_cmp(p, rng, shape, swap=True):
 
 def gen_select(p, rng, shapes):
     shape = p.pick_shape(shapes)
-    a = p.pick_from(p.ranges, shape)
-    b = p.pick("int", shape, exclude=a)
+    if rng.randrange(3):
+        a = p.pick_from(p.ranges, shape)
+        b = p.pick("int", shape, exclude=a)
+    else:  # pointers to the same type
+        a = p.pick("ptr", shape)
+        b = a and rng.choice([v for v in p.values if v.kind == "ptr" and v.shape == shape
+                              and v.elem_bytes == a.elem_bytes])
     if a is None or b is None:
         return
     c = p.pick("bool", shape)
     if c is None or rng.randrange(2):
         c = gen_cmp(p, rng, shape, swap=False)
-    v = Value(p.fresh(), "int", shape,
+        if c is None:
+            return
+    v = Value(p.fresh(), a.kind, shape,
               [k.map(lambda kk, u, w: u if kk else w, u, w)
-               for k, u, w in zip(c.arrays, a.arrays, b.arrays)])
+               for k, u, w in zip(c.arrays, a.arrays, b.arrays)], a.elem_bytes)
     p.add(f"{v.name} = arith.select {c.name}, {a.name}, {b.name} : {c.type()}, {v.type()}", v)
 
 
@@ -325,18 +332,20 @@ def gen_expand_broadcast(p, rng, rows, cols):
 
 
 def gen_trans_reshape(p, rng, rows, cols):
-    kind = rng.choice(["int", "int", "bool"])
+    kind = rng.choice(["int", "int", "bool", "ptr"])
     src = p.pick(kind, (rows, cols)) if rng.randrange(2) else p.pick(kind, (rows * cols,))
     if src is None:
         return
     name = p.fresh()
     if src.shape == (rows, cols) and rng.randrange(2):
-        v = Value(name, kind, (cols, rows), [x.transpose() for x in src.arrays], width=src.width)
+        v = Value(name, kind, (cols, rows), [x.transpose() for x in src.arrays],
+                  src.elem_bytes, src.width)
         p.add(f"{name} = tile.trans {src.name} {{order = array<i32: 1, 0>}} : "
               f"{src.type()} -> {v.type()}", v)
     else:
         shape = (rows * cols,) if src.shape == (rows, cols) else (rows, cols)
-        v = Value(name, kind, shape, [x.reshape(shape) for x in src.arrays], width=src.width)
+        v = Value(name, kind, shape, [x.reshape(shape) for x in src.arrays],
+                  src.elem_bytes, src.width)
         p.add(f"{name} = tile.reshape {src.name} : {src.type()} -> {v.type()}", v)
 
 

@@ -76,10 +76,11 @@ struct TestPrintAxisInfo
       unsigned numAnalyzed = llvm::count_if(op->getResultTypes(), isAnalyzed);
       for (OpResult result : op->getResults())
         if (isAnalyzed(result.getType()))
-          report(result, op->getLoc(),
-                 numAnalyzed > 1
-                     ? ("result #" + Twine(result.getResultNumber()) + ": ").str()
-                     : "");
+          report(
+              result, op->getLoc(),
+              numAnalyzed > 1
+                  ? ("result #" + Twine(result.getResultNumber()) + ": ").str()
+                  : "");
     });
   }
 };
