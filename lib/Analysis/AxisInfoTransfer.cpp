@@ -119,6 +119,12 @@ int64_t fromAPInt(const APInt &value) {
   return value.getSExtValue();
 }
 
+/// a + b modulo 2^64, as the 64-bit hardware computes it.
+int64_t wrappingAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+
 bool isConstant(const AxisInfo &info, int64_t value) {
   return info.getConstantValue() == value;
 }
@@ -148,7 +154,7 @@ AxisInfo analyzeDenseInts(Type type, DenseIntElementsAttr attr) {
       bool ok = true;
       for (int64_t i = 0; ok && i < static_cast<int64_t>(values.size()); ++i)
         if (indexAlong(i, d) % run != 0)
-          ok = values[i] == values[i - strides[d]] + step;
+          ok = values[i] == wrappingAdd(values[i - strides[d]], step);
       if (ok)
         return run;
     }
@@ -194,8 +200,9 @@ AxisInfo visitConstant(arith::ConstantOp op) {
 //===----------------------------------------------------------------------===//
 
 AxisInfo visitMakeRange(tile::MakeRangeOp op) {
-  int64_t start = op.getStart();
-  int64_t size = op.getEnd() - start;
+  // The bounds are i32 attributes, read as unsigned by their accessors.
+  int64_t start = static_cast<int32_t>(op.getStart());
+  int64_t size = static_cast<int32_t>(op.getEnd()) - start;
   return makeInfo(op.getType(), {size}, {highestPowerOf2Divisor(start)}, {1},
                   size == 1 ? std::optional<int64_t>(start) : std::nullopt);
 }
@@ -347,8 +354,10 @@ AxisInfo visitAddPtr(tile::AddPtrOp op, const AxisInfo &ptr,
   int64_t elementBytes = getPointeeByteWidth(op.getType());
   std::optional<int64_t> constant;
   if (ptr.getConstantValue() && offset.getConstantValue())
-    constant =
-        *ptr.getConstantValue() + *offset.getConstantValue() * elementBytes;
+    constant = wrappingAdd(
+        *ptr.getConstantValue(),
+        static_cast<int64_t>(static_cast<uint64_t>(*offset.getConstantValue()) *
+                             elementBytes));
   return visitAdd(op.getType(), ptr, offset, elementBytes, /*isSub=*/false,
                   constant);
 }

@@ -50,6 +50,15 @@ tile.func public @make_range() {
 
 // -----
 
+// A range from a negative start.
+tile.func public @make_range_negative_start() {
+  // expected-remark @below {{contiguity = [16], divisibility = [8], constancy = [1], constant_value = <none>}}
+  %r = tile.make_range {start = -8 : i32, end = 8 : i32} : tensor<16xi32>
+  tile.return
+}
+
+// -----
+
 // A range of 24 elements: aligned runs of 8, starting at 0, 8 and 16.
 tile.func public @make_range_not_power_of_two() {
   // expected-remark @below {{contiguity = [8], divisibility = [8], constancy = [1], constant_value = <none>}}
