@@ -11,7 +11,10 @@ Every run must exit with 0 (valid) or 1 (diagnosed); a signal, any other
 status or a timeout fails the test and the mutant is printed for
 reproduction.
 
-Usage: mutate_and_run.py --opt PATH [--count N] [--seed S] INPUT...
+With --pass=ARG (repeatable), every mutant goes through those warpforge-opt
+arguments instead (e.g. --pass=-test-print-axis-info).
+
+Usage: mutate_and_run.py --opt PATH [--count N] [--seed S] [--pass=ARG]... INPUT...
 """
 
 import argparse
@@ -81,6 +84,7 @@ def main():
     parser.add_argument("--opt", required=True)
     parser.add_argument("--count", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pass", dest="passes", action="append")
     parser.add_argument("inputs", nargs="+")
     args = parser.parse_args()
 
@@ -101,12 +105,13 @@ def main():
         return 2
     corpus = sorted({t.group(0) for s in seeds for t in TOKEN.finditer(s)})
     rng = random.Random(args.seed)
+    pipelines = [args.passes] if args.passes else PIPELINES
     jobs = []
     for n in range(args.count):
         text = rng.choice(seeds)
         for _ in range(rng.randrange(1, 4)):
             text = mutate(text, rng, corpus)
-        jobs.append((n, text, PIPELINES[n % len(PIPELINES)]))
+        jobs.append((n, text, pipelines[n % len(pipelines)]))
 
     failures = 0
     statuses = {0: 0, 1: 0}

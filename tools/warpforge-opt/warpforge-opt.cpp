@@ -5,6 +5,7 @@
 // --emit=llvm-ir or --emit=ptx, the module the passes produce (in the LLVM
 // and NVVM dialects) goes through the NVPTX backend and the tool prints its
 // LLVM IR or PTX instead of MLIR.
+// The test passes (test/lib) print analysis results for lit tests.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "warpforge/Target/NVPTX.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "TestPasses.h"
+
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -169,6 +172,7 @@ int main(int argc, char **argv) {
   hideLLVMTuningOptions();
   warpforge::registerWarpforgePassesAndPipelines();
   warpforge::test::registerTestSimulateCTAPass();
+  warpforge::test::registerWarpforgeTestPasses();
   DialectRegistry registry;
   warpforge::registerWarpforgeDialects(registry);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(

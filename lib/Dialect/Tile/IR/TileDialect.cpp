@@ -77,6 +77,39 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder,
   return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
+/// The axis-analysis hints: one positive entry per dimension of the op's
+/// single integer or pointer result.  Other `tile.` attributes are not the
+/// dialect's to check here.
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().strref();
+  if (name != "tile.divisibility" && name != "tile.contiguity" &&
+      name != "tile.constancy")
+    return success();
+  if (op->getNumResults() != 1)
+    return op->emitOpError() << name << " applies to ops with one result, got "
+                             << op->getNumResults();
+  Type type = op->getResult(0).getType();
+  if (!isa<IntegerType, IndexType, PointerType>(getElementTypeOrSelf(type)))
+    return op->emitOpError()
+           << name << " applies to integers and pointers, got " << type;
+  auto values = dyn_cast<DenseI32ArrayAttr>(attr.getValue());
+  if (!values)
+    return op->emitOpError()
+           << name << " must be an array<i32>, got " << attr.getValue();
+  auto tensorType = dyn_cast<RankedTensorType>(type);
+  int64_t rank = tensorType ? std::max<int64_t>(tensorType.getRank(), 1) : 1;
+  if (values.size() != rank)
+    return op->emitOpError() << name << " needs " << rank
+                             << " entries, one per dimension, got "
+                             << values.size();
+  for (int32_t value : values.asArrayRef())
+    if (value <= 0)
+      return op->emitOpError()
+             << name << " entries must be positive, got " << value;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

@@ -23,6 +23,12 @@ def Tile_Dialect : Dialect {
 
     Element-wise arithmetic uses the `arith` and `math` dialects on tensors
     and control flow uses `scf`.
+
+    The discardable attributes `tile.divisibility`, `tile.contiguity` and
+    `tile.constancy` (`array<i32>`, one positive entry per dimension of the
+    op's single integer or pointer result; one for a scalar) are hints for
+    the axis analysis, from `tl.multiple_of`, `tl.max_contiguous` and
+    `tl.max_constancy`.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
@@ -32,6 +38,7 @@ def Tile_Dialect : Dialect {
   ];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
   }];
