@@ -99,7 +99,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     tl.store(c_ptrs, acc, mask=c_mask)
 
 
-def test_matmul_row_major_operands():
+def test_matmul_row_major_operands(frontend_only):
     a = np.random.rand(128, 96).astype(np.float16)
     b = np.random.rand(96, 64).astype(np.float16)
     c = np.empty((128, 64), np.float32)
@@ -113,7 +113,7 @@ def test_matmul_row_major_operands():
         ("load", [1, 0], 8, 16, 8), ("load", [1, 0], 8, 64, 8), ("store", [1, 0], 4, 16, 4)]
 
 
-def test_matmul_transposed_b_is_contiguous_along_k():
+def test_matmul_transposed_b_is_contiguous_along_k(frontend_only):
     a = np.random.rand(128, 96).astype(np.float16)
     bt = np.random.rand(64, 96).astype(np.float16)  # B = bt.T: stride_bk = 1
     c = np.empty((128, 64), np.float32)

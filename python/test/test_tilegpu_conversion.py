@@ -21,6 +21,9 @@ BLOCKED_1D_4 = ("#tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], "
                 "warpsPerCTA = [4], order = [0]>")
 BLOCKED_64x64 = ("#tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], "
                  "warpsPerCTA = [4, 1], order = [1, 0]>")
+# With 16-bit memory accesses a thread takes 8 elements: one 16-byte access.
+BLOCKED_64x64_16BIT = ("#tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], "
+                       "warpsPerCTA = [4, 1], order = [1, 0]>")
 
 
 @warpforge.jit
@@ -197,7 +200,7 @@ def test_matmul_keeps_only_operand_conversions(tmp_path, frontend_only):
     text = to_tilegpu(k)
     assert text.count("tilegpu.convert_layout") == 2
     filecheck(text, f"""
-CHECK-DAG: #[[C:blocked[0-9]*]] = {BLOCKED_64x64}
+CHECK-DAG: #[[C:blocked[0-9]*]] = {BLOCKED_64x64_16BIT}
 CHECK-DAG: #[[OPA:dot_op[0-9]*]] = #tilegpu.dot_op<opIdx = 0, parent = #[[C]], kWidth = 1>
 CHECK-DAG: #[[OPB:dot_op[0-9]*]] = #tilegpu.dot_op<opIdx = 1, parent = #[[C]], kWidth = 1>
 CHECK: scf.for {{{{.*}}}} -> (tensor<64x64xf32, #[[C]]>, tensor<64x32x!tile.ptr<f16>, #{{{{blocked[0-9]*}}}}>, tensor<32x64x!tile.ptr<f16>, #[[C]]>)

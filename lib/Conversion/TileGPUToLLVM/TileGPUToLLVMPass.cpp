@@ -1,5 +1,6 @@
 //===- TileGPUToLLVMPass.cpp - Lower tilegpu to LLVM and NVVM -------------===//
 
+#include "warpforge/Analysis/AxisInfo.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
@@ -75,14 +76,37 @@ struct ConvertTileGPUToLLVM
       return signalPassFailure();
     declareSharedMemory(module);
 
+    // Vector widths come from the axis analysis of the IR before lowering
+    // (the patterns query the original ops' operands, which the conversion
+    // keeps until it is done).
+    ModuleAxisInfoAnalysis axisInfo(module);
+    // The hints have done their work (in the axis analysis above); the
+    // element-wise lowering would copy them onto scalar LLVM ops.
+    module.walk([](Operation *op) {
+      for (StringRef hint :
+           {"tile.divisibility", "tile.contiguity", "tile.constancy"})
+        op->removeAttr(hint);
+    });
+
     TileGPUToLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
     populateFuncOpToLLVMPatterns(converter, patterns);
     populateSPMDOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateViewOpToLLVMPatterns(converter, patterns);
-    populateLoadStoreOpToLLVMPatterns(converter, patterns,
-                                      [](Value, Value) { return 1u; });
+    populateLoadStoreOpToLLVMPatterns(
+        converter, patterns, [&axisInfo](Value ptr, Value mask) -> unsigned {
+          // Along the dimension the layout gives each thread consecutive
+          // elements: that is where a vector runs.
+          auto type = dyn_cast<RankedTensorType>(ptr.getType());
+          if (!type || !isBlockedLike(type.getEncoding()))
+            return 1;
+          unsigned dim = tilegpu::getOrder(type.getEncoding())[0];
+          int64_t vec = axisInfo.getPtrAlignment(ptr, dim);
+          if (mask)
+            vec = std::min(vec, axisInfo.getMaskAlignment(mask, dim));
+          return unsigned(std::max<int64_t>(1, vec));
+        });
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);

@@ -23,15 +23,18 @@ using tilegpu::ConvertLayoutOp;
 
 tilegpu::BlockedEncodingAttr
 warpforge::getDefaultLayout(MLIRContext *context, ArrayRef<int64_t> shape,
-                            unsigned numWarps, unsigned threadsPerWarp) {
+                            unsigned numWarps, unsigned threadsPerWarp,
+                            unsigned maxSizePerThread) {
   int64_t elements = 1;
   for (int64_t dim : shape)
     elements *= dim;
-  // A thread holds up to 4 consecutive elements (16 bytes of f32) when the
-  // tensor has that many per thread, fewer otherwise, so that small tensors
-  // are spread over the threads rather than replicated.
+  // A thread holds up to maxSizePerThread consecutive elements (one 16-byte
+  // access of the kernel's narrowest memory type) when the tensor has that
+  // many per thread, fewer otherwise, so that small tensors are spread over
+  // the threads rather than replicated.
   int64_t perThread = elements / (int64_t(threadsPerWarp) * numWarps);
-  unsigned sizePerThreadLast = std::clamp<int64_t>(perThread, 1, 4);
+  unsigned sizePerThreadLast =
+      std::clamp<int64_t>(perThread, 1, std::max(1u, maxSizePerThread));
   SmallVector<unsigned> order;
   for (unsigned d = shape.size(); d-- > 0;)
     order.push_back(d);
@@ -41,8 +44,10 @@ warpforge::getDefaultLayout(MLIRContext *context, ArrayRef<int64_t> shape,
 
 TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
                                            unsigned numWarps,
-                                           unsigned threadsPerWarp)
-    : context(context), numWarps(numWarps), threadsPerWarp(threadsPerWarp) {
+                                           unsigned threadsPerWarp,
+                                           unsigned maxSizePerThread)
+    : context(context), numWarps(numWarps), threadsPerWarp(threadsPerWarp),
+      maxSizePerThread(maxSizePerThread) {
   addConversion([](Type type) { return type; });
   addConversion([this](RankedTensorType type) -> Type {
     if (type.getEncoding())
@@ -52,7 +57,7 @@ TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,
       return nullptr;
     return tilegpu::withEncoding(
         type, getDefaultLayout(this->context, type.getShape(), this->numWarps,
-                               this->threadsPerWarp));
+                               this->threadsPerWarp, this->maxSizePerThread));
   });
   // A value in one layout where another is needed.
   addTargetMaterialization([](OpBuilder &builder, Type type, ValueRange inputs,

@@ -32,13 +32,33 @@ struct ConvertTileToTileGPUPass
     module->setAttr(tilegpu::TileGPUDialect::kTarget,
                     builder.getStringAttr(target));
 
-    TileGPUTypeConverter typeConverter(context, numWarps, threadsPerWarp);
+    TileGPUTypeConverter typeConverter(context, numWarps, threadsPerWarp,
+                                       getMaxSizePerThread(module));
     RewritePatternSet patterns(context);
     ConversionTarget conversionTarget(*context);
     populateTileToTileGPUPatterns(typeConverter, patterns, conversionTarget);
     if (failed(applyPartialConversion(module, conversionTarget,
                                       std::move(patterns))))
       signalPassFailure();
+  }
+
+  /// Elements per thread that fill one 16-byte access of the narrowest
+  /// element type the kernel loads or stores (4 when it accesses none):
+  /// 8 for f16, 16 for i8.
+  static unsigned getMaxSizePerThread(ModuleOp module) {
+    unsigned narrowest = 4;
+    module.walk([&](Operation *op) {
+      if (!isa<tile::LoadOp, tile::StoreOp>(op))
+        return;
+      Type ptr = getElementTypeOrSelf(op->getOperand(0).getType());
+      auto ptrType = dyn_cast<tile::PointerType>(ptr);
+      if (!ptrType || !ptrType.getPointeeType().isIntOrFloat())
+        return;
+      unsigned bytes =
+          std::max(1u, ptrType.getPointeeType().getIntOrFloatBitWidth() / 8);
+      narrowest = std::min(narrowest, bytes);
+    });
+    return 16 / narrowest;
   }
 
   /// Layouts distribute tensors of rank 1 or more with static shapes.

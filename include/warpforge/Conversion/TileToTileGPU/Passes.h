@@ -15,13 +15,14 @@ namespace warpforge {
 
 /// The default layout of a `shape` tensor in a CTA of `numWarps` warps of
 /// `threadsPerWarp` threads: row-major blocked, with
-/// clamp(elements / threads, 1, 4) elements per thread along the last
-/// dimension.  It depends only on the shape, so the operands of an
+/// clamp(elements / threads, 1, maxSizePerThread) elements per thread along
+/// the last dimension.  It depends only on the shape, so the operands of an
 /// element-wise op agree.
 tilegpu::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *context,
                                               llvm::ArrayRef<int64_t> shape,
                                               unsigned numWarps,
-                                              unsigned threadsPerWarp = 32);
+                                              unsigned threadsPerWarp = 32,
+                                              unsigned maxSizePerThread = 4);
 
 /// Gives tensor types without an encoding the default layout of their
 /// shape; every other type is legal as it is.  A value in another layout is
@@ -30,7 +31,7 @@ tilegpu::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *context,
 class TileGPUTypeConverter : public mlir::TypeConverter {
 public:
   TileGPUTypeConverter(mlir::MLIRContext *context, unsigned numWarps,
-                       unsigned threadsPerWarp);
+                       unsigned threadsPerWarp, unsigned maxSizePerThread = 4);
 
   unsigned getNumWarps() const { return numWarps; }
   unsigned getThreadsPerWarp() const { return threadsPerWarp; }
@@ -39,6 +40,7 @@ private:
   mlir::MLIRContext *context;
   unsigned numWarps;
   unsigned threadsPerWarp;
+  unsigned maxSizePerThread;
 };
 
 /// Patterns and legality of convert-tile-to-tilegpu: tile, arith and math
