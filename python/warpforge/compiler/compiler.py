@@ -349,13 +349,17 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     kernel.asm["cubin"] = cubin
     match = _SHARED_RE.search(llvm_dialect)
     info = target.parse_ptxas_log(log).get(fn.__name__, {})
+    # ptxas's figures first: its "shared" is static shared memory, which
+    # the kernel's dynamic shared memory must not be confused with.
+    ptxas = {("static_shared" if k == "shared" else k): v for k, v in info.items()
+             if isinstance(v, (int, float, str))}
     kernel.metadata = {
+        **ptxas,
         "name": fn.__name__,
         "num_warps": kernel.options.num_warps,
         "shared": int(match.group(1)) if match else 0,
         "capability": capability,
         "ptxas_log": log,
-        **{k: v for k, v in info.items() if isinstance(v, (int, float, str))},
     }
 
 
