@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# On the device, after scripts/device_setup.sh: compute-sanitizer memcheck
+# and racecheck over a representative set of the GPU tests (vector add,
+# element-wise math, histogram, cross-warp reductions, scans, softmax,
+# layer norm), logs in $OUT.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/device_env.sh
+OUT=${OUT:-$PWD/.device/out}
+mkdir -p "$OUT"
+status=0
+run() {
+  local tool=$1; shift
+  local log="$OUT/sanitizer-$tool.log"
+  compute-sanitizer --tool "$tool" --error-exitcode 9 python3 -m pytest -q -x "$@" \
+    > "$log" 2>&1
+  local rc=$?
+  echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed|failed' "$log" | tr '\n' ' ')"
+  [ $rc = 0 ] || status=1
+}
+run memcheck python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
+run memcheck python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or layer_norm or cumsum"
+run racecheck python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or cumsum"
+exit $status
