@@ -10,15 +10,15 @@ OUT=${OUT:-$PWD/.device/out}
 mkdir -p "$OUT"
 status=0
 run() {
-  local tool=$1; shift
-  local log="$OUT/sanitizer-$tool.log"
+  local tool=$1 name=$2; shift 2
+  local log="$OUT/sanitizer-$tool-$name.log"
   compute-sanitizer --tool "$tool" --error-exitcode 9 python3 -m pytest -q -x "$@" \
     > "$log" 2>&1
   local rc=$?
   echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed|failed' "$log" | tr '\n' ' ')"
   [ $rc = 0 ] || status=1
 }
-run memcheck python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
-run memcheck python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or layer_norm or cumsum"
-run racecheck python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or cumsum"
+run memcheck kernels python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
+run memcheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or layer_norm or cumsum"
+run racecheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or cumsum"
 exit $status
