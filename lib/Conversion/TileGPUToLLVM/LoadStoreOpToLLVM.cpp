@@ -31,13 +31,6 @@ struct VectorShape {
   unsigned perWord() const { return std::max(1u, wordBits / elemBits); }
 };
 
-unsigned memoryBits(Type element) {
-  if (isa<LLVM::LLVMPointerType>(element))
-    return 64;
-  unsigned bits = element.getIntOrFloatBitWidth();
-  return bits == 1 ? 8 : bits; // booleans are bytes in memory
-}
-
 VectorShape getVectorShape(Type element, unsigned vec) {
   unsigned elemBits = memoryBits(element);
   unsigned total = elemBits * vec;
@@ -50,30 +43,6 @@ VectorShape getVectorShape(Type element, unsigned vec) {
 
 Type wordType(OpBuilder &b, const VectorShape &shape) {
   return b.getIntegerType(shape.wordBits);
-}
-
-/// The integer holding element `v` in memory form.
-Value toMemoryInt(OpBuilder &b, Location loc, Value v, unsigned bits) {
-  Type type = v.getType();
-  Type intType = b.getIntegerType(bits);
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::PtrToIntOp::create(b, loc, intType, v);
-  if (type.isInteger(1))
-    return LLVM::ZExtOp::create(b, loc, intType, v);
-  if (isa<IntegerType>(type))
-    return v;
-  return LLVM::BitcastOp::create(b, loc, intType, v);
-}
-
-Value fromMemoryInt(OpBuilder &b, Location loc, Value v, Type type) {
-  if (isa<LLVM::LLVMPointerType>(type))
-    return LLVM::IntToPtrOp::create(b, loc, type, v);
-  if (type.isInteger(1))
-    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,
-                                intVal(b, loc, v.getType(), 0));
-  if (isa<IntegerType>(type))
-    return v;
-  return LLVM::BitcastOp::create(b, loc, type, v);
 }
 
 /// Packs `elems` (one vector) into the registers of `shape`.
@@ -118,45 +87,19 @@ SmallVector<Value> unpackWords(OpBuilder &b, Location loc, ArrayRef<Value> words
   return elems;
 }
 
-std::string loadCacheSuffix(tile::CacheModifier cache,
-                            tile::EvictionPolicy evict) {
-  switch (cache) {
-  case tile::CacheModifier::CA:
-    return ".ca";
-  case tile::CacheModifier::CG:
-    return ".cg";
-  case tile::CacheModifier::CS:
-    return ".cs";
-  case tile::CacheModifier::CV:
-    return ".cv";
-  default:
-    break;
-  }
-  if (evict == tile::EvictionPolicy::EVICT_FIRST)
-    return ".L1::evict_first";
-  if (evict == tile::EvictionPolicy::EVICT_LAST)
-    return ".L1::evict_last";
-  return "";
-}
-
-std::string storeCacheSuffix(tile::CacheModifier cache,
-                             tile::EvictionPolicy evict) {
-  switch (cache) {
-  case tile::CacheModifier::WB:
-    return ".wb";
-  case tile::CacheModifier::CG:
-    return ".cg";
-  case tile::CacheModifier::CS:
-    return ".cs";
-  case tile::CacheModifier::WT:
-    return ".wt";
-  default:
-    break;
-  }
-  if (evict == tile::EvictionPolicy::EVICT_FIRST)
-    return ".L1::evict_first";
-  if (evict == tile::EvictionPolicy::EVICT_LAST)
-    return ".L1::evict_last";
+/// The PTX cache qualifier of an access: its cache operator when it is one
+/// PTX has for loads (ca, cg, cs, cv) or stores (wb, cg, cs, wt), else its
+/// L1 eviction priority (PTX takes one or the other).
+std::string cacheSuffix(tile::CacheModifier cache, tile::EvictionPolicy evict,
+                        bool isStore) {
+  using CM = tile::CacheModifier;
+  bool valid = isStore
+                   ? llvm::is_contained({CM::WB, CM::CG, CM::CS, CM::WT}, cache)
+                   : llvm::is_contained({CM::CA, CM::CG, CM::CS, CM::CV}, cache);
+  if (valid)
+    return "." + tile::stringifyCacheModifier(cache).str();
+  if (evict != tile::EvictionPolicy::NORMAL)
+    return ".L1::" + tile::stringifyEvictionPolicy(evict).str();
   return "";
 }
 
@@ -315,7 +258,7 @@ struct LoadOpConversion : public OpConversionPattern<tile::LoadOp> {
     std::string qualifiers = op.getIsVolatile() ? ".volatile.global"
                                                 : ".global";
     if (!op.getIsVolatile())
-      qualifiers += loadCacheSuffix(op.getCache(), op.getEvict());
+      qualifiers += cacheSuffix(op.getCache(), op.getEvict(), /*isStore=*/false);
     if (!tensorType) {
       SmallVector<Value> other;
       if (adaptor.getOther())
@@ -366,7 +309,7 @@ struct StoreOpConversion : public OpConversionPattern<tile::StoreOp> {
     Location loc = op.getLoc();
     auto tensorType = dyn_cast<RankedTensorType>(op.getValue().getType());
     std::string qualifiers =
-        ".global" + storeCacheSuffix(op.getCache(), op.getEvict());
+        ".global" + cacheSuffix(op.getCache(), op.getEvict(), /*isStore=*/true);
     if (!tensorType) {
       Value pred = andPreds(rewriter, loc, adaptor.getMask(),
                             threadZeroPredicate(rewriter, loc));

@@ -245,6 +245,36 @@ Value gep(OpBuilder &b, Location loc, Type elemType, Value base, Value index) {
                              ValueRange{index});
 }
 
+unsigned memoryBits(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return 64;
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits == 1 ? 8 : bits;
+}
+
+Value toMemoryInt(OpBuilder &b, Location loc, Value v, unsigned bits) {
+  Type type = v.getType();
+  Type intType = b.getIntegerType(bits);
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::PtrToIntOp::create(b, loc, intType, v);
+  if (type.isInteger(1))
+    return LLVM::ZExtOp::create(b, loc, intType, v);
+  if (isa<IntegerType>(type))
+    return v;
+  return LLVM::BitcastOp::create(b, loc, intType, v);
+}
+
+Value fromMemoryInt(OpBuilder &b, Location loc, Value v, Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, v);
+  if (type.isInteger(1))
+    return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,
+                                intVal(b, loc, v.getType(), 0));
+  if (isa<IntegerType>(type))
+    return v;
+  return LLVM::BitcastOp::create(b, loc, type, v);
+}
+
 namespace {
 /// The PTX register constraint and integer type holding a value of `bits`.
 std::pair<StringRef, Type> registerFor(OpBuilder &b, unsigned bits) {
@@ -255,25 +285,20 @@ std::pair<StringRef, Type> registerFor(OpBuilder &b, unsigned bits) {
   return {"l", b.getI64Type()};
 }
 
+/// `v` as an integer in a register of type `regType` (zero-extended).
 Value toRegisterInt(OpBuilder &b, Location loc, Value v, Type regType) {
-  Type type = v.getType();
-  unsigned bits = type.getIntOrFloatBitWidth();
-  Value asInt = isa<IntegerType>(type)
-                    ? v
-                    : LLVM::BitcastOp::create(b, loc, b.getIntegerType(bits), v)
-                          .getResult();
+  unsigned bits = memoryBits(v.getType());
+  Value asInt = toMemoryInt(b, loc, v, bits);
   if (bits < regType.getIntOrFloatBitWidth())
     asInt = LLVM::ZExtOp::create(b, loc, regType, asInt);
   return asInt;
 }
 
 Value fromRegisterInt(OpBuilder &b, Location loc, Value v, Type type) {
-  unsigned bits = type.getIntOrFloatBitWidth();
+  unsigned bits = memoryBits(type);
   if (bits < v.getType().getIntOrFloatBitWidth())
     v = LLVM::TruncOp::create(b, loc, b.getIntegerType(bits), v);
-  if (!isa<IntegerType>(type))
-    v = LLVM::BitcastOp::create(b, loc, type, v);
-  return v;
+  return fromMemoryInt(b, loc, v, type);
 }
 } // namespace
 
@@ -283,14 +308,9 @@ void storeShared(OpBuilder &b, Location loc, Value ptr, Value value,
     LLVM::StoreOp::create(b, loc, value, ptr);
     return;
   }
-  Type type = value.getType();
-  if (isa<LLVM::LLVMPointerType>(type)) {
-    value = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
-    type = value.getType();
-  }
-  unsigned bits = type.getIntOrFloatBitWidth();
+  unsigned bits = memoryBits(value.getType());
   auto [constraint, regType] = registerFor(b, bits);
-  std::string asmText = "@$2 st.shared.b" + std::to_string(std::max(8u, bits)) +
+  std::string asmText = "@$2 st.shared.b" + std::to_string(bits) +
                         " [$0], $1;";
   std::string constraints = ("l," + constraint + ",b").str();
   LLVM::InlineAsmOp::create(
@@ -304,11 +324,9 @@ Value loadShared(OpBuilder &b, Location loc, Value ptr, Type type,
                  Value pred) {
   if (!pred)
     return LLVM::LoadOp::create(b, loc, type, ptr);
-  bool isPtr = isa<LLVM::LLVMPointerType>(type);
-  Type valueType = isPtr ? b.getI64Type() : type;
-  unsigned bits = valueType.getIntOrFloatBitWidth();
+  unsigned bits = memoryBits(type);
   auto [constraint, regType] = registerFor(b, bits);
-  std::string width = std::to_string(std::max(8u, bits));
+  std::string width = std::to_string(bits);
   std::string asmText = "mov.b" + std::to_string(regType.getIntOrFloatBitWidth()) +
                         " $0, 0;\n\t@$2 ld.shared.b" + width + " $0, [$1];";
   std::string constraints = ("=" + constraint + ",l,b").str();
@@ -316,10 +334,7 @@ Value loadShared(OpBuilder &b, Location loc, Value ptr, Type type,
       b, loc, regType, ValueRange{ptr, pred}, asmText, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
-  Value v = fromRegisterInt(b, loc, asmOp.getResult(0), valueType);
-  if (isPtr)
-    v = LLVM::IntToPtrOp::create(b, loc, type, v);
-  return v;
+  return fromRegisterInt(b, loc, asmOp.getResult(0), type);
 }
 
 Type getLoweredElementType(const TypeConverter *converter, Type tensorType) {

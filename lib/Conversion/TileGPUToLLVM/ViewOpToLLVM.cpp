@@ -64,12 +64,13 @@ struct SplatOpConversion : public OpConversionPattern<tile::SplatOp> {
   }
 };
 
-/// Maps each element of `from`'s list to the element of `to`'s list it
-/// takes its value from, through their root offsets: `project` turns an
-/// offset of `to` into the offset in `from`.
-FailureOr<SmallVector<unsigned>>
-matchElements(RankedTensorType from, RankedTensorType to,
-              function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> project) {
+/// The elements of a `to` tensor, each taken from the element of the
+/// lowered `from` tensor `src` whose root offsets `project` gives for its
+/// own; failure when a thread does not hold the element it needs.
+FailureOr<SmallVector<Value>>
+gatherElements(Location loc, Value src, RankedTensorType from,
+               RankedTensorType to, OpBuilder &b,
+               function_ref<SmallVector<int64_t>(ArrayRef<int64_t>)> project) {
   llvm::DenseMap<ArrayRef<int64_t>, unsigned> index;
   auto fromOffsets = getRootElementOffsets(from.getEncoding(), from.getShape());
   for (auto [i, offset] : llvm::enumerate(fromOffsets))
@@ -83,7 +84,11 @@ matchElements(RankedTensorType from, RankedTensorType to,
       return failure();
     sources.push_back(it->second);
   }
-  return sources;
+  SmallVector<Value> elements = unpackLLElements(loc, src, b);
+  SmallVector<Value> gathered;
+  for (unsigned i : sources)
+    gathered.push_back(elements[i]);
+  return gathered;
 }
 
 struct BroadcastOpConversion : public OpConversionPattern<tile::BroadcastOp> {
@@ -103,22 +108,19 @@ struct BroadcastOpConversion : public OpConversionPattern<tile::BroadcastOp> {
       return op.emitError("broadcast source and result must share a layout");
     SmallVector<int64_t> srcShape =
         getRootShape(srcType.getEncoding(), srcType.getShape());
-    auto sources = matchElements(srcType, type, [&](ArrayRef<int64_t> off) {
+    auto values = gatherElements(
+        op.getLoc(), adaptor.getSrc(), srcType, type, rewriter,
+        [&](ArrayRef<int64_t> off) {
       SmallVector<int64_t> p(off);
       for (unsigned d = 0; d < p.size(); ++d)
         if (srcShape[d] == 1)
           p[d] = 0;
       return p;
     });
-    if (failed(sources))
+    if (failed(values))
       return op.emitError("broadcast layouts do not line up");
-    SmallVector<Value> src = unpackLLElements(op.getLoc(), adaptor.getSrc(),
-                                              rewriter);
-    SmallVector<Value> values;
-    for (unsigned i : *sources)
-      values.push_back(src[i]);
     rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
-                                          values, rewriter, type));
+                                          *values, rewriter, type));
     return success();
   }
 };
@@ -165,33 +167,21 @@ struct TransOpConversion : public OpConversionPattern<tile::TransOp> {
     ArrayRef<int32_t> order = op.getOrder();
     auto srcLayout = cast<BlockedEncodingAttr>(srcType.getEncoding());
     auto layout = cast<BlockedEncodingAttr>(type.getEncoding());
-    // The result's layout must be the source's, permuted.
-    for (unsigned i = 0; i < order.size(); ++i)
-      if (layout.getSizePerThread()[i] != srcLayout.getSizePerThread()[order[i]] ||
-          layout.getThreadsPerWarp()[i] !=
-              srcLayout.getThreadsPerWarp()[order[i]] ||
-          layout.getWarpsPerCTA()[i] != srcLayout.getWarpsPerCTA()[order[i]])
-        return op.emitError("trans result layout must be the source layout "
-                            "with permuted dimensions");
-    for (unsigned k = 0; k < order.size(); ++k)
-      if (unsigned(order[layout.getOrder()[k]]) != srcLayout.getOrder()[k])
-        return op.emitError("trans result layout must be the source layout "
-                            "with permuted dimensions");
-    auto sources = matchElements(srcType, type, [&](ArrayRef<int64_t> off) {
+    if (permuteBlocked(srcLayout, order) != layout)
+      return op.emitError("trans result layout must be the source layout "
+                          "with permuted dimensions");
+    auto values = gatherElements(
+        op.getLoc(), adaptor.getSrc(), srcType, type, rewriter,
+        [&](ArrayRef<int64_t> off) {
       SmallVector<int64_t> p(off.size());
       for (unsigned i = 0; i < off.size(); ++i)
         p[order[i]] = off[i];
       return p;
     });
-    if (failed(sources))
+    if (failed(values))
       return op.emitError("trans layouts do not line up");
-    SmallVector<Value> src = unpackLLElements(op.getLoc(), adaptor.getSrc(),
-                                              rewriter);
-    SmallVector<Value> values;
-    for (unsigned i : *sources)
-      values.push_back(src[i]);
     rewriter.replaceOp(op, packLLElements(op.getLoc(), getTypeConverter(),
-                                          values, rewriter, type));
+                                          *values, rewriter, type));
     return success();
   }
 };

@@ -113,6 +113,15 @@ mlir::Value loadShared(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value ptr, mlir::Type type,
                        mlir::Value pred = nullptr);
 
+/// Bits an element of lowered type `type` occupies in memory (booleans are
+/// bytes, pointers 64 bits).
+unsigned memoryBits(mlir::Type type);
+/// Element `v` as the `bits`-wide integer it is in memory, and back.
+mlir::Value toMemoryInt(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                        unsigned bits);
+mlir::Value fromMemoryInt(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value v, mlir::Type type);
+
 /// The element type a tensor element has after lowering (pointers become
 /// LLVM pointers).
 mlir::Type getLoweredElementType(const mlir::TypeConverter *converter,
