@@ -958,9 +958,9 @@ def test_semantic_errors_carry_the_line():
 def test_without_interpret_the_gpu_path_is_taken(monkeypatch):
     monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
     # Compiled for the GPU: without a driver it cannot launch; with one, the
-    # NumPy arrays are host memory.
+    # NumPy arrays (DLPack on the CPU) are refused as host memory.
     with pytest.raises((RuntimeError, ValueError),
-                       match="cannot launch kernel 'add_kernel'|points to host memory"):
+                       match="cannot launch kernel 'add_kernel'|kernels take GPU memory"):
         zoo.add_kernel[(1,)](np.ones(4, np.float32), np.ones(4, np.float32),
                              np.ones(4, np.float32), 4, BLOCK_SIZE=16)
 
