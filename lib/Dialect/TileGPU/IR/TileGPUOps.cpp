@@ -222,3 +222,130 @@ LogicalResult ArriveBarrierOp::verify() {
 LogicalResult WaitBarrierOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }
+
+//===----------------------------------------------------------------------===//
+// WarpGroupDotOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+
+/// The wgmma instruction K for operands of type `t` (0 when wgmma has no
+/// form for them).
+unsigned getWgmmaInstrK(Type t) {
+  if (t.isF16() || t.isBF16())
+    return 16;
+  if (isFp8(t))
+    return 32;
+  if (t.isF32())
+    return 8;
+  return 0;
+}
+} // namespace
+
+LogicalResult WarpGroupDotOp::verify() {
+  auto dType = getD().getType();
+  auto acc = dyn_cast_or_null<WgmmaEncodingAttr>(dType.getEncoding());
+  if (!acc)
+    return emitOpError("the accumulator needs a #tilegpu.wgmma layout, got ")
+           << dType;
+  auto bType = cast<MemDescType>(getB().getType());
+  ArrayRef<int64_t> aShape, bShape = bType.getShape();
+  Type aElem, bElem = bType.getElementType();
+  if (auto aMem = dyn_cast<MemDescType>(getA().getType())) {
+    aShape = aMem.getShape();
+    aElem = aMem.getElementType();
+    if (aMem.getNumBuffers() != 1)
+      return emitOpError("a must be a single buffer");
+    if (!isa<NVMMASharedEncodingAttr>(aMem.getEncoding()))
+      return emitOpError("a in shared memory needs a #tilegpu.nvmma_shared "
+                         "layout, got ")
+             << aMem.getEncoding();
+  } else {
+    auto aTensor = cast<RankedTensorType>(getA().getType());
+    aShape = aTensor.getShape();
+    aElem = aTensor.getElementType();
+    auto op = dyn_cast_or_null<DotOperandEncodingAttr>(aTensor.getEncoding());
+    if (!op || op.getOpIdx() != 0 || op.getParent() != acc)
+      return emitOpError("a in registers needs the layout "
+                         "#tilegpu.dot_op<opIdx = 0, parent = ")
+             << acc << ", ...>, got " << aTensor;
+    if (aElem.getIntOrFloatBitWidth() != 16)
+      return emitOpError("a in registers must be 16-bit (f16 or bf16), got ")
+             << aElem;
+  }
+  if (bType.getNumBuffers() != 1)
+    return emitOpError("b must be a single buffer");
+  if (!isa<NVMMASharedEncodingAttr>(bType.getEncoding()))
+    return emitOpError("b needs a #tilegpu.nvmma_shared layout, got ")
+           << bType.getEncoding();
+  if (aShape.size() != 2 || bShape.size() != 2 ||
+      aShape[1] != bShape[0] || aShape[0] != dType.getDimSize(0) ||
+      bShape[1] != dType.getDimSize(1))
+    return emitOpError("shapes do not form a product: a is ")
+           << aShape.size() << "-D [" << aShape << "], b [" << bShape
+           << "], d [" << dType.getShape() << "]";
+
+  // Element types.
+  Type dElem = dType.getElementType();
+  bool ok = false;
+  if (aElem.isF16() && bElem.isF16())
+    ok = dElem.isF32() || dElem.isF16();
+  else if (aElem.isBF16() && bElem.isBF16())
+    ok = dElem.isF32();
+  else if (isFp8(aElem) && isFp8(bElem))
+    ok = dElem.isF32() || dElem.isF16();
+  else if (aElem.isF32() && bElem.isF32())
+    ok = dElem.isF32() && getInputPrecision() == tile::InputPrecision::TF32;
+  if (!ok)
+    return emitOpError("wgmma has no form for ")
+           << aElem << " x " << bElem << " -> " << dElem
+           << "; it takes f16 x f16 -> f32/f16, bf16 x bf16 -> f32, fp8 x "
+              "fp8 -> f32/f16 and f32 x f32 -> f32 with inputPrecision = tf32";
+
+  // Operand layouts in shared memory.
+  for (auto [name, value, elem] :
+       {std::tuple<StringRef, Value, Type>{"a", getA(), aElem},
+        {"b", getB(), bElem}}) {
+    auto mem = dyn_cast<MemDescType>(value.getType());
+    if (!mem)
+      continue;
+    auto layout = cast<NVMMASharedEncodingAttr>(mem.getEncoding());
+    if (layout.getElementBitWidth() != elem.getIntOrFloatBitWidth())
+      return emitOpError() << name << "'s layout is for "
+                           << layout.getElementBitWidth()
+                           << "-bit elements, not " << elem;
+    if (layout.getTransposed() && elem.getIntOrFloatBitWidth() != 16)
+      return emitOpError() << name << " is MN-major (transposed), which "
+                                      "wgmma allows only for 16-bit types, "
+                                      "not "
+                           << elem << "; store it K-major";
+  }
+
+  // The instruction shape tiles the product.
+  ArrayRef<unsigned> instr = acc.getInstrShape();
+  unsigned instrK = getWgmmaInstrK(aElem);
+  if (instr[2] != instrK)
+    return emitOpError("the instruction K for ")
+           << aElem << " is " << instrK << ", but the layout has " << instr[2];
+  if (aShape[1] % instrK != 0)
+    return emitOpError("K = ") << aShape[1] << " is not a multiple of the "
+                               << "instruction's K = " << instrK;
+  unsigned warpsM = acc.getWarpsPerCTA()[0], warpsN = acc.getWarpsPerCTA()[1];
+  int64_t tileM = 16 * warpsM, tileN = int64_t(instr[1]) * warpsN;
+  if (dType.getDimSize(0) % tileM != 0 || dType.getDimSize(1) % tileN != 0)
+    return emitOpError("the ")
+           << dType.getDimSize(0) << " x " << dType.getDimSize(1)
+           << " result is not a whole number of the layout's " << tileM
+           << " x " << tileN << " tiles";
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  for (Value v : getInputs())
+    if (!isa_and_nonnull<WgmmaEncodingAttr, DotOperandEncodingAttr>(
+            cast<RankedTensorType>(v.getType()).getEncoding()))
+      return emitOpError("waits on wgmma results; ")
+             << v.getType() << " is not in a #tilegpu.wgmma layout";
+  return success();
+}

@@ -7,6 +7,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "warpforge/Dialect/Tile/IR/TileTypes.td"
+include "warpforge/Dialect/Tile/IR/TileEnums.td"
 include "warpforge/Dialect/TileGPU/IR/TileGPUDialect.td"
 include "warpforge/Dialect/TileGPU/IR/TileGPUAttrs.td"
 include "warpforge/Dialect/TileGPU/IR/TileGPUTypes.td"
@@ -261,6 +262,88 @@ def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warpgroup matrix products (wgmma)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>]>,
+    AllTypesMatch<["c", "d"]>]> {
+  let summary = "Asynchronous warpgroup matrix product: d = a * b + c";
+  let description = [{
+    Issues Hopper's `wgmma.mma_async` for an M x N x K product: `wgmma.fence`,
+    then one instruction per (M/64-per-warpgroup, K/instrK) step, then
+    `wgmma.commit_group`.  The accumulator `c` and the result `d` are in a
+    `#tilegpu.wgmma` layout whose `instrShape` = [64, n, k] sets the
+    instruction; warpgroups split M (and N) as its `warpsPerCTA` says.
+
+    `b` is always read from shared memory in a `#tilegpu.nvmma_shared`
+    layout, through matrix descriptors (start address, leading and stride
+    byte offsets, swizzle).  `a` is either such a buffer (the SS form) or a
+    register tensor in `#tilegpu.dot_op<opIdx = 0, parent = <d's layout>>`
+    (the RS form).  A buffer is K-major unless its layout is `transposed`
+    (MN-major), which only 16-bit types allow.
+
+    The product is asynchronous: `d` may be read only after a
+    `tilegpu.warp_group_dot_wait` that covers it.  Shared memory written by
+    ordinary stores must be fenced (`tilegpu.fence_async_shared`) first.
+
+    Operand and accumulator types: f16 x f16 -> f32 or f16; bf16 x bf16 ->
+    f32; f8E4M3FN / f8E5M2 (any mix) -> f32 or f16 (K-major only); f32 x f32
+    -> f32 as tf32 (`inputPrecision = tf32`).
+
+    Example:
+
+    ```mlir
+    %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<128x64xf16, #sa> * !tilegpu.memdesc<64x128xf16, #sb> -> tensor<128x128xf32, #wgmma>
+    ```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[TileGPU_MemDesc, AnyRankedTensor]>:$a,
+    TileGPU_MemDesc:$b,
+    AnyRankedTensor:$c,
+    DefaultValuedAttr<Tile_InputPrecisionAttr, "::warpforge::tile::InputPrecision::IEEE">:$inputPrecision,
+    DefaultValuedAttr<I32Attr, "0">:$maxNumImpreciseAcc);
+  let results = (outs AnyRankedTensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c (`inputPrecision` `=` $inputPrecision^)?
+    (`maxNumImpreciseAcc` `=` $maxNumImpreciseAcc^)? attr-dict
+    `:` qualified(type($a)) `*` qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The accumulator's layout.
+    WgmmaEncodingAttr getAccLayout() {
+      return ::llvm::cast<WgmmaEncodingAttr>(getD().getType().getEncoding());
+    }
+  }];
+}
+
+def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warp_group_dot_wait", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>]>,
+    AllTypesMatch<["inputs", "outputs"]>]> {
+  let summary = "Wait until at most `pendings` wgmma groups are in flight";
+  let description = [{
+    `wgmma.wait_group pendings`: blocks the warpgroup until all but the
+    `pendings` most recent committed `tilegpu.warp_group_dot`s have
+    completed.  The accumulators `inputs` pass through to `outputs`, so that
+    nothing reads them before the wait (the lowering ties them to the
+    instruction).  With `pendings = 1` a software pipeline keeps one product
+    in flight while it loads the next operands.
+
+    Example:
+
+    ```mlir
+    %r = tilegpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<128x128xf32, #wgmma>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let results = (outs Variadic<AnyRankedTensor>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
