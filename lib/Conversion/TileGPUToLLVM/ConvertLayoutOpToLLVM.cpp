@@ -50,10 +50,7 @@ struct ExchangePlan {
 };
 
 unsigned getThreadCount(Attribute layout) {
-  unsigned warps = 1;
-  for (unsigned w : getRootBlocked(layout).getWarpsPerCTA())
-    warps *= w;
-  return warps * 32;
+  return getWarpCount(layout) * 32;
 }
 
 /// Row-major linear indices of the elements thread `tid` holds.
@@ -171,10 +168,11 @@ ExchangeTypes getExchangeTypes(Operation *op) {
 
 LogicalResult checkExchangeLayouts(Operation *op, const ExchangeTypes &t) {
   for (RankedTensorType type : {t.src, t.dst})
-    if (!type.getEncoding() || !isBlockedLike(type.getEncoding()))
+    if (!type.getEncoding() || !isLowerableDistributed(type.getEncoding()))
       return op->emitError("cannot lower ")
              << op->getName() << " of " << t.src << " to " << t.dst
-             << ": only blocked layouts and their slices are supported yet";
+             << ": only blocked layouts, their slices, wgmma accumulators "
+                "and wgmma A operands are supported";
   if (getThreadCount(t.src.getEncoding()) !=
       getThreadCount(t.dst.getEncoding()))
     return op->emitError("layouts of ")
@@ -302,7 +300,7 @@ struct ReshapeOpConversion : public OpConversionPattern<tile::ReshapeOp> {
 int64_t warpforge::getExchangeScratchBytes(Operation *op) {
   ExchangeTypes types = getExchangeTypes(op);
   for (RankedTensorType type : {types.src, types.dst})
-    if (!type.getEncoding() || !isBlockedLike(type.getEncoding()))
+    if (!type.getEncoding() || !isLowerableDistributed(type.getEncoding()))
       return 0;
   if (getThreadCount(types.src.getEncoding()) !=
       getThreadCount(types.dst.getEncoding()))

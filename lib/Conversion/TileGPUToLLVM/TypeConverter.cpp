@@ -17,7 +17,7 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
   });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     Attribute layout = type.getEncoding();
-    if (!layout || !isBlockedLike(layout))
+    if (!layout || !isLowerableDistributed(layout))
       return std::nullopt; // Not lowerable here: the op reports it.
     Type element = convertType(type.getElementType());
     if (!element)

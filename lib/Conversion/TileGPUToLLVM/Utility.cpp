@@ -105,9 +105,48 @@ SmallVector<Value> getThreadBase(OpBuilder &b, Location loc,
   return base;
 }
 
+namespace {
+/// emitIndices for wgmma accumulators and register operands: a base row and
+/// column per thread plus compile-time offsets (see LayoutUtils.h).
+SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
+                                                 RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
+  unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  Value warpM = LLVM::URemOp::create(b, loc, warp, i32Val(b, loc, wM));
+  Value row = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, warpM, i32Val(b, loc, 16)),
+      LLVM::UDivOp::create(b, loc, lane, i32Val(b, loc, 4)));
+  Value col = LLVM::MulOp::create(
+      b, loc, LLVM::URemOp::create(b, loc, lane, i32Val(b, loc, 4)),
+      i32Val(b, loc, 2));
+  if (!isa<DotOperandEncodingAttr>(layout) && wN > 1) {
+    Value warpN = LLVM::URemOp::create(
+        b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, wM)),
+        i32Val(b, loc, wN));
+    col = LLVM::AddOp::create(
+        b, loc, col,
+        LLVM::MulOp::create(b, loc, warpN,
+                            i32Val(b, loc, wgmma.getInstrShape()[1])));
+  }
+  SmallVector<SmallVector<Value>> indices;
+  for (auto [r, c] : getWgmmaElementOffsets(layout, type.getShape())) {
+    Value rv = r ? LLVM::AddOp::create(b, loc, row, i32Val(b, loc, r)).getResult()
+                 : row;
+    Value cv = c ? LLVM::AddOp::create(b, loc, col, i32Val(b, loc, c)).getResult()
+                 : col;
+    indices.push_back({rv, cv});
+  }
+  return indices;
+}
+} // namespace
+
 SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
                                             RankedTensorType type) {
   Attribute layout = type.getEncoding();
+  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+    return emitWgmmaIndices(b, loc, type);
   SmallVector<unsigned> removed;
   BlockedEncodingAttr root = getRootBlocked(layout, &removed);
   SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
@@ -137,6 +176,9 @@ SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
 
 Value emitOwnerPredicate(OpBuilder &b, Location loc, RankedTensorType type) {
   Attribute layout = type.getEncoding();
+  // wgmma tiles are never larger than the tensor (the verifiers see to it).
+  if (isa<WgmmaEncodingAttr>(layout))
+    return nullptr;
   BlockedEncodingAttr root = getRootBlocked(layout);
   SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
   SmallVector<int64_t> tile = getRootCTATile(root);

@@ -281,13 +281,6 @@ tile.func public @nvmma_element_width(%x: !tilegpu.memdesc<64x64xf64, #tilegpu.n
 
 // -----
 
-// expected-error @+1 {{wgmma reads MN-major (transposed) operands only for 16-bit elements, got 8-bit}}
-tile.func public @nvmma_transposed_8bit(%x: !tilegpu.memdesc<128x128xf8E4M3FN, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 8>>) {
-  tile.return
-}
-
-// -----
-
 //===----------------------------------------------------------------------===//
 // !tilegpu.memdesc
 //===----------------------------------------------------------------------===//

@@ -103,6 +103,8 @@ SmallVector<unsigned> getRootElemsPerThread(Attribute layout,
 }
 
 unsigned getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t> shape) {
+  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+    return getWgmmaElementOffsets(layout, shape).size();
   unsigned total = 1;
   for (unsigned n : getRootElemsPerThread(layout, shape))
     total *= n;
@@ -167,6 +169,19 @@ BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
 SmallVector<SmallVector<int64_t>>
 getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
                        unsigned tid) {
+  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout)) {
+    auto wgmma = getWgmmaParent(layout);
+    unsigned lane = tid % 32, warp = tid / 32;
+    unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
+    bool isOperand = isa<DotOperandEncodingAttr>(layout);
+    int64_t row = (warp % wM) * 16 + lane / 4;
+    int64_t col = (isOperand ? 0 : (warp / wM) % wN * wgmma.getInstrShape()[1]) +
+                  2 * (lane % 4);
+    SmallVector<SmallVector<int64_t>> coords;
+    for (auto [r, c] : getWgmmaElementOffsets(layout, shape))
+      coords.push_back({(row + r) % shape[0], (col + c) % shape[1]});
+    return coords;
+  }
   SmallVector<unsigned> removed;
   BlockedEncodingAttr root = getRootBlocked(layout, &removed);
   SmallVector<int64_t> rootShape = getRootShape(layout, shape);
@@ -192,6 +207,68 @@ getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
     coords.push_back(std::move(c));
   }
   return coords;
+}
+
+bool isLowerableDistributed(Attribute layout) {
+  if (isBlockedLike(layout) || isa_and_nonnull<WgmmaEncodingAttr>(layout))
+    return true;
+  auto op = dyn_cast_or_null<DotOperandEncodingAttr>(layout);
+  return op && op.getOpIdx() == 0 && isa<WgmmaEncodingAttr>(op.getParent());
+}
+
+std::pair<int64_t, int64_t> getWgmmaReps(WgmmaEncodingAttr layout,
+                                         ArrayRef<int64_t> shape) {
+  int64_t tileM = 16 * layout.getWarpsPerCTA()[0];
+  int64_t tileN = int64_t(layout.getInstrShape()[1]) * layout.getWarpsPerCTA()[1];
+  return {std::max<int64_t>(1, shape[0] / tileM),
+          std::max<int64_t>(1, shape[1] / tileN)};
+}
+
+SmallVector<std::pair<int64_t, int64_t>>
+getWgmmaElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
+  WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
+  int64_t tileM = 16 * wgmma.getWarpsPerCTA()[0];
+  int64_t n = wgmma.getInstrShape()[1];
+  SmallVector<std::pair<int64_t, int64_t>> offsets;
+  if (isa<DotOperandEncodingAttr>(layout)) {
+    int64_t repM = std::max<int64_t>(1, shape[0] / tileM);
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (int64_t s = 0; s < shape[1] / 16; ++s)
+        for (int64_t h = 0; h < 2; ++h)
+          for (int64_t i = 0; i < 2; ++i)
+            for (int64_t e = 0; e < 2; ++e)
+              offsets.push_back({rm * tileM + 8 * i, 16 * s + 8 * h + e});
+    return offsets;
+  }
+  auto [repM, repN] = getWgmmaReps(wgmma, shape);
+  int64_t tileN = n * wgmma.getWarpsPerCTA()[1];
+  for (int64_t rm = 0; rm < repM; ++rm)
+    for (int64_t rn = 0; rn < repN; ++rn)
+      for (int64_t j = 0; j < n / 8; ++j)
+        for (int64_t i = 0; i < 2; ++i)
+          for (int64_t e = 0; e < 2; ++e)
+            offsets.push_back({rm * tileM + 8 * i, rn * tileN + 8 * j + e});
+  return offsets;
+}
+
+WgmmaEncodingAttr getWgmmaParent(Attribute layout) {
+  if (auto op = dyn_cast<DotOperandEncodingAttr>(layout))
+    return cast<WgmmaEncodingAttr>(op.getParent());
+  return cast<WgmmaEncodingAttr>(layout);
+}
+
+unsigned getWarpCount(Attribute layout) {
+  SmallVector<unsigned> warps;
+  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+    warps.assign(getWgmmaParent(layout).getWarpsPerCTA().begin(),
+                 getWgmmaParent(layout).getWarpsPerCTA().end());
+  else
+    warps.assign(getRootBlocked(layout).getWarpsPerCTA().begin(),
+                 getRootBlocked(layout).getWarpsPerCTA().end());
+  unsigned count = 1;
+  for (unsigned w : warps)
+    count *= w;
+  return count;
 }
 
 RankedTensorType withEncoding(RankedTensorType type, Attribute encoding) {

@@ -307,9 +307,5 @@ LogicalResult NVMMASharedEncodingAttr::verify(
   if (elementBitWidth != 8 && elementBitWidth != 16 && elementBitWidth != 32)
     return emitError() << "elementBitWidth must be 8, 16 or 32, got "
                        << elementBitWidth;
-  if (transposed && elementBitWidth != 16)
-    return emitError() << "wgmma reads MN-major (transposed) operands only "
-                          "for 16-bit elements, got "
-                       << elementBitWidth << "-bit";
   return success();
 }

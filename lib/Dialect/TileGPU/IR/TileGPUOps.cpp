@@ -315,10 +315,11 @@ LogicalResult WarpGroupDotOp::verify() {
       return emitOpError() << name << "'s layout is for "
                            << layout.getElementBitWidth()
                            << "-bit elements, not " << elem;
-    if (layout.getTransposed() && elem.getIntOrFloatBitWidth() != 16)
-      return emitOpError() << name << " is MN-major (transposed), which "
-                                      "wgmma allows only for 16-bit types, "
-                                      "not "
+    // A [M, K] is K-major untransposed, B [K, N] transposed.
+    bool mnMajor = layout.getTransposed() == (name == "a");
+    if (mnMajor && elem.getIntOrFloatBitWidth() != 16)
+      return emitOpError() << name << " is MN-major, which wgmma allows only "
+                                      "for 16-bit types, not "
                            << elem << "; store it K-major";
   }
 

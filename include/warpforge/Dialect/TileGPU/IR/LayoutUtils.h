@@ -22,6 +22,7 @@
 namespace warpforge::tilegpu {
 
 class BlockedEncodingAttr;
+class WgmmaEncodingAttr;
 
 /// True for layouts whose element placement the helpers below describe:
 /// blocked layouts and (nested) slices of them.
@@ -84,6 +85,47 @@ BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
 llvm::SmallVector<llvm::SmallVector<int64_t>>
 getThreadElementCoords(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
                        unsigned tid);
+
+//===----------------------------------------------------------------------===//
+// wgmma accumulator and register-operand layouts
+//
+// A `#tilegpu.wgmma<warpsPerCTA = [wM, wN], instrShape = [64, n, k]>` tensor
+// of shape [M, N] is covered by a CTA tile of 16*wM x n*wN; warp w works on
+// rows (w % wM) * 16 + [0, 16) and columns (w / wM) * n + [0, n) of each
+// tile (the four warps of a warpgroup are consecutive along M).  Within a
+// warp, lane l holds, for each of the n/8 column groups j, the four
+// elements (l/4 + 8*i, 8*j + 2*(l%4) + e) for i, e in {0, 1}, in the order
+// (0,0) (0,1) (1,0) (1,1): the registers of one wgmma instruction.  A
+// thread's list is: for each tile repetition along M, along N, the n/2
+// elements of that instruction.
+//
+// A `#tilegpu.dot_op<opIdx = 0, parent = wgmma, kWidth>` tensor [M, K] (the
+// A operand of the RS form, 16-bit elements) has the rows of the parent and,
+// per 16-wide K step s, the elements (l/4 + 8*i, 16*s + 8*h + 2*(l%4) + e)
+// in the order (i,h) = (0,0) (1,0) (0,1) (1,1), e fastest: the four
+// registers of the instruction's A fragment.  The list runs over the M
+// repetitions, then the K steps.
+//===----------------------------------------------------------------------===//
+
+/// True for layouts whose elements the lowering can place: blocked-like,
+/// wgmma, and wgmma register operands.
+bool isLowerableDistributed(mlir::Attribute layout);
+
+/// Repetitions of the wgmma CTA tile along M and N in a `shape` tensor.
+std::pair<int64_t, int64_t> getWgmmaReps(WgmmaEncodingAttr layout,
+                                         llvm::ArrayRef<int64_t> shape);
+
+/// Offsets (row, col), from the thread's base (row = warpM*16 + lane/4,
+/// col = warpN*n + 2*(lane%4)), of each element in the thread's list of a
+/// wgmma or wgmma-operand tensor.
+llvm::SmallVector<std::pair<int64_t, int64_t>>
+getWgmmaElementOffsets(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape);
+
+/// The wgmma layout of a wgmma tensor or of a wgmma register operand.
+WgmmaEncodingAttr getWgmmaParent(mlir::Attribute layout);
+
+/// Number of warps a distributed layout spreads over.
+unsigned getWarpCount(mlir::Attribute layout);
 
 /// The tensor type with its encoding replaced.
 mlir::RankedTensorType withEncoding(mlir::RankedTensorType type,

@@ -183,7 +183,12 @@ def TileGPU_NVMMASharedEncodingAttr : TileGPU_Attr<"NVMMASharedEncoding",
     `swizzlingByteWidth` bytes (0 for none, 32, 64 or 128), with 16-byte
     chunks XOR-swizzled by the row index within each 8-row (1024-byte for
     128B) atom, so a warp's accesses to a column hit distinct banks.
-    `transposed` stores the tile MN-major instead of K-major;
+    Without `transposed` the last dimension is the contiguous one (its
+    rows are the swizzled rows); with it, the second to last.  So an A
+    operand [M, K] is K-major untransposed and MN-major transposed, a B
+    operand [K, N] the other way round.  A contiguous dimension wider than
+    the swizzle is stored as consecutive column blocks of
+    `swizzlingByteWidth` bytes, each holding all the rows.
     `elementBitWidth` is the width of the elements (8, 16 or 32).
 
     Example:
