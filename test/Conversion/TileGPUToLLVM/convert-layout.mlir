@@ -137,3 +137,42 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// A wgmma accumulator goes to a blocked layout through shared memory: each
+// thread stores its 32 elements (m64n64: 64*64/128) and loads 32.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: llvm.func @convert_from_wgmma
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-32: llvm.store %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-32: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK: llvm.return
+  tile.func public @convert_from_wgmma(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<64x64xf32, #wgmma>
+    %y = tilegpu.convert_layout %x : tensor<64x64xf32, #wgmma> -> tensor<64x64xf32, #blocked>
+    tile.return
+  }
+}
+
+// -----
+
+// The accumulator of one wgmma is the A operand of the next (the RS form)
+// without moving: a thread's columns 8j + 2(l%4) + {0,1} are the A
+// fragment's 16s + 8h + 2(l%4) + {0,1}.  Only the order changes.
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 32, 16]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #wgmma, kWidth = 2>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: llvm.func @convert_acc_to_rs_operand
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.return
+  tile.func public @convert_acc_to_rs_operand(%f: f16) {
+    %x = tile.splat %f : f16 -> tensor<64x32xf16, #wgmma>
+    %y = tilegpu.convert_layout %x : tensor<64x32xf16, #wgmma> -> tensor<64x32xf16, #opA>
+    tile.return
+  }
+}

@@ -18,20 +18,6 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 // -----
 
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
-#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
-module attributes {"tilegpu.num-warps" = 4 : i32} {
-  tile.func public @convert_from_wgmma(%f: f32) {
-    %x = tile.splat %f : f32 -> tensor<64x64xf32, #blocked>
-    // expected-error @+2 {{cannot lower tilegpu.convert_layout of}}
-    // expected-error @+1 {{failed to legalize operation 'tilegpu.convert_layout'}}
-    %y = tilegpu.convert_layout %x : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #wgmma>
-    tile.return
-  }
-}
-
-// -----
-
-#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
 module attributes {"tilegpu.num-warps" = 4 : i32} {
   tile.func public @load_nvmma(%f: f16) {
