@@ -47,6 +47,12 @@ void warpforge::buildTileToTileGPUPipeline(
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Dots on Hopper's wgmma; then the conversions around them.
+  pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {

@@ -1,10 +1,12 @@
 //===- AllocateSharedMemory.cpp - Shared-memory offsets -------------------===//
 //
-// Explicit allocations (`tilegpu.local_alloc`) live until the end of the
-// kernel and are laid out one after the other.  Scratch is only live during
-// the op that uses it, and lowerings put a barrier before reusing it, so
-// every op's scratch starts at one offset after the allocations and the
-// region is as large as the largest need.
+// Explicit allocations (`tilegpu.local_alloc`) live from the op to their
+// `tilegpu.local_dealloc` (or the end of the kernel); scratch only during
+// the op that uses it (lowerings put a barrier before reusing it).  Walking
+// the kernel in program order, each gets the lowest offset (1024-byte
+// aligned, as swizzled layouts need) where it fits beside the allocations
+// live at that point, so e.g. an epilogue's layout exchange reuses the
+// buffers of a software pipeline that ended before it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,22 +37,42 @@ struct TileGPUAllocateSharedMemory
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder b(&getContext());
-    int64_t next = 0;
-    module.walk([&](LocalAllocOp alloc) {
-      next = llvm::alignTo(next, kSharedAllocationAlignment);
-      alloc->setAttr("tilegpu.offset", b.getI32IntegerAttr(next));
-      next += alloc.getType().getAllocBytes();
-    });
-    int64_t scratchOffset = llvm::alignTo(next, kSharedAllocationAlignment);
-    int64_t scratch = 0;
-    module.walk([&](Operation *op) {
-      int64_t bytes = getScratchBytes(op);
-      if (bytes == 0)
+    // Live allocations as (offset, bytes), in program order.
+    SmallVector<std::pair<int64_t, int64_t>> live;
+    llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> placed;
+    int64_t total = 0;
+    // The lowest aligned offset where `bytes` fit between live blocks.
+    auto firstFit = [&](int64_t bytes) {
+      SmallVector<std::pair<int64_t, int64_t>> sorted(live);
+      llvm::sort(sorted);
+      int64_t offset = 0;
+      for (auto [start, size] : sorted) {
+        if (offset + bytes <= start)
+          break;
+        offset = std::max<int64_t>(offset, llvm::alignTo(start + size,
+                                                kSharedAllocationAlignment));
+      }
+      total = std::max(total, offset + bytes);
+      return offset;
+    };
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+        int64_t bytes = alloc.getType().getAllocBytes();
+        int64_t offset = firstFit(bytes);
+        alloc->setAttr("tilegpu.offset", b.getI32IntegerAttr(offset));
+        live.push_back({offset, bytes});
+        placed[op] = {offset, bytes};
         return;
-      op->setAttr("tilegpu.scratch", b.getI32IntegerAttr(scratchOffset));
-      scratch = std::max(scratch, bytes);
+      }
+      if (auto dealloc = dyn_cast<LocalDeallocOp>(op)) {
+        auto it = placed.find(dealloc.getSrc().getDefiningOp());
+        if (it != placed.end())
+          llvm::erase(live, it->second);
+        return;
+      }
+      if (int64_t bytes = getScratchBytes(op))
+        op->setAttr("tilegpu.scratch", b.getI32IntegerAttr(firstFit(bytes)));
     });
-    int64_t total = scratch ? scratchOffset + scratch : next;
     module->setAttr(TileGPUDialect::kSharedBytes, b.getI32IntegerAttr(total));
     if (total > maxSharedBytes) {
       std::string kernels;

@@ -75,3 +75,29 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// After its dealloc, an allocation's memory is reused: by a later scratch
+// (the epilogue's exchange after a pipeline) and by a later allocation.
+// The kernel needs the 16 KB pipeline ring, not the ring plus the rest.
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#shared = #tilegpu.shared<order = [1, 0]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 16392 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @reuse_after_dealloc
+  tile.func public @reuse_after_dealloc(%f: f32) {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %ring = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #shared, mutable, buffers = 2>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 16384 : i32}
+    %flag = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    tilegpu.local_dealloc %ring : !tilegpu.memdesc<64x64xf16, #shared, mutable, buffers = 2>
+    %y = tile.splat %f : f32 -> tensor<32x64xf32, #row>
+    // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch = 0 : i32}
+    %z = tilegpu.convert_layout %y : tensor<32x64xf32, #row> -> tensor<32x64xf32, #col>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %c = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+    tile.return
+  }
+}

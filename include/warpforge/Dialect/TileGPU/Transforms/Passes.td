@@ -36,4 +36,36 @@ def TileGPURemoveLayoutConversions
   }];
 }
 
+def TileGPUAccelerateMatmul
+    : Pass<"tilegpu-accelerate-matmul", "mlir::ModuleOp"> {
+  let summary = "Put tile.dot on Hopper's warpgroup MMA (wgmma)";
+  let description = [{
+    On a `cuda:90` module, every `tile.dot` becomes
+
+    * its operands stored into shared memory (`tilegpu.local_alloc`) in an
+      NVMMA swizzled layout: the contiguous dimension is the one the
+      operand's register layout runs fastest along (so the stores and
+      copies are vectors), except that 8- and 32-bit operands are always
+      K-major (wgmma reads only 16-bit types MN-major); the swizzle is the
+      widest of 128, 64 and 32 bytes that the tile's rows (and, MN-major,
+      the instruction's extent) fill;
+    * a `tilegpu.warp_group_dot` on an accumulator in a `#tilegpu.wgmma`
+      layout: warpgroups split M while the tile has rows for them, then N;
+      the instruction is m64nNk16 for 16-bit types, k32 for fp8 and k8 for
+      tf32, with N the widest multiple of 8 up to 256 dividing a warp's
+      columns;
+    * `tilegpu.warp_group_dot_wait {pendings = 0}` on the result, converted
+      back to the dot's layout.
+
+    An accumulator a loop carries from one dot to the next stays in the
+    wgmma layout across iterations (the loop is re-typed), and a cast of
+    the result (e.g. to f16 for the store) happens before the conversion
+    back, which then moves half the bytes.  A dot whose A operand is a cast
+    of another dot's result reads A from registers (the RS form).
+
+    Dots wgmma cannot compute (shapes, element types) get an error at the
+    dot saying what is allowed.  Other targets are left alone.
+  }];
+}
+
 #endif // WARPFORGE_TILEGPU_PASSES

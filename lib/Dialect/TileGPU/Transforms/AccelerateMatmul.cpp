@@ -1,0 +1,310 @@
+//===- AccelerateMatmul.cpp - tile.dot on Hopper's wgmma ------------------===//
+//
+// After convert-tile-to-tilegpu a tile.dot takes its operands in dot_op
+// layouts of a blocked parent, which nothing lowers.  On Hopper this pass
+// chooses the wgmma instruction and the warp split, stages the operands in
+// NVMMA swizzled shared memory and emits the asynchronous product and its
+// wait (see Passes.td for the rules).  The software pipeliner then turns
+// the operand stores of a K loop into multi-buffered cp.async copies and
+// keeps one product in flight.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPUACCELERATEMATMUL
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// What a dot becomes: the accumulator layout and the operands' shared
+/// layouts.
+struct DotPlan {
+  WgmmaEncodingAttr acc;
+  NVMMASharedEncodingAttr aLayout, bLayout;
+};
+
+unsigned bitWidth(Type t) { return t.getIntOrFloatBitWidth(); }
+
+/// The value a chain of layout conversions starts from.
+Value skipConversions(Value v) {
+  while (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
+    v = cvt.getSrc();
+  return v;
+}
+
+/// The register layout an operand arrives in (its fastest dim decides the
+/// shared layout's contiguous dim).
+Attribute sourceLayout(Value operand) {
+  return cast<RankedTensorType>(skipConversions(operand).getType())
+      .getEncoding();
+}
+
+/// The shared layout of an operand: `contiguousDim` of its 2-D tile is the
+/// contiguous one; `mnExtent` is how many of its M (or N) elements one
+/// instruction reads.
+FailureOr<NVMMASharedEncodingAttr>
+planOperand(tile::DotOp dot, StringRef name, RankedTensorType type,
+            unsigned contiguousDim, bool isKDim, int64_t mnExtent) {
+  unsigned bits = bitWidth(type.getElementType());
+  int64_t rowBytes = type.getDimSize(contiguousDim) * bits / 8;
+  int64_t swizzle = std::min<int64_t>(128, rowBytes);
+  if (!isKDim)
+    swizzle = std::min<int64_t>(swizzle, mnExtent * bits / 8);
+  if (swizzle < 32)
+    return dot.emitError("tl.dot: the ")
+           << name << " tile " << type.getDimSize(0) << "x"
+           << type.getDimSize(1) << " of " << type.getElementType()
+           << " has " << rowBytes
+           << " bytes along its contiguous dimension; wgmma reads shared "
+              "memory in rows of at least 32 bytes (for "
+           << type.getElementType() << ": a block dimension of at least "
+           << 256 / bits << ")";
+  return NVMMASharedEncodingAttr::get(dot.getContext(), swizzle,
+                                      /*transposed=*/contiguousDim == 0, bits);
+}
+
+FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto bType = cast<RankedTensorType>(dot.getB().getType());
+  auto dType = cast<RankedTensorType>(dot.getType());
+  if (dType.getRank() != 2)
+    return dot.emitError("tl.dot: batched (3-D) products are not supported "
+                         "on Hopper yet; loop over the batch");
+  Type ea = aType.getElementType(), eb = bType.getElementType();
+  Type ed = dType.getElementType();
+  if (ea.isInteger(8))
+    return dot.emitError("tl.dot of int8 operands is not supported on "
+                         "Hopper yet; use float16, bfloat16, float8 or "
+                         "float32 (as tf32)");
+  if (ea.isF32() && dot.getInputPrecision() != tile::InputPrecision::TF32)
+    return dot.emitError("tl.dot of float32 operands runs on tf32 tensor "
+                         "cores on Hopper: pass input_precision=\"tf32\" "
+                         "(\"ieee\" and \"tf32x3\" are not supported yet)");
+  if (ea.isBF16() && !ed.isF32())
+    return dot.emitError("tl.dot of bfloat16 operands accumulates in "
+                         "float32 on Hopper, not ")
+           << ed;
+  unsigned instrK = bitWidth(ea) == 16 ? 16 : bitWidth(ea) == 8 ? 32 : 8;
+  int64_t m = dType.getDimSize(0), n = dType.getDimSize(1),
+          k = aType.getDimSize(1);
+  if (numWarps % 4 != 0)
+    return dot.emitError("tl.dot on Hopper runs on whole warpgroups: "
+                         "num_warps must be a multiple of 4, got ")
+           << numWarps;
+  // Warpgroups stack along M while the tile has rows for them, then split
+  // N.
+  unsigned wM = 4, wN = 1;
+  while (wM * wN < numWarps) {
+    if (m > 16 * wM)
+      wM *= 2;
+    else
+      wN *= 2;
+  }
+  if (m % (16 * wM) != 0)
+    return dot.emitError("tl.dot with M = ")
+           << m << ": wgmma gives each warpgroup (4 warps) 64 rows, so with "
+           << "num_warps = " << numWarps << " M must be a multiple of "
+           << 16 * wM << " (use BLOCK_M >= 64)";
+  if (n % (8 * wN) != 0)
+    return dot.emitError("tl.dot with N = ")
+           << n << ": the " << wN << " warpgroups along N each need a "
+           << "multiple of 8 columns";
+  if (k % instrK != 0)
+    return dot.emitError("tl.dot with K = ")
+           << k << ": wgmma multiplies " << ea << " in steps of K = "
+           << instrK << ", so K must be a multiple of " << instrK;
+  int64_t perWarpN = n / wN;
+  int64_t instrN = 8;
+  for (int64_t c = 256; c >= 8; c -= 8)
+    if (perWarpN % c == 0) {
+      instrN = c;
+      break;
+    }
+  MLIRContext *ctx = dot.getContext();
+  DotPlan plan;
+  plan.acc = WgmmaEncodingAttr::get(
+      ctx, {wM, wN}, {64, unsigned(instrN), instrK});
+  // 16-bit operands keep the dimension their registers run along
+  // contiguous; wgmma reads other widths K-major only.
+  auto fastest = [](Value v) {
+    Attribute layout = sourceLayout(v);
+    return isBlockedLike(layout) ? getOrder(layout)[0] : 1u;
+  };
+  bool is16 = bitWidth(ea) == 16;
+  unsigned aContig = is16 ? fastest(dot.getA()) : 1;
+  unsigned bContig = is16 ? fastest(dot.getB()) : 0;
+  auto aLayout = planOperand(dot, "A", aType, aContig, aContig == 1, 64);
+  auto bLayout = planOperand(dot, "B", bType, bContig, bContig == 0, instrN);
+  if (failed(aLayout) || failed(bLayout))
+    return failure();
+  plan.aLayout = *aLayout;
+  plan.bLayout = *bLayout;
+  return plan;
+}
+
+/// `v` as a tensor in a blocked(-like) layout: the operand before its
+/// conversion to a dot_op layout.
+Value blockedOperand(OpBuilder &b, Value v, unsigned numWarps) {
+  Value src = skipConversions(v);
+  auto type = cast<RankedTensorType>(src.getType());
+  if (isBlockedLike(type.getEncoding()))
+    return src;
+  auto layout = BlockedEncodingAttr::getDefault(
+      b.getContext(), type.getShape(), 1, 32, numWarps, {1, 0});
+  return ConvertLayoutOp::create(b, v.getLoc(), withEncoding(type, layout),
+                                 src);
+}
+
+/// The A operand in registers, when it is a cast of another product's
+/// accumulator in the same warp arrangement: the RS form reads it where it
+/// is, without a round trip through shared memory.
+Value registerOperand(OpBuilder &b, Value a, WgmmaEncodingAttr acc) {
+  Value root = skipConversions(a);
+  auto type = cast<RankedTensorType>(root.getType());
+  auto layout = dyn_cast<WgmmaEncodingAttr>(type.getEncoding());
+  if (!layout || bitWidth(type.getElementType()) != 16 ||
+      layout.getWarpsPerCTA() != acc.getWarpsPerCTA())
+    return {};
+  auto opLayout = DotOperandEncodingAttr::get(b.getContext(), 0, acc, 2);
+  return ConvertLayoutOp::create(b, a.getLoc(), withEncoding(type, opLayout),
+                                 root);
+}
+
+/// Moves a conversion out of a wgmma layout after the single element-wise
+/// cast it feeds, so the exchange moves the narrower type.
+void sinkConversionThroughCast(ConvertLayoutOp cvt) {
+  if (!cvt->hasOneUse())
+    return;
+  Operation *user = *cvt->getUsers().begin();
+  if (!isa<arith::TruncFOp, arith::ExtFOp, tile::FpToFpOp>(user) ||
+      user->getNumOperands() != 1 || user->getNumResults() != 1)
+    return;
+  auto srcType = cvt.getSrc().getType();
+  auto userType = cast<RankedTensorType>(user->getResult(0).getType());
+  OpBuilder b(user);
+  Operation *cast = b.clone(*user);
+  cast->setOperand(0, cvt.getSrc());
+  cast->getResult(0).setType(withEncoding(userType, srcType.getEncoding()));
+  auto back = ConvertLayoutOp::create(b, user->getLoc(), userType,
+                                      cast->getResult(0));
+  user->getResult(0).replaceAllUsesWith(back.getResult());
+  user->erase();
+  cvt->erase();
+}
+
+/// A loop carrying the accumulator of `dotOp` (converted into the wgmma
+/// layout at the top of the body and back before the yield) carries it in
+/// the wgmma layout instead.
+void keepAccumulatorInLoop(WarpGroupDotOp dotOp, WarpGroupDotWaitOp wait,
+                           ConvertLayoutOp back) {
+  auto accIn = dotOp.getC().getDefiningOp<ConvertLayoutOp>();
+  if (!accIn)
+    return;
+  auto arg = dyn_cast<BlockArgument>(accIn.getSrc());
+  if (!arg || !arg.hasOneUse())
+    return;
+  auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+  if (!loop || arg.getArgNumber() == 0)
+    return;
+  unsigned idx = arg.getArgNumber() - 1;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  if (yield.getOperand(idx) != back.getResult() || !back->hasOneUse())
+    return;
+  Type wgmmaType = dotOp.getC().getType();
+  Type oldType = arg.getType();
+  OpBuilder b(loop);
+  Value init = ConvertLayoutOp::create(b, loop.getLoc(), wgmmaType,
+                                       loop.getInitArgs()[idx]);
+  loop.getInitArgsMutable()[idx].set(init);
+  arg.setType(wgmmaType);
+  accIn.getResult().replaceAllUsesWith(arg);
+  accIn->erase();
+  yield->setOperand(idx, wait.getResult(0));
+  back->erase();
+  Value result = loop.getResult(idx);
+  result.setType(wgmmaType);
+  b.setInsertionPointAfter(loop);
+  auto out = ConvertLayoutOp::create(b, loop.getLoc(), oldType, result);
+  result.replaceAllUsesExcept(out.getResult(), out);
+}
+
+LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps) {
+  FailureOr<DotPlan> plan = planDot(dot, numWarps);
+  if (failed(plan))
+    return failure();
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  auto dType = cast<RankedTensorType>(dot.getType());
+  auto accType = withEncoding(dType, plan->acc);
+
+  auto toShared = [&](Value v, NVMMASharedEncodingAttr layout) -> Value {
+    Value src = blockedOperand(b, v, numWarps);
+    auto type = cast<RankedTensorType>(src.getType());
+    auto memType =
+        MemDescType::get(b.getContext(), type.getShape(),
+                         type.getElementType(), layout, /*isMutable=*/false,
+                         /*numBuffers=*/1);
+    return LocalAllocOp::create(b, loc, memType, src);
+  };
+  Value a = registerOperand(b, dot.getA(), plan->acc);
+  if (!a)
+    a = toShared(dot.getA(), plan->aLayout);
+  Value bMem = toShared(dot.getB(), plan->bLayout);
+  Value c = ConvertLayoutOp::create(b, loc, accType, dot.getC());
+  auto wgmma = WarpGroupDotOp::create(b, loc, accType, a, bMem, c,
+                                      dot.getInputPrecision(),
+                                      dot.getMaxNumImpreciseAcc());
+  auto wait = WarpGroupDotWaitOp::create(b, loc, TypeRange{accType},
+                                         ValueRange{wgmma.getD()}, 0);
+  auto back = ConvertLayoutOp::create(b, loc, dType, wait.getResult(0));
+  dot.getResult().replaceAllUsesWith(back.getResult());
+  dot->erase();
+  keepAccumulatorInLoop(wgmma, wait, back);
+  return success();
+}
+
+struct TileGPUAccelerateMatmul
+    : public tilegpu::impl::TileGPUAccelerateMatmulBase<TileGPUAccelerateMatmul> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto target = module->getAttrOfType<StringAttr>(TileGPUDialect::kTarget);
+    auto warps = module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
+    if (!target || !warps || target.getValue() != "cuda:90")
+      return;
+    SmallVector<tile::DotOp> dots;
+    module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
+    // In program order, so that a dot fed by an earlier one sees that
+    // one's accumulator (cast in its wgmma layout) and can take it as a
+    // register operand.
+    for (tile::DotOp dot : dots) {
+      sinkConversionsThroughCasts(module);
+      if (failed(rewriteDot(dot, warps.getInt())))
+        return signalPassFailure();
+    }
+    sinkConversionsThroughCasts(module);
+  }
+
+  /// Casts of accumulators move before the conversions back.
+  static void sinkConversionsThroughCasts(ModuleOp module) {
+    SmallVector<ConvertLayoutOp> conversions;
+    module.walk([&](ConvertLayoutOp cvt) {
+      if (isa<WgmmaEncodingAttr>(cvt.getSrc().getType().getEncoding()))
+        conversions.push_back(cvt);
+    });
+    for (ConvertLayoutOp cvt : conversions)
+      sinkConversionThroughCast(cvt);
+  }
+};
+
+} // namespace
