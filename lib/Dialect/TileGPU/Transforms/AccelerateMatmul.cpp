@@ -269,7 +269,12 @@ LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps) {
                                          ValueRange{wgmma.getD()}, 0);
   auto back = ConvertLayoutOp::create(b, loc, dType, wait.getResult(0));
   dot.getResult().replaceAllUsesWith(back.getResult());
+  SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
   dot->erase();
+  // The conversions to the old dot_op layouts are dead now.
+  for (Value v : oldOperands)
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
+      cvt->erase();
   keepAccumulatorInLoop(wgmma, wait, back);
   return success();
 }
