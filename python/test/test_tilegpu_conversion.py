@@ -191,24 +191,47 @@ CHECK-NOT: tilegpu.convert_layout
 """, tmp_path)
 
 
-def test_matmul_keeps_only_operand_conversions(tmp_path, frontend_only):
+def test_matmul_runs_on_wgmma(tmp_path, frontend_only):
     k = zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
                                  BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32,
                                  GROUP_SIZE_M=8, ACTIVATION="leaky_relu", grid=(1,))
-    # The pointer grids are computed in their loads' layouts; only the dot's
-    # operands are converted, to dot operand layouts of the accumulator's.
+    # On Hopper the operands go to swizzled shared memory (A K-major, B
+    # MN-major: both have their last dimension contiguous), the loop
+    # carries the accumulator in the wgmma layout, and the only conversion
+    # left is the accumulator's, once, after the loop.
     text = to_tilegpu(k)
-    assert text.count("tilegpu.convert_layout") == 2
-    filecheck(text, f"""
-CHECK-DAG: #[[C:blocked[0-9]*]] = {BLOCKED_64x64_16BIT}
-CHECK-DAG: #[[OPA:dot_op[0-9]*]] = #tilegpu.dot_op<opIdx = 0, parent = #[[C]], kWidth = 1>
-CHECK-DAG: #[[OPB:dot_op[0-9]*]] = #tilegpu.dot_op<opIdx = 1, parent = #[[C]], kWidth = 1>
-CHECK: scf.for {{{{.*}}}} -> (tensor<64x64xf32, #[[C]]>, tensor<64x32x!tile.ptr<f16>, #{{{{blocked[0-9]*}}}}>, tensor<32x64x!tile.ptr<f16>, #[[C]]>)
-CHECK: %[[A:.*]] = tilegpu.convert_layout %{{{{.*}}}} : tensor<64x32xf16, #{{{{blocked[0-9]*}}}}> -> tensor<64x32xf16, #[[OPA]]>
-CHECK: %[[B:.*]] = tilegpu.convert_layout %{{{{.*}}}} : tensor<32x64xf16, #[[C]]> -> tensor<32x64xf16, #[[OPB]]>
-CHECK: tile.dot %[[A]], %[[B]], %{{{{.*}}}} : tensor<64x32xf16, #[[OPA]]> * tensor<32x64xf16, #[[OPB]]> -> tensor<64x64xf32, #[[C]]>
-CHECK: tile.store %{{{{.*}}}}, %{{{{.*}}}}, %{{{{.*}}}} : tensor<64x64x!tile.ptr<f16>, #[[C]]>
+    assert text.count("tilegpu.convert_layout") == 1
+    filecheck(text, """
+CHECK-DAG: #[[WG:wgmma[0-9]*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+CHECK-DAG: #[[NVA:nvmma[0-9]*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+CHECK-DAG: #[[NVB:nvmma[0-9]*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #[[WG]]>,
+CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<64x32xf16, #[[NVA]]>
+CHECK: %[[B:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x64xf16, #[[NVB]]>
+CHECK: %[[D:.*]] = tilegpu.warp_group_dot %[[A]], %[[B]], %{{.*}} -> tensor<64x64xf32, #[[WG]]>
+CHECK: tilegpu.warp_group_dot_wait %[[D]]
+CHECK: scf.yield
+CHECK: tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #[[WG]]>
+CHECK: tile.store
 """, tmp_path)
+
+
+@pytest.mark.parametrize("blocks, num_warps, expected", [
+    ((32, 64, 32), 4, "tl.dot with M = 32: wgmma gives each warpgroup (4 warps) 64 rows"),
+    ((16, 64, 32), 8, "tl.dot with M = 16: wgmma gives each warpgroup (4 warps) 64 rows, so with num_warps = 8 M must be a multiple of 64"),
+])
+def test_unsupported_dot_shape_is_an_error_at_the_dot(blocks, num_warps, expected):
+    from warpforge.compiler.errors import CompilationError
+    bm, bn, bk = blocks
+    with pytest.raises(CompilationError) as info:
+        zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
+                                 BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
+                                 GROUP_SIZE_M=8, ACTIVATION="", num_warps=num_warps,
+                                 grid=(1,))
+    err = info.value
+    assert expected in err.message
+    assert err.filename.endswith("zoo.py")
+    assert "tl.dot(" in err.source_line
 
 
 def test_pipeline_is_listed():
