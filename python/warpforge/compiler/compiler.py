@@ -254,16 +254,26 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
     return builder.module(), dict(ctx.used_globals)
 
 
-def _from_ir_error(fn, e: IRError, ir_name: str) -> Exception:
+def _describe_config(constants: Dict[str, Any], options: Optional["KernelOptions"]) -> str:
+    """The config a specialization was compiled for, as the autotuner and
+    the user name it: constexprs, then num_warps and num_stages."""
+    parts = [f"{k}={v}" for k, v in constants.items() if isinstance(v, (int, bool, str))]
+    if options is not None:
+        parts += [f"num_warps={options.num_warps}", f"num_stages={options.num_stages}"]
+    return ", ".join(parts)
+
+
+def _from_ir_error(fn, e: IRError, ir_name: str, config: str = "") -> Exception:
     """The first error of the C++ core, at its Python line when it has one;
     OutOfResources when a hardware limit was exceeded."""
     errors = e.errors or e.diagnostics
     d = errors[0] if errors else None
     limit = _SHARED_LIMIT_RE.search(d.message) if d is not None else None
     if limit:
+        where = f"the config {config} is too large: " if config else ""
         return OutOfResources(fn.__name__, "bytes of shared memory",
                               int(limit.group(1)), int(limit.group(2)),
-                              "use smaller blocks or fewer stages")
+                              where + "use smaller blocks or fewer stages")
     if d is None:
         return CompilationError(str(e))
     if d.file == ir_name:
@@ -318,7 +328,7 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
-        raise _from_ir_error(fn, e, ir_name) from None
+        raise _from_ir_error(fn, e, ir_name, _describe_config(constants, options)) from None
     if gpu:
         _compile_to_binary(fn, kernel, located, capability)
     if dump_dir:
