@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
 # The whole GPU check, run on the device machine in one call:
 #   scripts/device_run.sh [tests|bench|all] [extra pytest args...]
-# Builds the binding (scripts/device_setup.sh), runs the pytest suite with
-# the GPU tests enabled, then the benchmarks; logs and JSON go to $OUT
-# (the device tool brings them back) and bench/results/.
+#   scripts/device_run.sh tests-matmul [extra pytest args...]
+#   scripts/device_run.sh bench-matmul [bench/matmul.py args...]
+#   scripts/device_run.sh matmul [bench/matmul.py args...]
+# Builds the binding (scripts/device_setup.sh), then: `tests` runs the pytest
+# suite with the GPU tests enabled; `bench` the memory-bound benchmark;
+# `all` both. `tests-matmul` runs the tl.dot GPU tests and the matmul
+# benchmark's tests, `bench-matmul` the matmul benchmark (warpforge, Triton
+# and cuBLAS; e.g. --quick, --dtypes fp16, --shapes 4096x4096x4096), and
+# `matmul` one then the other (its arguments go to the benchmark). Logs, JSON and Markdown go to $OUT (the
+# device tool brings them back); the memory-bound JSON also to bench/results/.
+# The matmul steps are each cut at MATMUL_TIMEOUT seconds (default 480), so
+# that a hung kernel still leaves the logs and the cases done so far.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what=${1:-all}
 shift || true
+case "$what" in
+  tests|bench|all|tests-matmul|bench-matmul|matmul) ;;
+  *) echo "usage: $0 [tests|bench|all|tests-matmul|bench-matmul|matmul] [args...]" >&2
+     exit 2 ;;
+esac
 OUT=${OUT:-$PWD/.device/out}
+MATMUL_TIMEOUT=${MATMUL_TIMEOUT:-480}
 mkdir -p "$OUT"
 start=$(date +%s)
 scripts/device_setup.sh
@@ -24,5 +39,16 @@ if [ "$what" = bench ] || [ "$what" = all ]; then
     python3 "$b" 2>&1 | tee "$OUT/$(basename "$b" .py).log" | tail -40 || status=1
   done
   cp bench/results/*.json "$OUT/" 2>/dev/null || true
+fi
+if [ "$what" = tests-matmul ] || [ "$what" = matmul ]; then
+  pytest_args=()
+  [ "$what" = tests-matmul ] && pytest_args=("$@")
+  timeout "$MATMUL_TIMEOUT" python3 -m pytest -q -rs python/test/test_gpu_matmul.py \
+    python/test/test_bench_matmul.py ${pytest_args[@]+"${pytest_args[@]}"} 2>&1 \
+    | tee "$OUT/pytest-matmul.log" | tail -60 || status=1
+fi
+if [ "$what" = bench-matmul ] || [ "$what" = matmul ]; then
+  timeout "$MATMUL_TIMEOUT" python3 bench/matmul.py --results-dir "$OUT" "$@" 2>&1 \
+    | tee "$OUT/matmul.log" | tail -60 || status=1
 fi
 exit $status

@@ -1,7 +1,8 @@
-"""A stand-in for the few torch calls of bench/memory_bound.py's GPU path,
-over NumPy on the CPU, so that the path runs here: tensors are NumPy arrays
-with torch's method names (warpforge's interpreter launches on them), events
-read the host clock. It models nothing but those calls' results."""
+"""A stand-in for the few torch calls of the GPU paths of bench/memory_bound.py
+and bench/matmul.py, over NumPy on the CPU, so that those paths run here:
+tensors are NumPy arrays with torch's method names (warpforge's interpreter
+launches on them), events read the host clock. It models nothing but those
+calls' results."""
 
 import time
 import types
@@ -9,7 +10,7 @@ import types
 import numpy as np
 
 __version__ = "fake"
-float32, float16, uint8, int32 = np.float32, np.float16, np.uint8, np.int32
+float64, float32, float16, uint8, int32 = np.float64, np.float32, np.float16, np.uint8, np.int32
 version = types.SimpleNamespace(cuda="fake")
 
 
@@ -62,6 +63,13 @@ class Tensor(np.ndarray):
         self[...] = 0
         return self
 
+    def fill_(self, value):
+        self[...] = value
+        return self
+
+    def abs(self):
+        return np.abs(self)
+
 
 def _tensor(a):
     return np.ascontiguousarray(a).view(Tensor)
@@ -103,6 +111,14 @@ def equal(a, b):
 def add(x, y, out):
     np.add(x, y, out=out)
     return out
+
+
+def matmul(a, b):
+    return _tensor(np.matmul(a, b))
+
+
+def isnan(x):
+    return _tensor(np.isnan(x))
 
 
 def rsqrt(x):

@@ -1,0 +1,573 @@
+"""Matrix multiplication on one GPU: warpforge, Triton and cuBLAS side by side.
+
+The kernel (Triton's tutorial blocked matmul with grouped tile order) is
+written once, in bench/kernels/matmul.py, and autotuned by Triton and by
+warpforge over the same configs (keyed on M, N, K); cuBLAS is torch.matmul.
+For each dtype (fp16, bf16: fp32 accumulation, output in the input type)
+and shape, all three run in the same process on the same random inputs.
+Each result is checked against a float64 torch.matmul of those inputs: the
+output of the config the autotuner picked, launched alone on an output
+poisoned with NaN and followed by a poisoned guard, must have
+max |out - ref| / max |ref| and rms(out - ref) / rms(ref) under the dtype's
+tolerance. That launch is then timed by warpforge.testing.do_bench (median,
+L2 flushed) like torch.matmul, and reported in TFLOP/s (2 M N K / time).
+
+    python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
+                           [--backends torch,triton,warpforge] [--results-dir DIR]
+    python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
+
+The JSON report goes to bench/results/matmul-<date>.json and a Markdown
+summary beside it (.md), rewritten after every case (a run cut short keeps
+what it measured; "finished" says whether it ended); the table is printed
+last. A backend that fails (compile error, every config out of resources,
+wrong result) gets an error entry and the run goes on; the exit status is
+then 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib.util
+import math
+import os
+import sys
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import common
+
+KERNEL_FILE = os.path.join(common.BENCH_DIR, "kernels", "matmul.py")
+BACKENDS = ("torch", "triton", "warpforge")  # torch: torch.matmul, i.e. cuBLAS
+DTYPES = ("fp16", "bf16")
+SHAPES: List[Tuple[int, int, int]] = [
+    (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024), (1024, 16384, 8192),
+    (4096, 4096, 512), (16384, 1024, 16384)]
+QUICK_SHAPES: List[Tuple[int, int, int]] = [(2048, 2048, 2048)]
+# (max |out - ref| / max |ref|, rms(out - ref) / rms(ref)). The output is
+# rounded once from fp32 (rms ~2e-4 of it in fp16, ~2e-3 in bf16); cuBLAS may
+# also reduce split-K partial sums in the input type. A missing K block of
+# 64 in K = 16384 still shows as 6% rms.
+TOLERANCE = {"fp16": (1e-2, 2e-3), "bf16": (1e-2, 1e-2)}
+# The stand-in shapes of the dry run, interpreted on the CPU: a partial
+# block in every dimension, one row, and 11 tile rows of 64 (two groups).
+DRY_RUN_SHAPES: List[Tuple[int, int, int]] = [(150, 130, 100), (1, 15, 64), (700, 200, 96)]
+
+
+@dataclass(frozen=True)
+class Case:
+    dtype: str  # "fp16" or "bf16"
+    m: int
+    n: int
+    k: int
+
+    @property
+    def shape(self) -> str:
+        return f"{self.m}x{self.n}x{self.k}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.dtype} {self.shape}"
+
+    @property
+    def flop(self) -> int:
+        return 2 * self.m * self.n * self.k
+
+
+def cases(dtypes: Sequence[str], shapes: Sequence[Tuple[int, int, int]]) -> List[Case]:
+    return [Case(d, *s) for d in dtypes for s in shapes]
+
+
+def tflops(flop: int, ms: Optional[float]) -> Optional[float]:
+    if ms is None or ms <= 0:
+        return None
+    return flop / (ms * 1e-3) / 1e12
+
+
+def parse_shape(text: str) -> Tuple[int, int, int]:
+    """'8192x8192x1024' -> (8192, 8192, 1024): M, N, K, each positive."""
+    parts = text.strip().lower().split("x")
+    try:
+        dims = tuple(int(p) for p in parts)
+    except ValueError:
+        dims = ()
+    if len(dims) != 3 or min(dims) < 1:
+        raise argparse.ArgumentTypeError(f"a shape is MxNxK with three positive integers, "
+                                         f"e.g. 4096x4096x512; got {text.strip()!r}")
+    return dims  # type: ignore[return-value]
+
+
+def parse_shapes(text: str) -> List[Tuple[int, int, int]]:
+    """'4096x4096x4096,8192x8192x1024' -> a list of (M, N, K), duplicates dropped."""
+    items = [t for t in text.split(",") if t.strip()]
+    if not items:
+        raise argparse.ArgumentTypeError(f"expected a comma-separated list of MxNxK shapes; "
+                                         f"got {text!r}")
+    return list(dict.fromkeys(parse_shape(t) for t in items))
+
+
+# -- Inputs, reference, checks -------------------------------------------------------
+
+
+def make_inputs(case: Case, arrays):
+    """A (M x K) and B (K x N), random normal scaled by K^-1/4 each, so that
+    the products are about unit normal at every K (no fp16 overflow)."""
+    scale = case.k ** -0.25
+    return (arrays.randn((case.m, case.k), case.dtype, scale=scale),
+            arrays.randn((case.k, case.n), case.dtype, scale=scale))
+
+
+def torch_reference(torch, a, b):
+    """A @ B in float64 on the GPU from the very inputs, kept as float32."""
+    return torch.matmul(a.to(torch.float64), b.to(torch.float64)).to(torch.float32)
+
+
+def numpy_reference(a, b):
+    import numpy as np
+    return np.matmul(a.astype(np.float64), b.astype(np.float64))
+
+
+def error_metrics(torch, out, ref) -> Dict[str, float]:
+    """max |out - ref| / max |ref| and rms(out - ref) / rms(ref), on the
+    device (NumPy when `torch` is None); NaN anywhere in `out` gives NaN."""
+    if torch is None:
+        import numpy as np
+        diff = out.astype(np.float64) - ref
+        nan = bool(np.isnan(out).any())
+        max_diff, max_ref = float(np.abs(diff).max()), float(np.abs(ref).max())
+        sq_diff, sq_ref = float((diff * diff).mean()), float((ref * ref).astype(np.float64).mean())
+    else:
+        diff = out.float() - ref
+        nan = bool(torch.isnan(out).any().item())
+        max_diff, max_ref = float(diff.abs().max().item()), float(ref.abs().max().item())
+        sq_diff, sq_ref = float((diff * diff).mean().item()), float((ref * ref).mean().item())
+    if nan:
+        return {"max_rel_err": math.nan, "rms_rel_err": math.nan}
+    return {"max_rel_err": max_diff / max_ref, "rms_rel_err": math.sqrt(sq_diff / sq_ref)}
+
+
+def check_metrics(what: str, dtype: str, metrics: Dict[str, float], out=None) -> None:
+    """Raises common.Mismatch unless both errors are under the dtype's tolerance."""
+    max_tol, rms_tol = TOLERANCE[dtype]
+    max_err, rms_err = metrics["max_rel_err"], metrics["rms_rel_err"]
+    if math.isnan(max_err) or math.isnan(rms_err):
+        count = ""
+        if out is not None:
+            count = f" ({int(_count_nan(out))} of {_numel(out)} elements)"
+        raise common.Mismatch(f"{what}: the output holds NaN{count}: elements left unwritten "
+                              "(the output was poisoned with NaN) or computed as NaN")
+    if not (max_err <= max_tol and rms_err <= rms_tol):
+        raise common.Mismatch(f"{what}: max |out - ref| / max |ref| = {max_err:.3g} "
+                              f"(tolerance {max_tol:g}), rms(out - ref) / rms(ref) = "
+                              f"{rms_err:.3g} (tolerance {rms_tol:g})")
+
+
+def _count_nan(out):
+    isnan = getattr(out, "isnan", None)
+    if callable(isnan):
+        return isnan().sum().item()
+    import numpy as np
+    return np.isnan(out).sum()
+
+
+def _numel(out) -> int:
+    return math.prod(out.shape)
+
+
+# -- Autotuner results ---------------------------------------------------------------
+
+
+def config_entry(kernels, config) -> Dict[str, Any]:
+    """A JIT's Config as JSON: the short name and every field."""
+    return {"name": kernels.describe(config), "kwargs": dict(config.kwargs),
+            "num_warps": config.num_warps, "num_stages": config.num_stages}
+
+
+def tuning_entries(kernels, tuner) -> List[Dict[str, Any]]:
+    """The autotuner's last timings (warpforge: ms; Triton: [median, p20,
+    p80]), None for a skipped config, fastest first."""
+    timings = getattr(tuner, "configs_timings", None) or {}
+    rows = []
+    for config, t in timings.items():
+        if isinstance(t, (list, tuple)):
+            t = t[0] if t else None
+        ms = float(t) if t is not None and math.isfinite(float(t)) else None
+        rows.append({"config": kernels.describe(config), "ms": ms})
+    return sorted(rows, key=lambda r: (r["ms"] is None, r["ms"] or 0.0))
+
+
+# -- GPU run --------------------------------------------------------------------------
+
+
+def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays,
+            args) -> None:
+    """Autotunes a JIT's kernel on this case, checks the chosen config's
+    output (poisoned first) and times that config's launch. Fills `entry`
+    as it goes, so that on an error it still says how far it got."""
+    c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+    tuned = kernels.matmul_call(a, b, c)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    common.launch(tuned)
+    torch.cuda.synchronize()
+    entry["autotune_s"] = round(time.perf_counter() - t0, 3)
+    tuner = tuned[0]
+    best = tuner.best_config
+    entry["config"] = config_entry(kernels, best)
+    entry["autotune"] = tuning_entries(kernels, tuner)
+    # The chosen config alone, as the JIT launches it: checked, then timed.
+    c.fill_(float("nan"))
+    call = kernels.matmul_call(a, b, c, best)
+    common.launch(call)
+    torch.cuda.synchronize()
+    what = f"{kernels.BACKEND} {case.label} ({kernels.describe(best)})"
+    entry.update(error_metrics(torch, c, ref))
+    check_metrics(what, case.dtype, entry, c)
+    common.check_guard(what, guard)
+    entry["ms"] = common.bench_ms(common.launcher(call), args.warmup, args.rep)
+
+
+def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args) -> None:
+    """torch.matmul (cuBLAS): checked, then timed; fills `entry` as it goes."""
+    out = torch.matmul(a, b)
+    torch.cuda.synchronize()
+    entry.update(error_metrics(torch, out, ref))
+    check_metrics(f"torch.matmul {case.label}", case.dtype, entry, out)
+    del out
+    entry["ms"] = common.bench_ms(lambda: torch.matmul(a, b), args.warmup, args.rep)
+
+
+def ratios(providers: Dict[str, Dict[str, Any]]) -> Dict[str, float]:
+    """Throughput ratios of each pair that ran: > 1 means the first is faster."""
+    out = {}
+    for x, y, name in (("warpforge", "triton", "warpforge/triton"),
+                       ("warpforge", "torch", "warpforge/cublas"),
+                       ("triton", "torch", "triton/cublas")):
+        mx, my = providers.get(x, {}).get("ms"), providers.get(y, {}).get("ms")
+        if mx and my and "error" not in providers[x] and "error" not in providers[y]:
+            out[name] = my / mx
+    return out
+
+
+def run_case(torch, case: Case, kernels: Dict[str, Any], args,
+             failures: List[str]) -> Dict[str, Any]:
+    arrays = common.TorchArrays(torch, seed=zlib.crc32(case.label.encode()))
+    a, b = make_inputs(case, arrays)
+    ref = torch_reference(torch, a, b)
+    torch.cuda.synchronize()
+    result: Dict[str, Any] = {"dtype": case.dtype, "M": case.m, "N": case.n, "K": case.k,
+                              "flop": case.flop, "providers": {}}
+    for backend in args.backends:
+        entry: Dict[str, Any] = {}
+        try:
+            if backend == "torch":
+                run_torch(entry, torch, case, a, b, ref, args)
+            else:
+                if isinstance(kernels[backend], Exception):
+                    raise kernels[backend]
+                run_jit(entry, torch, case, kernels[backend], a, b, ref, arrays, args)
+            entry["tflops"] = tflops(case.flop, entry["ms"])
+        except Exception as e:
+            entry.update(common.record_failure(failures, f"{backend} {case.label}", e))
+        result["providers"][backend] = entry
+    result["ratios"] = ratios(result["providers"])
+    del a, b, ref
+    torch.cuda.empty_cache()
+    return result
+
+
+def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
+    """Every case on the GPU; `checkpoint(report)` after each."""
+    import torch
+    if not torch.cuda.is_available():
+        raise SystemExit("matmul.py: torch sees no CUDA GPU; on a machine without one, run "
+                         "with --dry-run")
+    kernels: Dict[str, Any] = {}
+    for backend in [b for b in args.backends if b != "torch"]:
+        try:
+            kernels[backend] = common.load_kernels(KERNEL_FILE, backend)
+        except Exception as e:  # each case reports it
+            kernels[backend] = e
+    report: Dict[str, Any] = {"environment": common.environment(torch, sys.modules.get("triton"))}
+    results = []
+    for case in cases(args.dtypes, args.shapes):
+        results.append(run_case(torch, case, kernels, args, failures))
+        print(f"{case.label}: " + ", ".join(_progress_text(p, v) for p, v in
+                                            results[-1]["providers"].items()), flush=True)
+        report["results"] = results
+        if checkpoint is not None:
+            checkpoint(report)
+    report["results"] = results
+    return report
+
+
+def _progress_text(provider: str, v: Dict[str, Any]) -> str:
+    if "error" in v:
+        return f"{provider} FAILED"
+    config = f" ({v['config']['name']})" if "config" in v else ""
+    return f"{provider} {common.fmt(v.get('tflops'), '.0f')} TFLOP/s{config}"
+
+
+# -- Dry run: no GPU ----------------------------------------------------------------
+
+
+class StandIn:
+    """What the JITs read of a torch tensor to specialize a kernel, without
+    memory: dtype, shape, strides and a 16-byte aligned address."""
+
+    def __init__(self, dtype: str, shape: Tuple[int, int]):
+        self.dtype = "torch." + {"fp16": "float16", "bf16": "bfloat16"}[dtype]
+        self.shape = tuple(shape)
+        self._strides = (shape[1], 1)
+
+    def stride(self, dim=None):
+        return self._strides if dim is None else self._strides[dim]
+
+    def data_ptr(self) -> int:
+        return 1 << 20
+
+
+def dry_run(args, failures: List[str]) -> Dict[str, Any]:
+    """Compiles every config for each dtype (warpforge through its pipeline;
+    Triton, when installed, to a cubin for sm_90a) on stand-ins of the
+    first shape's specialization; a config over the shared-memory limit is
+    reported as skipped, as the autotuner would skip it. Then the autotuned
+    kernel and each config run in warpforge's interpreter on small fp16
+    shapes (NumPy has no bf16), checked against NumPy in float64."""
+    modules: Dict[str, Any] = {"warpforge": common.load_kernels(KERNEL_FILE, "warpforge")}
+    if "triton" in args.backends:
+        if importlib.util.find_spec("triton") is None:
+            print("dry run: triton is not installed here; compiling with warpforge only",
+                  file=sys.stderr)
+        else:
+            modules["triton"] = common.load_kernels(KERNEL_FILE, "triton")
+    from warpforge import OutOfResources
+    kw = modules["warpforge"]
+    m, n, k = args.shapes[0]
+    compiled = []
+    for dtype in args.dtypes:
+        a, b, c = StandIn(dtype, (m, k)), StandIn(dtype, (k, n)), StandIn(dtype, (m, n))
+        for config in kw.CONFIGS:
+            row: Dict[str, Any] = {"dtype": dtype, "config": kw.describe(config),
+                                   "compile_ms": {}}
+            for backend, module in [(x, modules[x]) for x in ("warpforge", "triton")
+                                    if x in modules]:
+                try:
+                    t0 = time.perf_counter()
+                    common.compile_only(backend, module.matmul_call(a, b, c, config))
+                    row["compile_ms"][backend] = (time.perf_counter() - t0) * 1e3
+                except OutOfResources as e:
+                    row["compile_ms"][backend] = {"skipped": common.error_text(e)}
+                except Exception as e:
+                    row["compile_ms"][backend] = common.record_failure(
+                        failures, f"compile {backend} {dtype} {kw.describe(config)}", e)
+            compiled.append(row)
+    interpreted = []
+    saved = os.environ.get("WARPFORGE_INTERPRET")
+    os.environ["WARPFORGE_INTERPRET"] = "1"
+    try:
+        arrays = common.NumpyArrays(seed=1)
+        for shape in DRY_RUN_SHAPES:
+            case = Case("fp16", *shape)
+            interpreted.append(interpret_case(case, kw, arrays, failures))
+    finally:
+        if saved is None:
+            del os.environ["WARPFORGE_INTERPRET"]
+        else:
+            os.environ["WARPFORGE_INTERPRET"] = saved
+    return {"compile": {"shape": f"{m}x{n}x{k}", "results": compiled},
+            "interpreter": interpreted}
+
+
+def interpret_case(case: Case, kernels, arrays, failures: List[str]) -> Dict[str, Any]:
+    a, b = make_inputs(case, arrays)
+    ref = numpy_reference(a, b)
+    row: Dict[str, Any] = {"case": case.label, "configs": {}}
+    runs = [("autotuned", None)] + [(kernels.describe(c), c) for c in kernels.CONFIGS]
+    for name, config in runs:
+        c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+        what = f"interpreter {case.label} {name}"
+        try:
+            call = kernels.matmul_call(a, b, c, config)
+            common.launch(call)
+            if config is None:
+                row["autotuned_config"] = kernels.describe(call[0].best_config)
+            metrics = error_metrics(None, c, ref)
+            check_metrics(what, case.dtype, metrics, c)
+            common.check_guard(what, guard)
+            row["configs"][name] = "ok"
+        except Exception as e:
+            row["configs"][name] = common.record_failure(failures, what, e)
+    return row
+
+
+# -- Report -------------------------------------------------------------------------------
+
+
+def _cell(providers, name: str, key: str, spec: str) -> str:
+    v = providers.get(name)
+    if v is None:
+        return ""
+    if "error" in v:
+        return "FAIL"
+    return common.fmt(v.get(key), spec)
+
+
+def gpu_rows(report) -> Tuple[List[str], List[List[str]]]:
+    headers = ["case (TFLOP/s)", "cuBLAS", "triton", "warpforge", "wf/tr", "wf/cuBLAS",
+               "tr/cuBLAS", "triton config", "warpforge config"]
+    rows = []
+    for r in report["results"]:
+        p, q = r["providers"], r["ratios"]
+        label = Case(r["dtype"], r["M"], r["N"], r["K"]).label
+        configs = [p.get(x, {}).get("config", {}).get("name", "") for x in ("triton", "warpforge")]
+        rows.append([label] + [_cell(p, x, "tflops", ".0f") for x in BACKENDS]
+                    + [common.fmt(q.get(x), ".2f") for x in
+                       ("warpforge/triton", "warpforge/cublas", "triton/cublas")]
+                    + configs)
+    return headers, rows
+
+
+def dry_rows(report) -> Tuple[List[str], List[List[str]]]:
+    headers = ["dtype config", "warpforge ms", "triton ms"]
+    rows = []
+    for r in report["compile"]["results"]:
+        rows.append([f"{r['dtype']} {r['config']}"]
+                    + [_compile_cell(r["compile_ms"].get(x)) for x in ("warpforge", "triton")])
+    for r in report["interpreter"]:
+        bad = [n for n, v in r["configs"].items() if v != "ok"]
+        rows.append([f"interpreter {r['case']}", "ok" if not bad else f"FAIL ({len(bad)})", ""])
+    return headers, rows
+
+
+def _compile_cell(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, dict):
+        return "skipped" if "skipped" in value else "FAIL"
+    return common.fmt(value, ".0f")
+
+
+def markdown(report, headers, rows) -> str:
+    """The Markdown summary written beside the JSON."""
+    env = report["environment"]
+    lines = [f"# Matrix multiplication, {report['mode']} run ({report['date'][:10]})", "",
+             f"`python bench/matmul.py` on {env.get('device') or 'no GPU'} (torch "
+             f"{env.get('torch')}, Triton {env.get('triton')}, warpforge {env.get('warpforge')}"
+             f", commit {str(env.get('git_commit'))[:12]}); {report['settings']['timer']}; "
+             "TFLOP/s = 2 M N K / median time; wf/tr > 1: warpforge faster. Configs: "
+             "BLOCK_MxBLOCK_NxBLOCK_K, group, warps, stages.", "",
+             *([] if report.get("finished", True) else
+               ["**Unfinished**: written after the last case that completed.", ""]),
+             "| " + " | ".join(headers) + " |",
+             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    if report["failures"]:
+        lines += ["", f"{len(report['failures'])} failed:", ""]
+        lines += [f"* {f}" for f in report["failures"]]
+    return "\n".join(lines) + "\n"
+
+
+# -- Command line -------------------------------------------------------------------------
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true",
+                   help=f"one small shape ({'x'.join(map(str, QUICK_SHAPES[0]))}), "
+                        "shorter timing")
+    p.add_argument("--dtypes", type=lambda s: common.parse_list(s, DTYPES), default=list(DTYPES),
+                   help=f"comma-separated subset of {','.join(DTYPES)}")
+    p.add_argument("--shapes", type=parse_shapes,
+                   help="comma-separated MxNxK shapes (default: "
+                        f"{','.join('x'.join(map(str, s)) for s in SHAPES)})")
+    p.add_argument("--backends", type=lambda s: common.parse_list(s, BACKENDS),
+                   default=list(BACKENDS), help="comma-separated subset of "
+                   f"{','.join(BACKENDS)} (torch: torch.matmul, cuBLAS)")
+    p.add_argument("--warmup", type=float, help="do_bench warmup in ms (default 25, quick 10)")
+    p.add_argument("--rep", type=float, help="do_bench repetition time in ms "
+                   "(default 100, quick 25)")
+    p.add_argument("--results-dir", help="where the JSON and Markdown go (default "
+                   "bench/results; dry run: a temporary directory)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="no GPU: compile every config, interpret small shapes")
+    args = p.parse_args(argv)
+    if args.shapes is None:
+        args.shapes = list(QUICK_SHAPES if args.quick else SHAPES)
+    elif args.quick:
+        p.error("--quick picks the shapes: give --quick or --shapes, not both")
+    for name, full, quick in (("warmup", 25.0, 10.0), ("rep", 100.0, 25.0)):
+        if getattr(args, name) is None:
+            setattr(args, name, quick if args.quick else full)
+        elif getattr(args, name) <= 0:
+            p.error(f"--{name} must be positive")
+    if args.results_dir is None:
+        args.results_dir = os.path.join(tempfile.gettempdir(), "warpforge-bench") \
+            if args.dry_run else os.path.join(common.BENCH_DIR, "results")
+    return args
+
+
+class Report:
+    """The run's report: written (JSON and Markdown, at one path stem) after
+    every GPU case, so that a run cut short still leaves what it measured,
+    and at the end."""
+
+    def __init__(self, args, failures: List[str]):
+        self.args, self.failures = args, failures
+        self.started = time.time()
+        self.now = datetime.datetime.now()
+        self.mode = "dry-run" if args.dry_run else "quick" if args.quick else "full"
+        self.name = "matmul-dry-run" if args.dry_run else "matmul"
+        self.path = self.md_path = ""
+
+    def build(self, body: Dict[str, Any], finished: bool) -> Dict[str, Any]:
+        args = self.args
+        body = dict(body)
+        environment = body.pop("environment", None) or common.environment(
+            None, sys.modules.get("triton"))
+        return {"benchmark": "matmul", "mode": self.mode,
+                "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.started)),
+                "finished": finished, "environment": environment,
+                "settings": {"timer": "warpforge.testing.do_bench, median, L2 flushed",
+                             "warmup_ms": args.warmup, "rep_ms": args.rep,
+                             "dtypes": args.dtypes,
+                             "shapes": ["x".join(map(str, s)) for s in args.shapes],
+                             "backends": args.backends,
+                             "tolerance": {d: {"max_rel_err": t[0], "rms_rel_err": t[1]}
+                                           for d, t in TOLERANCE.items()}},
+                **body, "failures": list(self.failures),
+                "seconds": round(time.time() - self.started, 1)}
+
+    def write(self, body: Dict[str, Any], finished: bool = False):
+        """Writes the report; returns it with the table's headers and rows."""
+        report = self.build(body, finished)
+        self.path = common.write_json(report, self.args.results_dir, self.name, self.now)
+        headers, rows = dry_rows(report) if self.args.dry_run else gpu_rows(report)
+        self.md_path = os.path.splitext(self.path)[0] + ".md"
+        with open(self.md_path, "w", encoding="utf-8") as f:
+            f.write(markdown(report, headers, rows))
+        return report, headers, rows
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    failures: List[str] = []
+    out = Report(args, failures)
+    body = dry_run(args, failures) if args.dry_run else gpu_run(args, failures, out.write)
+    _, headers, rows = out.write(body, finished=True)
+    print()
+    print(common.format_table(headers, rows))
+    print(f"JSON: {out.path}")
+    print(f"Markdown: {out.md_path}")
+    if failures:
+        print(f"{len(failures)} FAILED (details above and in the JSON): "
+              + "; ".join(f[:160] for f in failures[:5]))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

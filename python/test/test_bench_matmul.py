@@ -1,0 +1,345 @@
+"""bench/matmul.py and bench/kernels/matmul.py: the parts that run without a
+GPU (arguments, shapes, error metrics and checks, autotuner results, the
+table, JSON and Markdown; the kernel file under both JITs with one config
+list; every config interpreted against NumPy; the GPU path end to end on
+bench_fake_torch with warpforge interpreted; the dry run), and short GPU
+runs."""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+
+BENCH = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
+sys.path.insert(0, BENCH)
+
+import common  # noqa: E402
+import matmul as mm  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def kernels():
+    return common.load_kernels(mm.KERNEL_FILE, "warpforge")
+
+
+# -- Arguments --------------------------------------------------------------------------
+
+
+def test_parse_args_defaults_quick_and_subsets():
+    args = mm.parse_args([])
+    assert args.dtypes == ["fp16", "bf16"] and args.backends == ["torch", "triton", "warpforge"]
+    assert args.shapes == mm.SHAPES and len(args.shapes) == 6
+    assert (4096, 4096, 4096) in args.shapes and (16384, 1024, 16384) in args.shapes
+    assert (args.warmup, args.rep) == (25.0, 100.0)
+    assert args.results_dir == os.path.join(common.BENCH_DIR, "results")
+    quick = mm.parse_args(["--quick", "--dtypes", "bf16", "--backends", "torch,warpforge"])
+    assert quick.shapes == mm.QUICK_SHAPES and len(quick.shapes) == 1
+    assert quick.dtypes == ["bf16"] and quick.backends == ["torch", "warpforge"]
+    assert (quick.warmup, quick.rep) == (10.0, 25.0)
+    some = mm.parse_args(["--shapes", "8192x8192x1024, 1x15X64,8192x8192x1024"])
+    assert some.shapes == [(8192, 8192, 1024), (1, 15, 64)]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--shapes", "4096x4096"], "a shape is MxNxK"),
+    (["--shapes", "4096x0x4096"], "a shape is MxNxK"),
+    (["--shapes", "axbxc"], "got 'axbxc'"),
+    (["--shapes", ","], "expected a comma-separated list of MxNxK"),
+    (["--dtypes", "fp32"], "argument --dtypes: expected a comma-separated list of fp16, bf16"),
+    (["--backends", "cublas"], "argument --backends: expected a comma-separated list"),
+    (["--quick", "--shapes", "64x64x64"], "give --quick or --shapes, not both"),
+    (["--rep", "0"], "--rep must be positive")])
+def test_parse_args_rejects(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        mm.parse_args(argv)
+    assert message in capsys.readouterr().err
+
+
+def test_cases_flop_and_tflops():
+    cs = mm.cases(["fp16", "bf16"], [(4096, 4096, 512), (1, 2, 3)])
+    assert [c.label for c in cs] == ["fp16 4096x4096x512", "fp16 1x2x3", "bf16 4096x4096x512",
+                                     "bf16 1x2x3"]
+    assert cs[0].flop == 2 * 4096 * 4096 * 512
+    assert mm.tflops(2 * 10 ** 12, 1000.0) == pytest.approx(2.0)
+    assert mm.tflops(10, None) is None and mm.tflops(10, 0.0) is None
+
+
+# -- Checks ----------------------------------------------------------------------------------
+
+
+def test_error_metrics_and_check():
+    rng = np.random.default_rng(3)
+    ref = rng.standard_normal((40, 30))
+    out = ref.astype(np.float16)
+    metrics = mm.error_metrics(None, out, ref)
+    assert 0 < metrics["max_rel_err"] < 2 ** -11 and 0 < metrics["rms_rel_err"] < 2 ** -11
+    mm.check_metrics("ok", "fp16", metrics)
+    # One K block of 64 out of 1024 missing: caught by the rms error.
+    partial = ref * math.sqrt(1 - 64 / 1024)
+    bad = mm.error_metrics(None, partial.astype(np.float16), ref)
+    with pytest.raises(common.Mismatch, match=r"warpforge x: max \|out - ref\| / max \|ref\| = "
+                                              r"[0-9.e-]+ \(tolerance 0.01\), rms"):
+        mm.check_metrics("warpforge x", "fp16", bad)
+    # bf16 allows its rounding but not that.
+    with pytest.raises(common.Mismatch, match="tolerance 0.01"):
+        mm.check_metrics("bf16", "bf16", {"max_rel_err": 2e-3, "rms_rel_err": 0.04})
+    mm.check_metrics("bf16", "bf16", {"max_rel_err": 8e-3, "rms_rel_err": 5e-3})
+
+
+def test_unwritten_output_is_a_clear_failure():
+    ref = np.ones((4, 5))
+    out = np.ones((4, 5), np.float16)
+    out[1, 2] = out[3, 4] = np.nan
+    metrics = mm.error_metrics(None, out, ref)
+    assert math.isnan(metrics["max_rel_err"]) and math.isnan(metrics["rms_rel_err"])
+    with pytest.raises(common.Mismatch, match=r"the output holds NaN \(2 of 20 elements\)"):
+        mm.check_metrics("triton fp16 4x5x9", "fp16", metrics, out)
+
+
+# -- The kernel file ----------------------------------------------------------------------
+
+
+def test_configs_are_hopper_tiles_shared_by_both_jits(kernels):
+    assert len(kernels.CONFIGS) == 9 and len(set(kernels.CONFIGS)) == 9
+    assert kernels.MatmulConfig(128, 256, 64, 8, 8, 3) in kernels.CONFIGS
+    assert all(c.group_m == 8 and c.num_warps in (4, 8) for c in kernels.CONFIGS)
+    tuner = kernels.matmul_autotuned
+    assert tuner.keys == ["M", "N", "K"] and tuner.fn is kernels.matmul_kernel
+    assert [kernels.describe(c) for c in tuner.configs] == \
+        [kernels.describe(c) for c in kernels.CONFIGS]
+    assert kernels.describe(kernels.CONFIGS[0]) == "128x256x64 g8 w8 s3"
+    config = kernels.backend_config(kernels.CONFIGS[3])
+    assert config.kwargs == {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64,
+                             "GROUP_SIZE_M": 8}
+    assert (config.num_warps, config.num_stages) == (4, 4)
+
+
+def test_kernel_file_under_triton():
+    """Where Triton is installed: the same file, the same configs, key and
+    kernel source under Triton's autotuner."""
+    triton = pytest.importorskip("triton")
+    kt = common.load_kernels(mm.KERNEL_FILE, "triton")
+    assert kt.jit_backend is triton and isinstance(kt.matmul_autotuned.configs[0], triton.Config)
+    assert [kt.describe(c) for c in kt.matmul_autotuned.configs] == \
+        [kt.describe(c) for c in kt.CONFIGS]
+    assert "accumulator = tl.dot(a, b, accumulator)" in kt.matmul_kernel.src
+
+
+def test_matmul_call_arguments_and_grid(kernels):
+    a = np.ones((300, 70), np.float16)
+    b = np.ones((70, 1000), np.float16)[:, ::2]  # a strided view: 70 x 500
+    c = np.ones((300, 500), np.float16)
+    kernel, grid, args, meta = kernels.matmul_call(a, b, c)
+    assert kernel is kernels.matmul_autotuned and meta == {}
+    assert args[3:] == (300, 500, 70, 70, 1, 1000, 2, 500, 1)
+    assert grid({"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256}) == (3 * 2,)
+    kernel, grid, args, meta = kernels.matmul_call(a, b, c, kernels.CONFIGS[5])
+    assert kernel is kernels.matmul_kernel and meta == {
+        "BLOCK_SIZE_M": 64, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 32, "GROUP_SIZE_M": 8,
+        "num_warps": 4, "num_stages": 4}
+    with pytest.raises(ValueError, match=r"A \(300, 70\) @ B \(70, 500\) -> C \(300, 70\)"):
+        kernels.matmul_call(a, b, a)
+
+
+@pytest.mark.parametrize("index", range(9))
+def test_each_config_interpreted(kernels, index, monkeypatch):
+    """Every config on 11 tile rows of 64 (two groups, the second short),
+    partial tiles in N, a partial last step of K; poisoned output."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    config = kernels.CONFIGS[index]
+    arrays = common.NumpyArrays(seed=index)
+    case = mm.Case("fp16", 700, 200, 96)
+    a, b = mm.make_inputs(case, arrays)
+    c, guard = arrays.poisoned((700, 200), "fp16")
+    common.launch(kernels.matmul_call(a, b, c, config))
+    mm.check_metrics(kernels.describe(config), "fp16",
+                     mm.error_metrics(None, c, mm.numpy_reference(a, b)), c)
+    common.check_guard(kernels.describe(config), guard)
+
+
+# -- Autotuner results, ratios and tables -------------------------------------------------
+
+
+def test_tuning_entries_of_either_autotuner(kernels):
+    c0, c1, c2 = [kernels.backend_config(c) for c in kernels.CONFIGS[:3]]
+    warpforge_like = types.SimpleNamespace(configs_timings={c0: 2.0, c1: math.inf, c2: 1.5})
+    assert mm.tuning_entries(kernels, warpforge_like) == [
+        {"config": "128x256x64 g8 w8 s4", "ms": 1.5}, {"config": "128x256x64 g8 w8 s3",
+                                                       "ms": 2.0},
+        {"config": "256x128x64 g8 w8 s3", "ms": None}]
+    triton_like = types.SimpleNamespace(configs_timings={c0: [3.0, 2.9, 3.1],
+                                                         c1: [math.inf] * 3})
+    assert [r["ms"] for r in mm.tuning_entries(kernels, triton_like)] == [3.0, None]
+    assert mm.tuning_entries(kernels, types.SimpleNamespace()) == []
+
+
+def test_ratios_only_between_providers_that_ran():
+    p = {"torch": {"ms": 2.0}, "triton": {"ms": 4.0}, "warpforge": {"ms": 5.0}}
+    assert mm.ratios(p) == {"warpforge/triton": 0.8, "warpforge/cublas": 0.4,
+                            "triton/cublas": 0.5}
+    p["triton"] = {"error": "CompilationError: x"}
+    assert mm.ratios(p) == {"warpforge/cublas": 0.4}
+
+
+def _report():
+    providers = {"torch": {"ms": 1.0, "tflops": 700.0},
+                 "triton": {"ms": 1.25, "tflops": 560.0, "config": {"name": "128x256x64 g8 w8 s3"}},
+                 "warpforge": {"error": "AutotuneError: every config failed",
+                               "autotune_s": 1.0}}
+    return {"mode": "full", "date": "2026-11-22T10:00:00+0000",
+            "environment": {"device": "NVIDIA H100 80GB HBM3", "torch": "2.11", "triton": "3.6",
+                            "warpforge": "0.1.0", "git_commit": "0123456789abcdef"},
+            "settings": {"timer": "do_bench"},
+            "results": [{"dtype": "fp16", "M": 4096, "N": 4096, "K": 4096, "providers": providers,
+                         "ratios": mm.ratios(providers)}],
+            "failures": ["warpforge fp16 4096x4096x4096: AutotuneError: every config failed"]}
+
+
+def test_table_and_markdown():
+    report = _report()
+    headers, rows = mm.gpu_rows(report)
+    assert rows == [["fp16 4096x4096x4096", "700", "560", "FAIL", "-", "-", "0.80",
+                     "128x256x64 g8 w8 s3", ""]]
+    table = common.format_table(headers, rows).splitlines()
+    assert table[0].startswith("case (TFLOP/s)") and table[2].startswith("fp16 4096x4096x4096")
+    text = mm.markdown(report, headers, rows)
+    assert text.startswith("# Matrix multiplication, full run (2026-11-22)")
+    assert "NVIDIA H100 80GB HBM3" in text and "commit 0123456789ab" in text
+    assert "| fp16 4096x4096x4096 | 700 | 560 | FAIL | - | - | 0.80 | 128x256x64 g8 w8 s3 |  |" \
+        in text
+    assert "* warpforge fp16 4096x4096x4096: AutotuneError: every config failed" in text
+
+
+def test_report_is_rewritten_in_place(tmp_path):
+    """After each case and at the end, at one path: a run cut short leaves
+    the cases it finished, marked unfinished."""
+    args = mm.parse_args(["--results-dir", str(tmp_path)])
+    out = mm.Report(args, failures=[])
+    body = _report()
+    del body["failures"]
+    out.write({"environment": body["environment"], "results": body["results"]})
+    first = out.path
+    report, md = _only_report(tmp_path)
+    assert report["finished"] is False and "**Unfinished**" in md
+    assert report["results"][0]["providers"]["triton"]["tflops"] == 560.0
+    out.write({"environment": body["environment"], "results": body["results"] * 2},
+              finished=True)
+    report, md = _only_report(tmp_path)
+    assert out.path == first and report["finished"] is True and "Unfinished" not in md
+    assert len(report["results"]) == 2 and report["settings"]["shapes"][0] == "4096x4096x4096"
+
+
+# -- The GPU path on a fake torch, the dry run ------------------------------------------------
+
+
+def _fake_gpu(monkeypatch, shapes):
+    """bench/matmul.py's GPU path on bench_fake_torch (NumPy), warpforge's
+    kernel interpreted, fp16 only (NumPy has no bf16)."""
+    import bench_fake_torch
+    monkeypatch.setitem(sys.modules, "torch", bench_fake_torch)
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    monkeypatch.setenv("WARPFORGE_AUTOTUNE_QUIET", "1")
+    return ["--dtypes", "fp16", "--shapes", shapes, "--warmup", "1", "--rep", "1"]
+
+
+def _only_report(tmp_path):
+    names = sorted(os.listdir(tmp_path))
+    assert [os.path.splitext(n)[1] for n in names] == [".json", ".md"], names
+    assert os.path.splitext(names[0])[0] == os.path.splitext(names[1])[0]
+    return json.load(open(tmp_path / names[0])), (tmp_path / names[1]).read_text()
+
+
+def test_gpu_path_on_fake_torch(kernels, tmp_path, monkeypatch, capsys):
+    argv = _fake_gpu(monkeypatch, "150x130x100,1x15x64") + [
+        "--backends", "torch,warpforge", "--results-dir", str(tmp_path)]
+    assert mm.main(argv) == 0
+    report, md = _only_report(tmp_path)
+    assert report["benchmark"] == "matmul" and report["failures"] == [] and report["finished"]
+    assert report["environment"]["device"] == "fake GPU"
+    assert report["settings"]["shapes"] == ["150x130x100", "1x15x64"]
+    assert [(r["M"], r["N"], r["K"]) for r in report["results"]] == [(150, 130, 100), (1, 15, 64)]
+    for r in report["results"]:
+        assert set(r["providers"]) == {"torch", "warpforge"}
+        wf = r["providers"]["warpforge"]
+        assert wf["tflops"] > 0 and wf["ms"] > 0 and wf["max_rel_err"] < 1e-3
+        assert wf["config"]["name"] in {kernels.describe(c) for c in kernels.CONFIGS}
+        assert len(wf["autotune"]) == 9 and all(e["ms"] > 0 for e in wf["autotune"])
+        assert wf["autotune_s"] > 0
+        assert r["providers"]["torch"]["tflops"] > 0 and set(r["ratios"]) == {"warpforge/cublas"}
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2].startswith("JSON: ") and out[-1].startswith("Markdown: ")
+    assert any(line.startswith("fp16 150x130x100: torch ") for line in out)
+    assert "| fp16 1x15x64 |" in md
+
+
+def test_gpu_path_reports_a_wrong_result_and_goes_on(tmp_path, monkeypatch, capsys):
+    argv = _fake_gpu(monkeypatch, "150x130x100") + [
+        "--backends", "torch,triton,warpforge", "--results-dir", str(tmp_path)]
+    real = mm.torch_reference
+    monkeypatch.setattr(mm, "torch_reference", lambda torch, a, b: real(torch, a, b) * 1.05)
+    # Triton does not load here (no triton, or no GPU for it): an error entry too.
+    monkeypatch.setitem(sys.modules, "triton", None)
+    assert mm.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "FAILED warpforge fp16 150x130x100: Mismatch: warpforge fp16 150x130x100 (" in err
+    assert "FAILED triton fp16 150x130x100: ModuleNotFoundError" in err
+    report, md = _only_report(tmp_path)
+    p = report["results"][0]["providers"]
+    assert "Mismatch" in p["torch"]["error"] and "max_rel_err" in p["torch"]
+    wf = p["warpforge"]
+    assert "Mismatch" in wf["error"] and "config" in wf and wf["max_rel_err"] > 0.04
+    assert "ms" not in wf and len(report["failures"]) == 3
+    assert "| fp16 150x130x100 | FAIL | FAIL | FAIL |" in md
+
+
+def test_dry_run_compiles_every_config_and_interprets(tmp_path, monkeypatch, frontend_only):
+    """The dry run with the GPU backend stopped at tile IR (dot has no GPU
+    lowering in this build yet): every config of both dtypes, and the
+    interpreter on the small shapes."""
+    monkeypatch.setenv("WARPFORGE_AUTOTUNE_QUIET", "1")
+    monkeypatch.setattr(mm, "DRY_RUN_SHAPES", [(150, 130, 100), (1, 15, 64)])
+    assert mm.main(["--dry-run", "--backends", "warpforge", "--results-dir", str(tmp_path)]) == 0
+    report, md = _only_report(tmp_path)
+    assert report["mode"] == "dry-run" and report["failures"] == []
+    assert report["compile"]["shape"] == "4096x4096x4096"
+    rows = report["compile"]["results"]
+    assert len(rows) == 18 and {r["dtype"] for r in rows} == {"fp16", "bf16"}
+    assert all(r["compile_ms"]["warpforge"] > 0 for r in rows)
+    assert [r["case"] for r in report["interpreter"]] == ["fp16 150x130x100", "fp16 1x15x64"]
+    for r in report["interpreter"]:
+        assert len(r["configs"]) == 10 and set(r["configs"].values()) == {"ok"}
+    assert "| bf16 64x128x32 g8 w4 s4 |" in md and "WARPFORGE_INTERPRET" not in os.environ
+
+
+def test_stand_in_specializes_like_a_torch_tensor(kernels, frontend_only):
+    a, b, c = (mm.StandIn("bf16", s) for s in [(256, 64), (64, 128), (256, 128)])
+    k = common.compile_only("warpforge", kernels.matmul_call(a, b, c, kernels.CONFIGS[0]))
+    assert k.signature["a_ptr"] == "*bf16" and "tile.dot" in k.asm["tile"]
+    assert k.constants["stride_ak"] == 1 and k.constants["BLOCK_SIZE_N"] == 256
+
+
+# -- On the GPU ------------------------------------------------------------------------------
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtypes, backends", [("fp16", "torch,triton"),
+                                              ("bf16", "torch,warpforge")])
+def test_gpu_quick_run(tmp_path, dtypes, backends):
+    """bench/matmul.py --quick on the GPU: Triton and cuBLAS (the harness
+    itself), then warpforge."""
+    proc = subprocess.run([sys.executable, os.path.join(BENCH, "matmul.py"), "--quick",
+                           "--dtypes", dtypes, "--backends", backends, "--warmup", "2",
+                           "--rep", "5", "--results-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report, _ = _only_report(tmp_path)
+    (result,) = report["results"]
+    assert report["environment"]["device"] and result["dtype"] == dtypes
+    for backend in backends.split(","):
+        entry = result["providers"][backend]
+        assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (backend, entry)
