@@ -1,0 +1,332 @@
+//===- Pipeline.cpp - Software pipelining of product operand loads --------===//
+//
+// A K loop of a matmul loads two operand tiles, stores them into shared
+// memory and multiplies them; done in that order, the tensor cores wait for
+// every load.  With S = num_stages buffers per operand and D = S - 1, the
+// loads of iteration i + D are issued as asynchronous copies (cp.async)
+// while iteration i multiplies:
+//
+//   prologue:  copies for iterations 0 .. D-1 into buffers 0 .. D-1, one
+//              commit group per iteration (predicated on the iteration
+//              existing, so groups are counted the same way at any trip
+//              count); wait until iteration 0's group has landed
+//              (async_wait D-1), fence, barrier.
+//   iteration i:  product i on buffer i % S; wait for products down to one
+//              in flight (warp_group_dot_wait pendings = 1, when the
+//              product is the loop's only one and reads only pipelined
+//              buffers; otherwise the waits stay at 0);
+//              D >= 2: async_wait D-2 (iteration i+1's group landed),
+//                      fence, barrier; copies for iteration i+D into
+//                      buffer (i+D) % S; commit.
+//              D == 1: barrier; copies for iteration i+1; commit;
+//                      async_wait 0, fence, barrier.
+//   after:     wait for the last product (pendings = 0), async_wait 0 (the
+//              copies for iterations past the end, predicated off, still
+//              write their zero fill), barrier, deallocate.
+//
+// Why the barriers: buffer (i+D) % S is buffer (i-1) % S, which product
+// i-1 read.  A warpgroup's wait with pendings = 1 only says that *its*
+// product i-1 is done; with several warpgroups another may still be
+// reading the buffer.  The barrier after every warpgroup's wait makes
+// product i-1 finished everywhere before any thread overwrites its
+// buffer.  The same barrier, after each thread's async_wait, makes every
+// thread's copies for iteration i+1 visible to all, and the fence before it
+// orders those generic-proxy writes before the tensor cores' async-proxy
+// reads.  With D == 1 the buffer to read next is the one just written, so
+// its copies are waited for in the same iteration, after the barrier that
+// frees it.
+//
+// Values the copies need (addresses, masks, pointer increments: "stage 0")
+// are cloned: once per prologue iteration, and once in the loop for
+// iteration i+D, whose carried pointer chains the new loop carries D
+// iterations ahead of the original.  PipelineAnalysis.cpp decides which
+// loads qualify.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineAnalysis.h"
+
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include <vector>
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPUPIPELINE
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+
+Value createI32(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(builder, loc, value, 32);
+}
+
+/// `lb + iterations * step` in the induction variable's type.
+Value inductionValueAt(OpBuilder &builder, Location loc, Value base,
+                       Value step, int64_t iterations) {
+  if (iterations == 0)
+    return base;
+  Type type = base.getType();
+  Value count = arith::ConstantOp::create(
+      builder, loc, type, builder.getIntegerAttr(type, iterations));
+  Value offset = arith::MulIOp::create(builder, loc, count, step);
+  return arith::AddIOp::create(builder, loc, base, offset);
+}
+
+/// Whether induction value `iv` belongs to an iteration of `loop`.
+Value isInLoop(OpBuilder &builder, Location loc, scf::ForOp loop, Value iv) {
+  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt;
+  return arith::CmpIOp::create(builder, loc, predicate, iv,
+                               loop.getUpperBound());
+}
+
+/// `(index + 1) % numStages` for an index in [0, numStages).
+Value advanceRingIndex(OpBuilder &builder, Location loc, Value index,
+                       int numStages) {
+  Value next =
+      arith::AddIOp::create(builder, loc, index, createI32(builder, loc, 1));
+  Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                      next, createI32(builder, loc, numStages));
+  return arith::SelectOp::create(builder, loc, wraps,
+                                 createI32(builder, loc, 0), next);
+}
+
+/// Clones `ops` with `mapping`, returning the clones.
+SmallVector<Operation *> cloneAll(OpBuilder &builder, ArrayRef<Operation *> ops,
+                                  IRMapping &mapping) {
+  SmallVector<Operation *> clones;
+  for (Operation *op : ops)
+    clones.push_back(builder.clone(*op, mapping));
+  return clones;
+}
+
+/// Erases the clones nothing uses (stage-0 values only some iterations
+/// need), last first so that chains go too.
+void eraseUnused(ArrayRef<Operation *> clones) {
+  for (Operation *op : llvm::reverse(clones))
+    if (op->use_empty() && isMemoryEffectFree(op))
+      op->erase();
+}
+
+/// Issues the copies of one iteration's pipelined loads (addresses and
+/// masks from `mapping`) into buffer `index` of each ring, predicated on
+/// the iteration existing, and commits them as one group.
+void issueCopies(OpBuilder &builder, Location loc,
+                 LoopPipelinePlan &plan, ArrayRef<Value> rings,
+                 Value index, Value exists, IRMapping &mapping) {
+  SmallVector<Value> tokens;
+  for (auto [pipelined, ring] : llvm::zip(plan.loads, rings)) {
+    tile::LoadOp load = pipelined.load;
+    Value ptrs = mapping.lookupOrDefault(load.getPtr());
+    Value mask = tile::SplatOp::create(
+        builder, load.getLoc(), tile::getI1SameShape(ptrs.getType()), exists);
+    if (Value original = load.getMask())
+      mask = arith::AndIOp::create(builder, load.getLoc(),
+                                   mapping.lookupOrDefault(original), mask);
+    auto ringType = cast<MemDescType>(ring.getType());
+    Value buffer = MemDescIndexOp::create(
+        builder, load.getLoc(), ringType.getSingleBuffer(), ring, index);
+    tokens.push_back(AsyncCopyGlobalToLocalOp::create(
+        builder, load.getLoc(), ptrs, buffer, mask, /*other=*/Value()));
+  }
+  AsyncCommitGroupOp::create(builder, loc, tokens);
+}
+
+/// async_wait `num`, then make the landed copies visible to every thread
+/// and to the tensor cores.
+void waitAndPublish(OpBuilder &builder, Location loc, int num) {
+  AsyncWaitOp::create(builder, loc, ValueRange(), num);
+  FenceAsyncSharedOp::create(builder, loc);
+  tile::BarrierOp::create(builder, loc);
+}
+
+void pipelineLoop(LoopPipelinePlan &plan) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  const int numStages = plan.numStages;
+  const int distance = numStages - 1;
+  OpBuilder builder(loop);
+
+  // One ring of buffers per pipelined load.
+  SmallVector<Value> rings;
+  for (PipelinedLoad &pipelined : plan.loads) {
+    MemDescType single = pipelined.alloc.getType();
+    auto ringType = MemDescType::get(
+        loop.getContext(), single.getShape(), single.getElementType(),
+        single.getEncoding(), /*isMutable=*/true, numStages);
+    rings.push_back(LocalAllocOp::create(builder, pipelined.alloc.getLoc(),
+                                         ringType, /*src=*/Value()));
+  }
+
+  // Prologue: iterations 0 .. D-1, each advancing the carried chains.
+  Value iv = loop.getInductionVar();
+  SmallVector<Value> chains;
+  for (unsigned index : plan.stage0Args)
+    chains.push_back(loop.getInitArgs()[index]);
+  SmallVector<Operation *> prologueClones;
+  for (int iteration = 0; iteration < distance; ++iteration) {
+    IRMapping mapping;
+    Value ivAt = inductionValueAt(builder, loc, loop.getLowerBound(),
+                                  loop.getStep(), iteration);
+    mapping.map(iv, ivAt);
+    for (auto [index, value] : llvm::zip(plan.stage0Args, chains))
+      mapping.map(loop.getRegionIterArgs()[index], value);
+    llvm::append_range(prologueClones,
+                       cloneAll(builder, plan.stage0, mapping));
+    issueCopies(builder, loc, plan, rings, createI32(builder, loc, iteration),
+                isInLoop(builder, loc, loop, ivAt), mapping);
+    for (auto [position, index] : llvm::enumerate(plan.stage0Args))
+      chains[position] = mapping.lookupOrDefault(yield.getOperand(index));
+  }
+  waitAndPublish(builder, loc, distance - 1);
+
+  // The new loop carries the other iter_args, the chains D iterations
+  // ahead, and the ring indices to read and to write.
+  SmallVector<unsigned> keptArgs;
+  SmallVector<Value> inits;
+  for (unsigned index = 0, e = loop.getNumRegionIterArgs(); index < e; ++index)
+    if (!llvm::is_contained(plan.stage0Args, index)) {
+      keptArgs.push_back(index);
+      inits.push_back(loop.getInitArgs()[index]);
+    }
+  llvm::append_range(inits, chains);
+  inits.push_back(createI32(builder, loc, 0));
+  inits.push_back(createI32(builder, loc, distance % numStages));
+  auto newLoop = scf::ForOp::create(
+      builder, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+      inits, /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
+  for (NamedAttribute attr : loop->getDiscardableAttrs())
+    if (attr.getName() != kNumStagesAttr)
+      newLoop->setAttr(attr.getName(), attr.getValue());
+  Block *newBody = newLoop.getBody();
+  ValueRange newArgs = newLoop.getRegionIterArgs();
+  ValueRange aheadArgs = newArgs.slice(keptArgs.size(), chains.size());
+  Value readIndex = newArgs[newArgs.size() - 2];
+  Value writeIndex = newArgs.back();
+
+  // Iteration i: the original body, with each pipelined load and its
+  // allocation replaced by the ring buffer holding iteration i's copy.
+  builder.setInsertionPointToStart(newBody);
+  IRMapping current;
+  current.map(iv, newLoop.getInductionVar());
+  for (auto [index, arg] : llvm::zip(keptArgs, newArgs))
+    current.map(loop.getRegionIterArgs()[index], arg);
+  for (auto [pipelined, ring] : llvm::zip(plan.loads, rings)) {
+    auto ringType = cast<MemDescType>(ring.getType());
+    current.map(pipelined.alloc.getResult(),
+                MemDescIndexOp::create(builder, pipelined.alloc.getLoc(),
+                                       ringType.getSingleBuffer(), ring,
+                                       readIndex));
+  }
+  IRMapping ahead;
+  SmallVector<Operation *> stage0Clones;
+  for (Operation &op : body->without_terminator()) {
+    if (plan.carried.contains(&op) ||
+        llvm::any_of(plan.loads, [&](PipelinedLoad &l) {
+          return l.load == &op || l.alloc == &op;
+        }))
+      continue;
+    Operation *clone = builder.clone(op, current);
+    if (llvm::is_contained(plan.stage0, &op))
+      stage0Clones.push_back(clone);
+    if (&op != plan.lastWait.getOperation())
+      continue;
+    if (plan.inFlightAcc)
+      cast<WarpGroupDotWaitOp>(clone).setPendings(1);
+
+    // Every product that read the buffer about to be overwritten is done.
+    if (distance >= 2)
+      waitAndPublish(builder, loc, distance - 2);
+    else
+      tile::BarrierOp::create(builder, loc);
+    Value ivAhead = inductionValueAt(builder, loc, newLoop.getInductionVar(),
+                                     loop.getStep(), distance);
+    ahead.map(iv, ivAhead);
+    for (auto [index, arg] : llvm::zip(plan.stage0Args, aheadArgs))
+      ahead.map(loop.getRegionIterArgs()[index], arg);
+    llvm::append_range(stage0Clones, cloneAll(builder, plan.stage0, ahead));
+    issueCopies(builder, loc, plan, rings, writeIndex,
+                isInLoop(builder, loc, loop, ivAhead), ahead);
+    if (distance == 1)
+      waitAndPublish(builder, loc, 0);
+  }
+  SmallVector<Value> yields;
+  for (unsigned index : keptArgs)
+    yields.push_back(current.lookupOrDefault(yield.getOperand(index)));
+  for (unsigned index : plan.stage0Args)
+    yields.push_back(ahead.lookupOrDefault(yield.getOperand(index)));
+  yields.push_back(advanceRingIndex(builder, loc, readIndex, numStages));
+  yields.push_back(advanceRingIndex(builder, loc, writeIndex, numStages));
+  scf::YieldOp::create(builder, yield.getLoc(), yields);
+  eraseUnused(stage0Clones);
+  eraseUnused(prologueClones);
+
+  // After the loop: the last product and the copies past the end.
+  builder.setInsertionPointAfter(newLoop);
+  SmallVector<Value> results(
+      newLoop.getResults().take_front(keptArgs.size()));
+  if (plan.inFlightAcc) {
+    auto position = llvm::find(keptArgs, *plan.inFlightAcc) - keptArgs.begin();
+    Value acc = results[position];
+    results[position] =
+        WarpGroupDotWaitOp::create(builder, loc, TypeRange{acc.getType()},
+                                   ValueRange{acc}, 0)
+            .getResult(0);
+  }
+  AsyncWaitOp::create(builder, loc, ValueRange(), 0);
+  tile::BarrierOp::create(builder, loc);
+  for (Value ring : rings)
+    LocalDeallocOp::create(builder, loc, ring);
+
+  for (auto [index, result] : llvm::zip(keptArgs, results))
+    loop.getResult(index).replaceAllUsesWith(result);
+  loop.erase();
+}
+
+struct PipelinePass
+    : public tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
+
+  void runOnOperation() override {
+    // Decide every loop on the untouched IR (the axis analysis describes
+    // it), inner loops first, then transform.
+    ModuleAxisInfoAnalysis axisInfo(getOperation());
+    std::vector<LoopPipelinePlan> plans;
+    WalkResult walk = getOperation().walk([&](scf::ForOp loop) {
+      int stages = numStages;
+      if (Attribute attr = loop->getAttr(kNumStagesAttr)) {
+        auto value = dyn_cast<IntegerAttr>(attr);
+        if (!value || !value.getType().isInteger()) {
+          loop.emitError() << kNumStagesAttr
+                           << " must be an integer, got " << attr;
+          return WalkResult::interrupt();
+        }
+        stages = value.getInt();
+      }
+      if (std::optional<LoopPipelinePlan> plan =
+              planLoopPipeline(loop, stages, axisInfo))
+        plans.push_back(std::move(*plan));
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (LoopPipelinePlan &plan : plans)
+      pipelineLoop(plan);
+  }
+};
+
+} // namespace

@@ -1,0 +1,61 @@
+//===- PipelineAnalysis.h - Which loads of a loop to pipeline ---*- C++ -*-===//
+//
+// The analysis half of tilegpu-pipeline: for one scf.for, the loads that
+// can become asynchronous copies issued ahead of their iteration, and the
+// "stage 0" computation (their addresses and masks) that must be cloned to
+// run ahead with them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_LIB_DIALECT_TILEGPU_TRANSFORMS_PIPELINEANALYSIS_H
+#define WARPFORGE_LIB_DIALECT_TILEGPU_TRANSFORMS_PIPELINEANALYSIS_H
+
+#include "warpforge/Analysis/AxisInfo.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace warpforge::tilegpu {
+
+/// A load whose only user is a shared-memory allocation read by products.
+struct PipelinedLoad {
+  tile::LoadOp load;
+  LocalAllocOp alloc;
+};
+
+/// How to pipeline one loop.
+struct LoopPipelinePlan {
+  mlir::scf::ForOp loop;
+  int numStages = 0;
+  llvm::SmallVector<PipelinedLoad> loads;
+  /// The ops of the loop body computing the loads' addresses and masks and
+  /// the carried chains they read, in body order.
+  llvm::SmallVector<mlir::Operation *> stage0;
+  /// The subset of `stage0` that reads a stage-0 iter_arg: the new loop
+  /// carries those chains ahead, so these ops exist only ahead.
+  llvm::SmallPtrSet<mlir::Operation *, 16> carried;
+  /// Indices (among the loop's iter_args) of the chains stage 0 carries.
+  llvm::SmallVector<unsigned> stage0Args;
+  /// The last warp_group_dot_wait of the body: the copies for a later
+  /// iteration are issued after it.
+  WarpGroupDotWaitOp lastWait;
+  /// When set, the index of the accumulator iter_arg whose product may stay
+  /// in flight across iterations (its wait gets pendings = 1).
+  std::optional<unsigned> inFlightAcc;
+};
+
+/// The plan for `loop` with `numStages` stages, or std::nullopt when the
+/// loop is left as it is (no qualifying load, fewer than two stages, or a
+/// body the schedule does not handle).  `axisInfo` must describe the IR
+/// before any transformation.
+std::optional<LoopPipelinePlan>
+planLoopPipeline(mlir::scf::ForOp loop, int numStages,
+                 const ModuleAxisInfoAnalysis &axisInfo);
+
+} // namespace warpforge::tilegpu
+
+#endif // WARPFORGE_LIB_DIALECT_TILEGPU_TRANSFORMS_PIPELINEANALYSIS_H
