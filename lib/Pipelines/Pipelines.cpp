@@ -53,6 +53,13 @@ void warpforge::buildTileToTileGPUPipeline(
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // K loops feeding wgmma: cp.async into multi-buffered shared memory, one
+  // product in flight.
+  tilegpu::TileGPUPipelineOptions pipelining;
+  pipelining.numStages = options.numStages;
+  pm.addPass(tilegpu::createTileGPUPipeline(pipelining));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {

@@ -26,6 +26,11 @@ struct TileToTileGPUPipelineOptions
   Option<int> numWarps{*this, "num-warps",
                        llvm::cl::desc("Warps per CTA (a power of two)"),
                        llvm::cl::init(4)};
+  Option<int> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("Stages of the software pipeline of K loops feeding "
+                     "wgmma (1: no pipelining)"),
+      llvm::cl::init(3)};
 };
 
 /// `tile-to-tilegpu`: gives every tensor a layout for a CTA of `num-warps`

@@ -321,7 +321,8 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         kernel.asm["tile"] = ir.parse(located, ir_name)
         if gpu:
             located = run("tilegpu", located,
-                          f"tile-to-tilegpu{{num-warps={options.num_warps}}}")
+                          f"tile-to-tilegpu{{num-warps={options.num_warps} "
+                          f"num-stages={options.num_stages}}}")
             kernel.asm["tilegpu"] = located
             located = run("llvm", located, "tilegpu-to-llvm")
             kernel.asm["llvm-dialect"] = located

@@ -66,6 +66,7 @@ def TileGPUAccelerateMatmul
     Dots wgmma cannot compute (shapes, element types) get an error at the
     dot saying what is allowed.  Other targets are left alone.
   }];
+}
 
 def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
   let summary = "Software-pipeline the operand loads of warpgroup products "
