@@ -337,8 +337,7 @@ struct WarpGroupDotOpConversion
     }
 
     // The warpgroup's rows and the warp's columns.
-    auto [lane, warp] = getLaneAndWarpId(b, loc);
-    (void)lane;
+    Value warp = getLaneAndWarpId(b, loc).second;
     Value warpGroupM, warpN;
     if (wM > 4)
       warpGroupM = LLVM::URemOp::create(
