@@ -48,7 +48,9 @@ LogicalResult rejectUnsupportedOps(ModuleOp module) {
 }
 
 /// The module-level array every shared-memory access indexes (the kernel's
-/// dynamic shared memory).
+/// dynamic shared memory).  1024-byte aligned: wgmma and TMA swizzle by the
+/// absolute address bits 4-9, so the buffers (at multiples of 1024 in it)
+/// must start at whole swizzle patterns.
 void declareSharedMemory(ModuleOp module) {
   if (module.lookupSymbol("warpforge_smem"))
     return;
@@ -56,7 +58,7 @@ void declareSharedMemory(ModuleOp module) {
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
                          LLVM::Linkage::External, "warpforge_smem",
-                         Attribute(), /*alignment=*/128, /*addrSpace=*/3);
+                         Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
 }
 
 struct ConvertTileGPUToLLVM
@@ -111,6 +113,7 @@ struct ConvertTileGPUToLLVM
     populateScanOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns);
+    populateDotOpToLLVMPatterns(converter, patterns);
     populateDebugOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // libdevice for the math functions it has (accurate, and what CUDA C

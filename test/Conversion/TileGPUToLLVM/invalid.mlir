@@ -66,3 +66,17 @@ module attributes {"tilegpu.num-warps" = 1 : i32} {
   }
 }
 
+
+// -----
+
+// The wait ties 32-bit elements and pairs of 16-bit ones; bytes it cannot.
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @wait_on_bytes(%x: i8) {
+    %t = tile.splat %x : i8 -> tensor<64x64xi8, #w>
+    // expected-error @+2 {{cannot wait on a tensor of 'i8' (the wait ties 32-bit and 16-bit elements)}}
+    // expected-error @+1 {{failed to legalize operation 'tilegpu.warp_group_dot_wait'}}
+    %r = tilegpu.warp_group_dot_wait %t {pendings = 0 : i32} : tensor<64x64xi8, #w>
+    tile.return
+  }
+}

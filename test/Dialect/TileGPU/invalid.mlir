@@ -728,3 +728,189 @@ tile.func public @wait_barrier_shape(%bar: !tilegpu.memdesc<2xi64, #shared, muta
   tilegpu.wait_barrier %bar, %phase : !tilegpu.memdesc<2xi64, #shared, mutable>
   tile.return
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tilegpu.warp_group_dot and tilegpu.warp_group_dot_wait
+//===----------------------------------------------------------------------===//
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.func public @wgmma_acc_layout(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op the accumulator needs a #tilegpu.wgmma layout, got 'tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>'}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_a_buffers(%a: !tilegpu.memdesc<64x64xf16, #nv, mutable, buffers = 2>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op a must be a single buffer}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv, mutable, buffers = 2> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#sh = #tilegpu.shared<order = [1, 0]>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_a_plain_shared(%a: !tilegpu.memdesc<64x64xf16, #sh>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op a in shared memory needs a #tilegpu.nvmma_shared layout, got #tilegpu.shared<order = [1, 0]>}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #sh> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.func public @wgmma_a_register_layout(%a: tensor<64x64xf16, #blocked>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op a in registers needs the layout #tilegpu.dot_op<opIdx = 0, parent = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>, ...>, got 'tensor<64x64xf16, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>'}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : tensor<64x64xf16, #blocked> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 8>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+#op = #tilegpu.dot_op<opIdx = 0, parent = #w, kWidth = 4>
+tile.func public @wgmma_a_register_fp8(%a: tensor<64x128xf8E4M3FN, #op>, %b: !tilegpu.memdesc<128x64xf8E4M3FN, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op a in registers must be 16-bit (f16 or bf16), got 'f8E4M3FN'}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : tensor<64x128xf8E4M3FN, #op> * !tilegpu.memdesc<128x64xf8E4M3FN, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_b_buffers(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv, mutable, buffers = 2>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op b must be a single buffer}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv, mutable, buffers = 2> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#sh = #tilegpu.shared<order = [1, 0]>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_b_plain_shared(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #sh>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op b needs a #tilegpu.nvmma_shared layout, got #tilegpu.shared<order = [1, 0]>}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_shapes(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<128x64xf16, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op shapes do not form a product: a is 2-D [64, 64], b [128, 64], d [64, 64]}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<128x64xf16, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_bf16_to_f16(%a: !tilegpu.memdesc<64x64xbf16, #nv>, %b: !tilegpu.memdesc<64x64xbf16, #nv>, %c: tensor<64x64xf16, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op wgmma has no form for 'bf16' x 'bf16' -> 'f16'; it takes f16 x f16 -> f32/f16, bf16 x bf16 -> f32, fp8 x fp8 -> f32/f16 and f32 x f32 -> f32 with inputPrecision = tf32}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xbf16, #nv> * !tilegpu.memdesc<64x64xbf16, #nv> -> tensor<64x64xf16, #w>
+  tile.return
+}
+
+// -----
+
+// fp8 operands are K-major only: A transposed is M-major.
+#at = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8>
+#bt = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+tile.func public @wgmma_fp8_m_major(%a: !tilegpu.memdesc<64x64xf8E4M3FN, #at>, %b: !tilegpu.memdesc<64x64xf8E5M2, #bt>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op a is MN-major, which wgmma allows only for 16-bit types, not 'f8E4M3FN'; store it K-major}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf8E4M3FN, #at> * !tilegpu.memdesc<64x64xf8E5M2, #bt> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+// tf32 operands are K-major only: B untransposed is N-major.
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 8]>
+tile.func public @wgmma_tf32_n_major(%a: !tilegpu.memdesc<64x32xf32, #a>, %b: !tilegpu.memdesc<32x64xf32, #a>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op b is MN-major, which wgmma allows only for 16-bit types, not 'f32'; store it K-major}}
+  %d = tilegpu.warp_group_dot %a, %b, %c inputPrecision = tf32 : !tilegpu.memdesc<64x32xf32, #a> * !tilegpu.memdesc<32x64xf32, #a> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#nv0 = #tilegpu.nvmma_shared<swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_unswizzled(%a: !tilegpu.memdesc<64x64xf16, #nv0>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op a's layout is not swizzled; wgmma operands need swizzlingByteWidth = 32, 64 or 128}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv0> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+#b = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+tile.func public @wgmma_instr_k(%a: !tilegpu.memdesc<64x32xf16, #a>, %b: !tilegpu.memdesc<32x64xf16, #b>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op the instruction K for 'f16' is 16, but the layout has 32}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x32xf16, #a> * !tilegpu.memdesc<32x64xf16, #b> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#at = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+#b = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_k_multiple(%a: !tilegpu.memdesc<64x24xf16, #at>, %b: !tilegpu.memdesc<24x64xf16, #b>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op K = 24 is not a multiple of the instruction's K = 16}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x24xf16, #at> * !tilegpu.memdesc<24x64xf16, #b> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16>
+#bt = #tilegpu.nvmma_shared<swizzlingByteWidth = 32, transposed = true, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+tile.func public @wgmma_partial_tile(%a: !tilegpu.memdesc<64x16xf16, #a>, %b: !tilegpu.memdesc<16x96xf16, #bt>, %c: tensor<64x96xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op the 64 x 96 result is not a whole number of the layout's 64 x 64 tiles}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x16xf16, #a> * !tilegpu.memdesc<16x96xf16, #bt> -> tensor<64x96xf32, #w>
+  tile.return
+}
+
+// -----
+
+// N-major B with 16-element (32-byte) swizzle rows: an instruction of N = 24
+// would start in the middle of one row and run into the next.
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 32, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 24, 16]>
+tile.func public @wgmma_n_major_straddles_rows(%a: !tilegpu.memdesc<64x16xf16, #a>, %b: !tilegpu.memdesc<16x48xf16, #a>, %c: tensor<64x48xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op b is N-major with 16-element swizzle rows, which the instruction's N = 24 neither divides nor is a multiple of}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x16xf16, #a> * !tilegpu.memdesc<16x48xf16, #a> -> tensor<64x48xf32, #w>
+  tile.return
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.func public @wgmma_wait_blocked(%x: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot_wait' op waits on wgmma results; 'tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>' is not in a #tilegpu.wgmma layout}}
+  %r = tilegpu.warp_group_dot_wait %x {pendings = 0 : i32} : tensor<64x64xf32, #blocked>
+  tile.return
+}

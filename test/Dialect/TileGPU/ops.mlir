@@ -148,6 +148,32 @@ tile.func public @nvmma_shared_memory(%x: tensor<128x64xf16, #b2>) {
 }
 
 //===----------------------------------------------------------------------===//
+// Warpgroup matrix products
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: tile.func public @warp_group_dots(
+// CHECK-SAME: %[[A:[^:]*]]: !tilegpu.memdesc<64x64xf16, #[[NV128]]>, %[[AT:[^:]*]]: !tilegpu.memdesc<64x64xf16, #[[NVT]]>, %[[B:[^:]*]]: !tilegpu.memdesc<64x128xf16, #[[NV128]]>, %[[AR:[^:]*]]: tensor<64x64xf16, #[[DA]]>, %[[C:[^:]*]]: tensor<64x128xf32, #[[W]]>)
+tile.func public @warp_group_dots(%a: !tilegpu.memdesc<64x64xf16, #nv128>, %at: !tilegpu.memdesc<64x64xf16, #nvt>, %b: !tilegpu.memdesc<64x128xf16, #nv128>, %ar: tensor<64x64xf16, #da>, %c: tensor<64x128xf32, #w>) {
+  // CHECK-NEXT: %[[D0:.*]] = tilegpu.warp_group_dot %[[A]], %[[B]], %[[C]] : !tilegpu.memdesc<64x64xf16, #[[NV128]]> * !tilegpu.memdesc<64x128xf16, #[[NV128]]> -> tensor<64x128xf32, #[[W]]>
+  // CHECK-NEXT: %[[D1:.*]] = tilegpu.warp_group_dot %[[AT]], %[[B]], %[[D0]] : !tilegpu.memdesc<64x64xf16, #[[NVT]]> * !tilegpu.memdesc<64x128xf16, #[[NV128]]> -> tensor<64x128xf32, #[[W]]>
+  // CHECK-NEXT: %[[D2:.*]] = tilegpu.warp_group_dot %[[AR]], %[[B]], %[[D1]] : tensor<64x64xf16, #[[DA]]> * !tilegpu.memdesc<64x128xf16, #[[NV128]]> -> tensor<64x128xf32, #[[W]]>
+  // CHECK-NEXT: %[[R:.*]]:2 = tilegpu.warp_group_dot_wait %[[D2]], %[[AR]] {pendings = 1 : i32} : tensor<64x128xf32, #[[W]]>, tensor<64x64xf16, #[[DA]]>
+  %d0 = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv128> * !tilegpu.memdesc<64x128xf16, #nv128> -> tensor<64x128xf32, #w>
+  %d1 = tilegpu.warp_group_dot %at, %b, %d0 : !tilegpu.memdesc<64x64xf16, #nvt> * !tilegpu.memdesc<64x128xf16, #nv128> -> tensor<64x128xf32, #w>
+  %d2 = tilegpu.warp_group_dot %ar, %b, %d1 : tensor<64x64xf16, #da> * !tilegpu.memdesc<64x128xf16, #nv128> -> tensor<64x128xf32, #w>
+  %r:2 = tilegpu.warp_group_dot_wait %d2, %ar {pendings = 1 : i32} : tensor<64x128xf32, #w>, tensor<64x64xf16, #da>
+  tile.return
+}
+
+// tf32 products say so.
+// CHECK-LABEL: tile.func public @warp_group_dot_tf32(
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} inputPrecision = tf32 maxNumImpreciseAcc = 32 : !tilegpu.memdesc<64x32xf32, #{{nvmma[0-9]*}}> * !tilegpu.memdesc<32x128xf32, #{{nvmma[0-9]*}}> -> tensor<64x128xf32, #{{wgmma[0-9]*}}>
+tile.func public @warp_group_dot_tf32(%a: !tilegpu.memdesc<64x32xf32, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>>, %b: !tilegpu.memdesc<32x128xf32, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32>>, %c: tensor<64x128xf32, #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 8]>>) {
+  %d = tilegpu.warp_group_dot %a, %b, %c inputPrecision = tf32 maxNumImpreciseAcc = 32 : !tilegpu.memdesc<64x32xf32, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>> * !tilegpu.memdesc<32x128xf32, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32>> -> tensor<64x128xf32, #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 8]>>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
 // Asynchronous copies
 //===----------------------------------------------------------------------===//
 

@@ -56,6 +56,10 @@ void populateConvertLayoutOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
 void populateSharedMemoryOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
+/// tilegpu.warp_group_dot and tilegpu.warp_group_dot_wait (Hopper wgmma,
+/// inline PTX).
+void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 /// tile.assert (`__assertfail`) and tile.print (`vprintf`).
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

@@ -321,6 +321,14 @@ LogicalResult WarpGroupDotOp::verify() {
       return emitOpError() << name << " is MN-major, which wgmma allows only "
                                       "for 16-bit types, not "
                            << elem << "; store it K-major";
+    // The lowering's descriptors describe the swizzled layouts.
+    unsigned swizzle = layout.getSwizzlingByteWidth();
+    if (swizzle == 0)
+      return emitOpError() << name << "'s layout is not swizzled; wgmma "
+                                      "operands need swizzlingByteWidth = 32, "
+                                      "64 or 128";
+    // (The memdesc type checks that the contiguous dim is whole swizzle
+    // rows.)
   }
 
   // The instruction shape tiles the product.
@@ -339,6 +347,17 @@ LogicalResult WarpGroupDotOp::verify() {
            << dType.getDimSize(0) << " x " << dType.getDimSize(1)
            << " result is not a whole number of the layout's " << tileM
            << " x " << tileN << " tiles";
+  // An N-major B: each instruction's N columns lie in one swizzle row or
+  // cover whole ones.
+  auto bLayout = cast<NVMMASharedEncodingAttr>(bType.getEncoding());
+  if (!bLayout.getTransposed()) {
+    int64_t width =
+        bLayout.getSwizzlingByteWidth() * 8 / bElem.getIntOrFloatBitWidth();
+    if (instr[1] % width != 0 && width % instr[1] != 0)
+      return emitOpError("b is N-major with ")
+             << width << "-element swizzle rows, which the instruction's N = "
+             << instr[1] << " neither divides nor is a multiple of";
+  }
   return success();
 }
 

@@ -1,0 +1,502 @@
+//===- DotOpToLLVM.cpp - Hopper warpgroup matrix products (wgmma) ---------===//
+//
+// `tilegpu.warp_group_dot` becomes
+//
+//   wgmma.fence.sync.aligned
+//   wgmma.mma_async ... (one per M repetition, N repetition and K step)
+//   wgmma.commit_group.sync.aligned
+//
+// and `tilegpu.warp_group_dot_wait` becomes `wgmma.wait_group.sync.aligned`
+// with every accumulator register tied through it.  The instructions are
+// inline PTX: wgmma's operand lists are too long and too varied for
+// intrinsics.
+//
+// Shared-memory operands are read through 64-bit matrix descriptors:
+//
+//   bits  0-13  start address >> 4
+//   bits 16-29  leading dimension byte offset (LBO) >> 4
+//   bits 32-45  stride dimension byte offset (SBO) >> 4
+//   bits 62-63  swizzle mode: 1 = 128B, 2 = 64B, 3 = 32B
+//
+// A `#tilegpu.nvmma_shared` buffer of Lo x Lc elements (Lc along the
+// contiguous dim, split into column blocks of W = S / elementBytes
+// elements; block j holds Lo rows of S bytes at j * Lo * S) is exactly
+// the canonical wgmma layout for swizzle width S:
+//
+// - K-major (the contiguous dim is K): the instruction's M (or N) rows are
+//   S bytes apart and repeat in groups of 8 (core matrices) every 8 * S
+//   bytes: SBO = 8 * S.  Its K extent (32 bytes) lies within one swizzle
+//   row, so LBO is unused (the PTX ISA says: "assumed to be 1").  A K step
+//   moves the start address along the row by instrK * elementBytes bytes,
+//   or into the next column block (+ Lo * S).
+//
+// - MN-major (the contiguous dim is M or N): the PTX ISA defines, for
+//   swizzled MN-major layouts, LBO as the offset "from the first
+//   (swizzle-byte-size/16) rows to the next (swizzle-byte-size/16) rows"
+//   and SBO as the offset "from the first 8 columns to the next 8 columns"
+//   of the matrix normalized to 128-bit elements.  A normalized row of an
+//   MN-major operand is 16 bytes along MN, so S/16 of them are one swizzle
+//   row's worth of MN, and the next S bytes of MN are the next column
+//   block: LBO = Lo * S.  The normalized columns run along K, one K row
+//   every S bytes, so 8 of them are 8 * S bytes: SBO = 8 * S.  CUTLASS's
+//   canonical MN-major layouts agree: ((T, S/16, m), (8, k)) :
+//   ((1, T, LBO), (S/16 * T, SBO)) in 16-byte units, i.e. the MN atoms
+//   repeat at LBO and the 8-row K groups at SBO.
+//
+// Buffers start 1024-byte aligned (a whole swizzle pattern), so the base
+// offset field (bits 49-51) stays 0 and the start address may point into
+// the middle of a swizzle row: the hardware swizzles the absolute address.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+#include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// The PTX name of a wgmma operand or accumulator type.
+StringRef getPtxTypeName(Type t) {
+  if (t.isF16())
+    return "f16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "f32"; // accumulators; f32 operands are "tf32"
+  if (isa<Float8E4M3FNType>(t))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "e5m2";
+  llvm_unreachable("the verifier admits no other wgmma type");
+}
+
+/// How an operand in shared memory is laid out, in the terms of the file
+/// comment.
+struct SharedOperand {
+  int64_t swizzleBytes; // S
+  int64_t elemBytes;
+  int64_t otherSize;    // Lo
+  bool mnMajor;
+
+  int64_t getWidth() const { return swizzleBytes / elemBytes; } // W
+
+  /// Unswizzled byte offset of element (o, c): o along the other dim, c
+  /// along the contiguous one.
+  int64_t getByteOffset(int64_t o, int64_t c) const {
+    int64_t w = getWidth();
+    return (c / w) * otherSize * swizzleBytes + o * swizzleBytes +
+           (c % w) * elemBytes;
+  }
+
+  /// The descriptor without its start address.
+  uint64_t getDescriptorBits() const {
+    uint64_t mode = swizzleBytes == 128 ? 1 : swizzleBytes == 64 ? 2 : 3;
+    uint64_t lbo = mnMajor ? uint64_t(otherSize * swizzleBytes) >> 4 : 1;
+    uint64_t sbo = uint64_t(8 * swizzleBytes) >> 4;
+    return (lbo << 16) | (sbo << 32) | (mode << 62);
+  }
+};
+
+SharedOperand getSharedOperand(MemDescType type, bool isA) {
+  auto layout = cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  SharedOperand op;
+  op.swizzleBytes = layout.getSwizzlingByteWidth();
+  op.elemBytes = layout.getElementBitWidth() / 8;
+  // transposed: dim 0 contiguous.  A [M, K] is MN-major then, B [K, N]
+  // K-major.
+  op.otherSize = type.getShape()[layout.getTransposed() ? 1 : 0];
+  op.mnMajor = layout.getTransposed() == isA;
+  return op;
+}
+
+/// Emits the descriptors of one shared operand.  The instruction's MN start
+/// is `warpIndex * extent + mnConst` (warpIndex: the warpgroup along M for
+/// A, the warp column along N for B; null when it is always 0) and its K
+/// start `kConst`.
+class DescriptorBuilder {
+public:
+  DescriptorBuilder(OpBuilder &b, Location loc, Value base,
+                    SharedOperand operand, Value warpIndex, int64_t extent)
+      : b(b), loc(loc), operand(operand), warpIndex(warpIndex),
+        extent(extent) {
+    baseAddr = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), base);
+  }
+
+  Value get(int64_t mnConst, int64_t kConst) {
+    int64_t w = operand.getWidth();
+    Value runtimeBytes;
+    int64_t constBytes;
+    if (!operand.mnMajor) {
+      // MN rows are S bytes apart whichever the warp: linear.
+      constBytes = operand.getByteOffset(mnConst, kConst);
+      runtimeBytes = scaledWarpIndex(extent * operand.swizzleBytes);
+    } else if (extent % w == 0 || !warpIndex) {
+      // Every instruction starts at a column block (or the start is the
+      // same for all warps): linear too.
+      constBytes = operand.getByteOffset(kConst, mnConst);
+      if (warpIndex)
+        runtimeBytes = scaledWarpIndex(extent / w * operand.otherSize *
+                                       operand.swizzleBytes);
+    } else {
+      // Several instructions share a column block (the verifier makes the
+      // extent divide W): the block and the place in it depend on the warp.
+      constBytes = operand.getByteOffset(kConst, 0);
+      runtimeBytes = mnMajorWarpBytes(mnConst);
+    }
+    // The start address field is 14 bits of a shared-window address < 256K.
+    auto it = startFields.find(runtimeBytes);
+    if (it == startFields.end()) {
+      Value addr = baseAddr;
+      if (runtimeBytes)
+        addr = LLVM::AddOp::create(b, loc, addr, runtimeBytes);
+      Value field = LLVM::AndOp::create(b, loc, addr, i32Val(b, loc, 0x3FFFF));
+      field = LLVM::LShrOp::create(b, loc, field, i32Val(b, loc, 4));
+      field = LLVM::ZExtOp::create(b, loc, b.getI64Type(), field);
+      it = startFields.try_emplace(runtimeBytes, field).first;
+    }
+    uint64_t constant = operand.getDescriptorBits() + (constBytes >> 4);
+    return LLVM::AddOp::create(b, loc, it->second,
+                               i64Val(b, loc, int64_t(constant)));
+  }
+
+private:
+  Value scaledWarpIndex(int64_t bytes) {
+    if (!warpIndex)
+      return nullptr;
+    if (!scaledWarp)
+      scaledWarp = LLVM::MulOp::create(b, loc, warpIndex, i32Val(b, loc, bytes));
+    return scaledWarp;
+  }
+
+  /// Byte offset of MN element warpIndex * extent + mnConst at K row 0.
+  Value mnMajorWarpBytes(int64_t mnConst) {
+    Value &bytes = warpBytesByMN[mnConst];
+    if (!bytes)
+      bytes = emitMNMajorWarpBytes(mnConst);
+    return bytes;
+  }
+  Value emitMNMajorWarpBytes(int64_t mnConst) {
+    int64_t w = operand.getWidth();
+    Value mn = LLVM::MulOp::create(b, loc, warpIndex, i32Val(b, loc, extent));
+    if (mnConst)
+      mn = LLVM::AddOp::create(b, loc, mn, i32Val(b, loc, mnConst));
+    Value block = LLVM::UDivOp::create(b, loc, mn, i32Val(b, loc, w));
+    Value inBlock = LLVM::URemOp::create(b, loc, mn, i32Val(b, loc, w));
+    Value blockBytes = LLVM::MulOp::create(
+        b, loc, block,
+        i32Val(b, loc, operand.otherSize * operand.swizzleBytes));
+    Value inBlockBytes = LLVM::MulOp::create(
+        b, loc, inBlock, i32Val(b, loc, operand.elemBytes));
+    return LLVM::AddOp::create(b, loc, blockBytes, inBlockBytes);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  SharedOperand operand;
+  Value warpIndex;
+  int64_t extent;
+  Value baseAddr;
+  Value scaledWarp;
+  llvm::DenseMap<int64_t, Value> warpBytesByMN;
+  /// The start address field for each runtime offset (null: none).
+  llvm::DenseMap<Value, Value> startFields;
+};
+
+/// Packs two 16-bit values into an i32 (the first in the low half).
+Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vecType = VectorType::get({2}, lo.getType());
+  Value vec = LLVM::UndefOp::create(b, loc, vecType);
+  vec = LLVM::InsertElementOp::create(b, loc, vec, lo, i32Val(b, loc, 0));
+  vec = LLVM::InsertElementOp::create(b, loc, vec, hi, i32Val(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec);
+}
+
+std::pair<Value, Value> unpackPair(OpBuilder &b, Location loc, Value word,
+                                   Type elemType) {
+  auto vecType = VectorType::get({2}, elemType);
+  Value vec = LLVM::BitcastOp::create(b, loc, vecType, word);
+  return {LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 0)),
+          LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 1))};
+}
+
+/// The results of an inline asm with `count` outputs.
+SmallVector<Value> getAsmResults(OpBuilder &b, Location loc,
+                                 LLVM::InlineAsmOp op, unsigned count) {
+  if (count == 1)
+    return {op.getResult(0)};
+  SmallVector<Value> results;
+  for (unsigned i = 0; i < count; ++i)
+    results.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
+  return results;
+}
+
+Type getAsmResultType(OpBuilder &b, Type word, unsigned count) {
+  if (count == 1)
+    return word;
+  return LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                          SmallVector<Type>(count, word));
+}
+
+/// One `wgmma.mma_async`: `acc` (f32, or f16 pairs as i32) are the
+/// accumulator registers, tied to the results; `a` is a descriptor (SS) or
+/// four i32 (RS).
+SmallVector<Value> emitMmaAsync(OpBuilder &b, Location loc,
+                                StringRef instruction, ValueRange acc,
+                                ValueRange a, Value bDesc,
+                                StringRef immediates) {
+  bool f32Acc = acc.front().getType().isF32();
+  unsigned n = acc.size();
+  std::string text, constraints;
+  llvm::raw_string_ostream os(text), cs(constraints);
+  SmallVector<Value> operands(acc.begin(), acc.end());
+  for (unsigned i = 0; i < n; ++i)
+    cs << (i ? "," : "") << (f32Acc ? "=f" : "=r");
+  for (unsigned i = 0; i < n; ++i)
+    cs << "," << i;
+  unsigned next = n;
+  os << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << next + n << ", 0;\n\t"
+     << instruction << " {";
+  for (unsigned i = 0; i < n; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, ";
+  // Operand numbers: outputs 0..n-1, tied inputs n..2n-1, then scale-d,
+  // then A, then B.
+  operands.push_back(i32Val(b, loc, 1)); // scale-d: accumulate onto acc
+  cs << ",r";
+  unsigned aIdx = 2 * n + 1;
+  if (a.size() == 1) {
+    os << "$" << aIdx;
+    cs << ",l";
+  } else {
+    os << "{";
+    for (unsigned i = 0; i < a.size(); ++i) {
+      os << (i ? ", $" : "$") << aIdx + i;
+      cs << ",r";
+    }
+    os << "}";
+  }
+  operands.append(a.begin(), a.end());
+  os << ", $" << aIdx + a.size() << ", p, " << immediates << ";\n\t}";
+  cs << ",l";
+  operands.push_back(bDesc);
+  Type word = f32Acc ? Type(b.getF32Type()) : Type(b.getI32Type());
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, getAsmResultType(b, word, n), operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
+  return getAsmResults(b, loc, asmOp, n);
+}
+
+struct WarpGroupDotOpConversion
+    : public OpConversionPattern<WarpGroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    RankedTensorType dType = op.getD().getType();
+    WgmmaEncodingAttr acc = op.getAccLayout();
+    unsigned wM = acc.getWarpsPerCTA()[0], wN = acc.getWarpsPerCTA()[1];
+    int64_t n = acc.getInstrShape()[1], instrK = acc.getInstrShape()[2];
+    int64_t tileM = 16 * wM, tileN = n * wN;
+    auto [repM, repN] = getWgmmaReps(acc, dType.getShape());
+    auto bType = cast<MemDescType>(op.getB().getType());
+    int64_t kSteps = bType.getShape()[0] / instrK;
+    auto aMem = dyn_cast<MemDescType>(op.getA().getType());
+    Type aElem = aMem ? aMem.getElementType()
+                      : cast<RankedTensorType>(op.getA().getType())
+                            .getElementType();
+    Type dElem = dType.getElementType();
+    bool f32Acc = dElem.isF32();
+
+    // The instruction and its immediates.
+    SharedOperand bOperand = getSharedOperand(bType, /*isA=*/false);
+    std::string instruction;
+    llvm::raw_string_ostream(instruction)
+        << "wgmma.mma_async.sync.aligned.m64n" << n << "k" << instrK << "."
+        << getPtxTypeName(dElem) << "."
+        << (aElem.isF32() ? StringRef("tf32") : getPtxTypeName(aElem)) << "."
+        << (aElem.isF32() ? StringRef("tf32")
+                          : getPtxTypeName(bType.getElementType()));
+    // scale-a, scale-b = 1; the transpose immediates exist for 16-bit
+    // types only (the others are K-major only), and trans-a for SS only.
+    std::string immediates = "1, 1";
+    if (aElem.getIntOrFloatBitWidth() == 16) {
+      if (aMem)
+        immediates +=
+            getSharedOperand(aMem, /*isA=*/true).mnMajor ? ", 1" : ", 0";
+      immediates += bOperand.mnMajor ? ", 1" : ", 0";
+    }
+
+    // The warpgroup's rows and the warp's columns.
+    Value warp = getLaneAndWarpId(b, loc).second;
+    Value warpGroupM, warpN;
+    if (wM > 4)
+      warpGroupM = LLVM::URemOp::create(
+          b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, 4)),
+          i32Val(b, loc, wM / 4));
+    if (wN > 1)
+      warpN = LLVM::URemOp::create(
+          b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, wM)),
+          i32Val(b, loc, wN));
+
+    std::optional<DescriptorBuilder> aDescs;
+    SmallVector<Value> aElems;
+    if (aMem)
+      aDescs.emplace(b, loc, adaptor.getA(),
+                     getSharedOperand(aMem, /*isA=*/true), warpGroupM, 64);
+    else
+      aElems = unpackLLElements(loc, adaptor.getA(), b);
+    DescriptorBuilder bDescs(b, loc, adaptor.getB(), bOperand, warpN, n);
+
+    SmallVector<Value> cElems = unpackLLElements(loc, adaptor.getC(), b);
+    SmallVector<Value> dElems;
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    int64_t perInstr = n / 2;
+    for (int64_t rm = 0; rm < repM; ++rm) {
+      for (int64_t rn = 0; rn < repN; ++rn) {
+        ArrayRef<Value> c =
+            ArrayRef<Value>(cElems).slice((rm * repN + rn) * perInstr, perInstr);
+        SmallVector<Value> regs;
+        if (f32Acc)
+          regs.assign(c.begin(), c.end());
+        else
+          for (int64_t i = 0; i < perInstr; i += 2)
+            regs.push_back(packPair(b, loc, c[i], c[i + 1]));
+        for (int64_t ks = 0; ks < kSteps; ++ks) {
+          SmallVector<Value> a;
+          if (aDescs) {
+            a.push_back(aDescs->get(rm * tileM, ks * instrK));
+          } else {
+            // The A fragment's 8 elements of this M repetition and K step.
+            int64_t first = (rm * kSteps + ks) * 8;
+            for (int64_t r = 0; r < 4; ++r)
+              a.push_back(packPair(b, loc, aElems[first + 2 * r],
+                                   aElems[first + 2 * r + 1]));
+          }
+          Value bDesc = bDescs.get(rn * tileN, ks * instrK);
+          regs = emitMmaAsync(b, loc, instruction, regs, a, bDesc, immediates);
+        }
+        if (f32Acc) {
+          dElems.append(regs.begin(), regs.end());
+        } else {
+          for (Value word : regs) {
+            auto [lo, hi] = unpackPair(b, loc, word, dElem);
+            dElems.push_back(lo);
+            dElems.push_back(hi);
+          }
+        }
+      }
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+    rewriter.replaceOp(
+        op, packLLElements(loc, getTypeConverter(), dElems, b, dType));
+    return success();
+  }
+};
+
+struct WarpGroupDotWaitOpConversion
+    : public OpConversionPattern<WarpGroupDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    // Every element goes through the asm as a register it "writes", so that
+    // nothing reads an accumulator before the wait.  16-bit elements travel
+    // in pairs.
+    SmallVector<SmallVector<Value>> elems;
+    SmallVector<Value> words;
+    std::string constraints;
+    llvm::raw_string_ostream cs(constraints);
+    for (auto [input, lowered] :
+         llvm::zip(op.getInputs(), adaptor.getInputs())) {
+      Type elemType = cast<RankedTensorType>(input.getType()).getElementType();
+      elems.push_back(unpackLLElements(loc, lowered, b));
+      SmallVector<Value> &values = elems.back();
+      if (elemType.isF32() || elemType.isInteger(32)) {
+        for (Value v : values) {
+          words.push_back(v);
+          cs << (words.size() > 1 ? "," : "")
+             << (elemType.isF32() ? "=f" : "=r");
+        }
+      } else if (elemType.getIntOrFloatBitWidth() == 16 &&
+                 values.size() % 2 == 0) {
+        for (unsigned i = 0; i < values.size(); i += 2) {
+          words.push_back(packPair(b, loc, values[i], values[i + 1]));
+          cs << (words.size() > 1 ? "," : "") << "=r";
+        }
+      } else {
+        return op.emitError("cannot wait on a tensor of ")
+               << elemType << " (the wait ties 32-bit and 16-bit elements)";
+      }
+    }
+    for (unsigned i = 0; i < words.size(); ++i)
+      cs << "," << i;
+    std::string text =
+        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPendings()) +
+        ";";
+    SmallVector<Value> results;
+    if (words.empty()) {
+      LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, text, "",
+                                /*has_side_effects=*/true,
+                                /*is_align_stack=*/false,
+                                LLVM::TailCallKind::None,
+                                LLVM::AsmDialectAttr{}, ArrayAttr{});
+    } else {
+      SmallVector<Type> wordTypes;
+      for (Value w : words)
+        wordTypes.push_back(w.getType());
+      Type resultType =
+          words.size() == 1
+              ? wordTypes.front()
+              : LLVM::LLVMStructType::getLiteral(b.getContext(), wordTypes);
+      auto asmOp = LLVM::InlineAsmOp::create(
+          b, loc, resultType, words, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
+      results = getAsmResults(b, loc, asmOp, words.size());
+    }
+
+    // Unpack the words into each output.
+    SmallVector<Value> outputs;
+    unsigned next = 0;
+    for (auto [input, values] : llvm::zip(op.getInputs(), elems)) {
+      auto type = cast<RankedTensorType>(input.getType());
+      Type elemType = values.front().getType();
+      SmallVector<Value> outElems;
+      if (elemType.getIntOrFloatBitWidth() == 32) {
+        for (unsigned i = 0; i < values.size(); ++i)
+          outElems.push_back(results[next++]);
+      } else {
+        for (unsigned i = 0; i < values.size(); i += 2) {
+          auto [lo, hi] = unpackPair(b, loc, results[next++], elemType);
+          outElems.push_back(lo);
+          outElems.push_back(hi);
+        }
+      }
+      outputs.push_back(
+          packLLElements(loc, getTypeConverter(), outElems, b, type));
+    }
+    rewriter.replaceOp(op, outputs);
+    return success();
+  }
+};
+
+} // namespace
+
+void warpforge::populateDotOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion>(
+      converter, patterns.getContext());
+}
