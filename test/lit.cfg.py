@@ -67,3 +67,12 @@ def cuda_toolkit_roots():
 if any(os.path.isfile(os.path.join(root, "nvvm", "libdevice", "libdevice.10.bc"))
        for root in cuda_toolkit_roots()):
     config.available_features.add("libdevice")
+
+
+# `REQUIRES: ptxas`: tests that assemble the PTX they emit (%ptxas).
+for root in cuda_toolkit_roots():
+    ptxas = os.path.join(root, "bin", "ptxas")
+    if os.path.isfile(ptxas):
+        config.available_features.add("ptxas")
+        config.substitutions.append(("%ptxas", ptxas))
+        break
