@@ -667,3 +667,54 @@ def test_async_copy_then_load(case):
     if masked_rows is not None:
         want[masked_rows:, :] = 0
     np.testing.assert_array_equal(written(out, 1, n), want.reshape(-1))
+
+
+def nvmma_byte_offset(o, c, lo, lc, eb, swizzle):
+    """Where the nvmma_shared contract puts element (o, c) (o along the
+    other dim, c along the contiguous one): a model independent of the
+    lowering's emitNVMMAOffset."""
+    if swizzle == 0:
+        return (o * lc + c) * eb
+    w = swizzle // eb
+    u = (c // w) * lo * swizzle + o * swizzle + (c % w) * eb
+    return u ^ (((u >> 7) & (swizzle // 16 - 1)) << 4)
+
+
+NUMPY_TYPES = {"i8": np.int8, "f16": np.float16, "f32": np.float32}
+
+
+@pytest.mark.parametrize("case", nvmma_cases(16, seed=9), ids=str)
+def test_nvmma_placement_matches_the_swizzle_contract(case):
+    """The bytes a swizzled local_alloc leaves in shared memory are the
+    elements where the contract (which wgmma's descriptors rely on) puts
+    them."""
+    num_warps, elem, shape, swizzle, transposed, src, dst = case
+    k = Kernel(num_warps, [elem, elem])
+    md = nvmma(shape, elem, swizzle, transposed)
+    x = k.load(0, shape, src)
+    m = k.emit(f"tilegpu.local_alloc {x} : ({k.ttype(shape, elem, src)}) -> {md}")
+    y = k.emit(f"tilegpu.local_load {m} : {md} -> {k.ttype(shape, elem, dst)}")
+    k.store(1, y, shape, dst)
+    eb = ELEM_BITS[elem] // 8
+    n = int(np.prod(shape))
+    proc = subprocess.run(
+        [OPT, "--tilegpu-to-llvm",
+         f"--test-simulate-cta=arg-types={elem},{elem} elements={ELEMENTS} "
+         f"dump-shared-bytes={n * eb}"],
+        input=k.text(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    smem = np.zeros(n * eb, dtype=np.uint8)
+    for line in proc.stdout.splitlines():
+        m = re.match(r"smem\[(\d+)\] = (\d+)", line)
+        if m:
+            smem[int(m.group(1))] = int(m.group(2))
+    values = input_values(0, n).astype(NUMPY_TYPES[elem]).reshape(shape)
+    want = np.zeros(n * eb, dtype=np.uint8)
+    cdim = 0 if transposed else 1
+    lc, lo = shape[cdim], shape[1 - cdim]
+    for r in range(shape[0]):
+        for c in range(shape[1]):
+            o, cc = (c, r) if transposed else (r, c)
+            at = nvmma_byte_offset(o, cc, lo, lc, eb, swizzle)
+            want[at:at + eb] = np.frombuffer(values[r, c].tobytes(), dtype=np.uint8)
+    np.testing.assert_array_equal(smem, want)

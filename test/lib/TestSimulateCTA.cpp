@@ -14,7 +14,8 @@
 // Each pointer argument k points to a buffer of `elements` elements of
 // type `arg-types[k]`, filled with ((i * 7919 + k * 104729) mod 201) - 100
 // (small integers, so that float sums are exact in any order).  The output
-// is one line per element written: `arg<k>[<index>] = <value>`.
+// is one line per element written: `arg<k>[<index>] = <value>` (and, with
+// dump-shared-bytes, the bytes of shared memory, to check placements).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +53,7 @@ public:
         shared(256 * 1024) {}
 
   LogicalResult run(LLVM::LLVMFuncOp func);
-  void print(llvm::raw_ostream &os);
+  void print(llvm::raw_ostream &os, int64_t sharedBytes);
 
 private:
   using Regs = std::vector<std::vector<uint64_t>>; // [thread][field]
@@ -199,7 +200,9 @@ LogicalResult Simulator::run(LLVM::LLVMFuncOp func) {
   return success();
 }
 
-void Simulator::print(llvm::raw_ostream &os) {
+void Simulator::print(llvm::raw_ostream &os, int64_t sharedBytes) {
+  for (int64_t i = 0; i < sharedBytes && i < int64_t(shared.size()); ++i)
+    os << "smem[" << i << "] = " << unsigned(shared[i]) << "\n";
   for (auto [k, buf] : llvm::enumerate(globals)) {
     StringRef type = argTypes[k];
     unsigned bytes = buf.bytes.size() / elements;
@@ -651,6 +654,11 @@ struct TestSimulateCTAPass
   Option<int64_t> elements{*this, "elements",
                            llvm::cl::desc("Elements per buffer"),
                            llvm::cl::init(4096)};
+  Option<int64_t> dumpShared{
+      *this, "dump-shared-bytes",
+      llvm::cl::desc("Also print the first N bytes of shared memory at the "
+                     "end, as `smem[<byte>] = <value>`"),
+      llvm::cl::init(0)};
 
   void runOnOperation() override {
     LLVM::LLVMFuncOp kernel;
@@ -669,7 +677,7 @@ struct TestSimulateCTAPass
     Simulator sim(threads, types, elements);
     if (failed(sim.run(kernel)))
       return signalPassFailure();
-    sim.print(llvm::outs());
+    sim.print(llvm::outs(), dumpShared);
   }
 };
 
