@@ -8,12 +8,14 @@
 // operands, shared memory is one byte array, barriers are no-ops (lockstep
 // already orders every access; barrier placement is checked by FileCheck
 // tests instead), and the inline PTX the lowering emits for global and
-// predicated shared accesses is interpreted.
+// predicated shared accesses is interpreted, as are the cp.async copies
+// (complete at once) and vectors (LLVM vector values, loads and stores).
 //
 // Each pointer argument k points to a buffer of `elements` elements of
 // type `arg-types[k]`, filled with ((i * 7919 + k * 104729) mod 201) - 100
 // (small integers, so that float sums are exact in any order).  The output
-// is one line per element written: `arg<k>[<index>] = <value>`.
+// is one line per element written: `arg<k>[<index>] = <value>` (and, with
+// dump-shared-bytes, the bytes of shared memory, to check placements).
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,7 +53,7 @@ public:
         shared(256 * 1024) {}
 
   LogicalResult run(LLVM::LLVMFuncOp func);
-  void print(llvm::raw_ostream &os);
+  void print(llvm::raw_ostream &os, int64_t sharedBytes);
 
 private:
   using Regs = std::vector<std::vector<uint64_t>>; // [thread][field]
@@ -198,7 +200,9 @@ LogicalResult Simulator::run(LLVM::LLVMFuncOp func) {
   return success();
 }
 
-void Simulator::print(llvm::raw_ostream &os) {
+void Simulator::print(llvm::raw_ostream &os, int64_t sharedBytes) {
+  for (int64_t i = 0; i < sharedBytes && i < int64_t(shared.size()); ++i)
+    os << "smem[" << i << "] = " << unsigned(shared[i]) << "\n";
   for (auto [k, buf] : llvm::enumerate(globals)) {
     StringRef type = argTypes[k];
     unsigned bytes = buf.bytes.size() / elements;
@@ -272,6 +276,8 @@ LogicalResult Simulator::step(Operation *op) {
     unsigned fields = 1;
     if (auto s = dyn_cast<LLVM::LLVMStructType>(type))
       fields = s.getBody().size();
+    if (auto v = dyn_cast<VectorType>(type))
+      fields = v.getNumElements();
     fresh(fields);
     return success();
   }
@@ -297,6 +303,22 @@ LogicalResult Simulator::step(Operation *op) {
     values[op->getResult(0)] = std::move(r);
     return success();
   }
+  // Vectors are held like structs, one field per element.
+  if (auto ins = dyn_cast<LLVM::InsertElementOp>(op)) {
+    Regs r = values[ins.getVector()];
+    for (unsigned t = 0; t < threads; ++t)
+      r[t][scalar(ins.getPosition(), t)] = scalar(ins.getValue(), t);
+    values[op->getResult(0)] = std::move(r);
+    return success();
+  }
+  if (auto ext = dyn_cast<LLVM::ExtractElementOp>(op)) {
+    Regs &src = values[ext.getVector()];
+    Regs r(threads);
+    for (unsigned t = 0; t < threads; ++t)
+      r[t] = {src[t][scalar(ext.getPosition(), t)]};
+    values[op->getResult(0)] = std::move(r);
+    return success();
+  }
   if (isa<NVVM::ThreadIdXOp>(op)) {
     Regs &r = fresh();
     for (unsigned t = 0; t < threads; ++t)
@@ -308,7 +330,10 @@ LogicalResult Simulator::step(Operation *op) {
     fresh();
     return success();
   }
-  if (isa<NVVM::Barrier0Op, LLVM::ReturnOp>(op))
+  // Lockstep completes every cp.async at once and orders every access:
+  // groups, waits and proxy fences have nothing left to do.
+  if (isa<NVVM::Barrier0Op, LLVM::ReturnOp, NVVM::CpAsyncCommitGroupOp,
+          NVVM::CpAsyncWaitGroupOp, NVVM::FenceProxyOp>(op))
     return success();
   if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
     Regs &r = fresh();
@@ -510,15 +535,24 @@ LogicalResult Simulator::step(Operation *op) {
     return success();
   }
   if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
-    Regs &r = fresh();
+    auto vec = dyn_cast<VectorType>(type);
+    unsigned fields = vec ? vec.getNumElements() : 1;
+    unsigned bytes = bytesOf(vec ? vec.getElementType() : type);
+    Regs &r = fresh(fields);
     for (unsigned t = 0; t < threads; ++t)
-      r[t][0] = loadMem(scalar(load.getAddr(), t), bytesOf(type));
+      for (unsigned i = 0; i < fields; ++i)
+        r[t][i] = loadMem(scalar(load.getAddr(), t) + i * bytes, bytes);
     return success();
   }
   if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-    unsigned bytes = bytesOf(store.getValue().getType());
+    Type valueType = store.getValue().getType();
+    auto vec = dyn_cast<VectorType>(valueType);
+    unsigned fields = vec ? vec.getNumElements() : 1;
+    unsigned bytes = bytesOf(vec ? vec.getElementType() : valueType);
+    Regs &v = values[store.getValue()];
     for (unsigned t = 0; t < threads; ++t)
-      storeMem(scalar(store.getAddr(), t), scalar(store.getValue(), t), bytes);
+      for (unsigned i = 0; i < fields; ++i)
+        storeMem(scalar(store.getAddr(), t) + i * bytes, v[t][i], bytes);
     return success();
   }
   if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
@@ -574,7 +608,14 @@ LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
     for (unsigned t = 0; t < threads; ++t) {
       if (!pred.empty() && !(operand(pred, t) & 1))
         continue;
-      if (opcode.starts_with("mov.")) {
+      if (opcode.starts_with("cp.async.")) {
+        // [dst], [src], bytes[, srcSize]: the rest of dst is zero-filled.
+        uint64_t dst = addrOf(parts[0], t), src = addrOf(parts[1], t);
+        uint64_t size = operand(parts[2], t);
+        uint64_t srcSize = parts.size() > 3 ? operand(parts[3], t) : size;
+        for (uint64_t i = 0; i < size; ++i)
+          storeMem(dst + i, i < srcSize ? loadMem(src + i, 1) : 0, 1);
+      } else if (opcode.starts_with("mov.")) {
         result[t] = operand(parts[1], t);
       } else if (opcode.starts_with("ld.")) {
         result[t] = loadMem(addrOf(parts[1], t), bytes);
@@ -613,6 +654,11 @@ struct TestSimulateCTAPass
   Option<int64_t> elements{*this, "elements",
                            llvm::cl::desc("Elements per buffer"),
                            llvm::cl::init(4096)};
+  Option<int64_t> dumpShared{
+      *this, "dump-shared-bytes",
+      llvm::cl::desc("Also print the first N bytes of shared memory at the "
+                     "end, as `smem[<byte>] = <value>`"),
+      llvm::cl::init(0)};
 
   void runOnOperation() override {
     LLVM::LLVMFuncOp kernel;
@@ -631,7 +677,7 @@ struct TestSimulateCTAPass
     Simulator sim(threads, types, elements);
     if (failed(sim.run(kernel)))
       return signalPassFailure();
-    sim.print(llvm::outs());
+    sim.print(llvm::outs(), dumpShared);
   }
 };
 

@@ -5,12 +5,19 @@
 // `order[0]` fastest: each thread reads or writes the elements its layout
 // gives it at `sum(coord[d] * stride[d])`.  A sub-tile (memdesc_subslice)
 // keeps the strides of the buffer it is cut from; the loads and stores
-// through it find them by walking back to that buffer.
+// through it find them by walking back to that buffer.  Buffers in the
+// `#tilegpu.nvmma_shared` layout (wgmma operands) are swizzled: see
+// emitNVMMAOffset in Utility.h.
+//
+// A thread accesses the elements it holds consecutively along the buffer's
+// contiguous dim in vectors of up to 16 bytes (getSharedVectorElems).
 //
 // Shared memory written by some threads and read by others needs a
 // barrier in between, and a buffer overwritten while others may still read
 // it needs one before: local_store and an initializing local_alloc put a
-// barrier on both sides of their stores.
+// barrier on both sides of their stores.  Into an nvmma buffer they also
+// fence the async proxy (fence.proxy.async.shared::cta) before the second
+// barrier: wgmma reads through it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,85 +30,62 @@ using namespace warpforge::tilegpu;
 
 namespace {
 
-/// The element strides of a plain shared buffer of `shape`.
-SmallVector<int64_t> denseStrides(ArrayRef<int64_t> shape,
-                                  SharedEncodingAttr layout) {
-  SmallVector<int64_t> strides(shape.size(), 1);
-  int64_t stride = 1;
-  for (unsigned d : layout.getOrder()) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-  return strides;
-}
-
-/// The buffer whose strides address `memdesc`: sub-tiles keep their
-/// source's.
-Value getAddressedBuffer(Value memdesc) {
-  while (auto sub = memdesc.getDefiningOp<MemDescSubsliceOp>())
-    memdesc = sub.getSrc();
-  return memdesc;
-}
-
-SmallVector<int64_t> getStrides(Value memdesc) {
-  auto type = cast<MemDescType>(getAddressedBuffer(memdesc).getType());
-  return denseStrides(type.getShape(),
-                      cast<SharedEncodingAttr>(type.getEncoding()));
-}
-
-/// Element accesses need the plain layout and whole-byte elements.
-LogicalResult checkElementAccess(Operation *op, MemDescType type) {
-  if (!isa<SharedEncodingAttr>(type.getEncoding()))
-    return op->emitError("element access to shared memory in layout ")
-           << type.getEncoding()
-           << " is not supported yet (only #tilegpu.shared is)";
-  if (!type.getElementType().isIntOrFloat() ||
-      type.getElementType().getIntOrFloatBitWidth() < 8)
-    return op->emitError("shared buffers of ")
-           << type.getElementType() << " are not supported (elements must "
-           << "be whole bytes)";
-  return success();
-}
-
 LogicalResult checkDistributed(Operation *op, RankedTensorType type) {
-  if (!type.getEncoding() || !isBlockedLike(type.getEncoding()))
+  if (!type.getEncoding() || !isLowerableDistributed(type.getEncoding()))
     return op->emitError("cannot lower a shared-memory access of ")
-           << type << ": it needs a blocked layout";
+           << type << ": it needs a blocked, wgmma or wgmma-operand layout";
   return success();
 }
 
-/// The address of each element the thread holds of a `tensorType` tensor
-/// in the buffer at `base` with `strides`.
-SmallVector<Value> elementAddresses(OpBuilder &b, Location loc, Value base,
-                                    Type elemType, RankedTensorType tensorType,
-                                    ArrayRef<int64_t> strides) {
-  SmallVector<Value> ptrs;
-  for (const auto &coords : emitIndices(b, loc, tensorType)) {
-    Value offset;
-    for (auto [c, stride] : llvm::zip(coords, strides)) {
-      Value term = stride == 1 ? c
-                               : LLVM::MulOp::create(b, loc, c,
-                                                     i32Val(b, loc, stride))
-                                     .getResult();
-      offset = offset ? LLVM::AddOp::create(b, loc, offset, term).getResult()
-                      : term;
-    }
-    ptrs.push_back(gep(b, loc, elemType, base, offset));
-  }
-  return ptrs;
+Type vectorOf(Type elemType, unsigned vec) {
+  return vec == 1 ? elemType : VectorType::get({vec}, elemType);
 }
 
-/// Stores the thread's elements of `tensor` (lowered `values`), between
-/// barriers.  Threads holding the same element store the same value.
-void storeTensor(OpBuilder &b, Location loc, Value base,
-                 RankedTensorType tensorType, ArrayRef<int64_t> strides,
+/// Stores `values` (vec of them) at `ptr` in one access.
+void storeVector(OpBuilder &b, Location loc, Value ptr,
                  ArrayRef<Value> values) {
+  unsigned vec = values.size();
   Type elemType = values.front().getType();
+  if (vec == 1) {
+    LLVM::StoreOp::create(b, loc, values.front(), ptr);
+    return;
+  }
+  Value v = LLVM::PoisonOp::create(b, loc, vectorOf(elemType, vec));
+  for (auto [i, e] : llvm::enumerate(values))
+    v = LLVM::InsertElementOp::create(b, loc, v, e, i32Val(b, loc, i));
+  LLVM::StoreOp::create(b, loc, v, ptr,
+                        /*alignment=*/vec * memoryBits(elemType) / 8);
+}
+
+/// Loads vec elements of `elemType` at `ptr` in one access.
+SmallVector<Value> loadVector(OpBuilder &b, Location loc, Value ptr,
+                              Type elemType, unsigned vec) {
+  if (vec == 1)
+    return {LLVM::LoadOp::create(b, loc, elemType, ptr)};
+  Value v = LLVM::LoadOp::create(b, loc, vectorOf(elemType, vec), ptr,
+                                 /*alignment=*/vec * memoryBits(elemType) / 8);
+  SmallVector<Value> values;
+  for (unsigned i = 0; i < vec; ++i)
+    values.push_back(
+        LLVM::ExtractElementOp::create(b, loc, v, i32Val(b, loc, i)));
+  return values;
+}
+
+/// Stores the thread's elements of `tensorType` (lowered `values`) into
+/// `memdesc` (lowered `base`) between barriers.  Threads holding the same
+/// element store the same value.  wgmma and TMA read nvmma buffers through
+/// the async proxy, which sees generic stores only after a proxy fence.
+void storeTensor(OpBuilder &b, Location loc, Value memdesc, Value base,
+                 RankedTensorType tensorType, ArrayRef<Value> values) {
+  unsigned vec = getSharedVectorElems(memdesc, tensorType);
   SmallVector<Value> ptrs =
-      elementAddresses(b, loc, base, elemType, tensorType, strides);
+      emitSharedVectorAddresses(b, loc, memdesc, base, tensorType, vec);
   emitBarrier(b, loc);
-  for (auto [ptr, v] : llvm::zip(ptrs, values))
-    LLVM::StoreOp::create(b, loc, v, ptr);
+  for (auto [k, ptr] : llvm::enumerate(ptrs))
+    storeVector(b, loc, ptr, values.slice(k * vec, vec));
+  if (isa<NVMMASharedEncodingAttr>(
+          cast<MemDescType>(memdesc.getType()).getEncoding()))
+    emitAsyncProxyFence(b, loc);
   emitBarrier(b, loc);
 }
 
@@ -121,14 +105,11 @@ struct LocalAllocOpConversion : public OpConversionPattern<LocalAllocOp> {
       base = gep(rewriter, loc, rewriter.getI8Type(), base,
                  i32Val(rewriter, loc, offset.getInt()));
     if (op.getSrc()) {
-      MemDescType type = op.getType();
       auto tensorType = op.getSrc().getType();
-      if (failed(checkElementAccess(op, type)) ||
+      if (failed(checkSharedElementAccess(op, op.getResult())) ||
           failed(checkDistributed(op, tensorType)))
         return failure();
-      storeTensor(rewriter, loc, base, tensorType,
-                  denseStrides(type.getShape(),
-                               cast<SharedEncodingAttr>(type.getEncoding())),
+      storeTensor(rewriter, loc, op.getResult(), base, tensorType,
                   unpackLLElements(loc, adaptor.getSrc(), rewriter));
     }
     rewriter.replaceOp(op, base);
@@ -156,15 +137,16 @@ struct LocalLoadOpConversion : public OpConversionPattern<LocalLoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType tensorType = op.getType();
-    if (failed(checkElementAccess(op, op.getSrc().getType())) ||
+    if (failed(checkSharedElementAccess(op, op.getSrc())) ||
         failed(checkDistributed(op, tensorType)))
       return failure();
     Type elemType = getLoweredElementType(getTypeConverter(), tensorType);
+    unsigned vec = getSharedVectorElems(op.getSrc(), tensorType);
     SmallVector<Value> values;
-    for (Value ptr : elementAddresses(rewriter, loc, adaptor.getSrc(),
-                                      elemType, tensorType,
-                                      getStrides(op.getSrc())))
-      values.push_back(LLVM::LoadOp::create(rewriter, loc, elemType, ptr));
+    for (Value ptr : emitSharedVectorAddresses(
+             rewriter, loc, op.getSrc(), adaptor.getSrc(), tensorType, vec))
+      llvm::append_range(values,
+                         loadVector(rewriter, loc, ptr, elemType, vec));
     rewriter.replaceOp(op, packLLElements(loc, getTypeConverter(), values,
                                           rewriter, tensorType));
     return success();
@@ -178,11 +160,11 @@ struct LocalStoreOpConversion : public OpConversionPattern<LocalStoreOp> {
   matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType tensorType = op.getSrc().getType();
-    if (failed(checkElementAccess(op, op.getDst().getType())) ||
+    if (failed(checkSharedElementAccess(op, op.getDst())) ||
         failed(checkDistributed(op, tensorType)))
       return failure();
-    storeTensor(rewriter, op.getLoc(), adaptor.getDst(), tensorType,
-                getStrides(op.getDst()),
+    storeTensor(rewriter, op.getLoc(), op.getDst(), adaptor.getDst(),
+                tensorType,
                 unpackLLElements(op.getLoc(), adaptor.getSrc(), rewriter));
     rewriter.eraseOp(op);
     return success();
@@ -238,13 +220,17 @@ struct MemDescSubsliceOpConversion
     auto buffer = cast<MemDescType>(getAddressedBuffer(op.getSrc()).getType());
     if (!isContiguous(type.getShape(), buffer.getShape(), layout.getOrder()))
       for (Operation *user : op->getUsers())
-        if (!isa<LocalLoadOp, LocalStoreOp, MemDescSubsliceOp>(user))
+        if (!isa<LocalLoadOp, LocalStoreOp, MemDescSubsliceOp,
+                 AsyncCopyGlobalToLocalOp>(user))
           return op.emitError("this sub-tile is not contiguous in its buffer, "
-                              "so only local_load, local_store and "
+                              "so only local_load, local_store, "
+                              "async_copy_global_to_local and "
                               "memdesc_subslice may use it, not ")
                  << user->getName();
     int64_t offset = 0;
-    for (auto [o, stride] : llvm::zip(op.getOffsets(), getStrides(op.getSrc())))
+    SmallVector<int64_t> strides = getDenseStrides(
+        buffer.getShape(), cast<SharedEncodingAttr>(buffer.getEncoding()));
+    for (auto [o, stride] : llvm::zip(op.getOffsets(), strides))
       offset += o * stride;
     Value ptr = adaptor.getSrc();
     if (offset)

@@ -96,19 +96,20 @@ struct ConvertTileGPUToLLVM
     populateSPMDOpToLLVMPatterns(converter, patterns);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateViewOpToLLVMPatterns(converter, patterns);
-    populateLoadStoreOpToLLVMPatterns(
-        converter, patterns, [&axisInfo](Value ptr, Value mask) -> unsigned {
-          // Along the dimension the layout gives each thread consecutive
-          // elements: that is where a vector runs.
-          auto type = dyn_cast<RankedTensorType>(ptr.getType());
-          if (!type || !isBlockedLike(type.getEncoding()))
-            return 1;
-          unsigned dim = tilegpu::getOrder(type.getEncoding())[0];
-          int64_t vec = axisInfo.getPtrAlignment(ptr, dim);
-          if (mask)
-            vec = std::min(vec, axisInfo.getMaskAlignment(mask, dim));
-          return unsigned(std::max<int64_t>(1, vec));
-        });
+    // Along the dimension the layout gives each thread consecutive
+    // elements: that is where a vector runs.
+    VectorSizeQuery vectorSize = [&axisInfo](Value ptr, Value mask) -> unsigned {
+      auto type = dyn_cast<RankedTensorType>(ptr.getType());
+      if (!type || !isBlockedLike(type.getEncoding()))
+        return 1;
+      unsigned dim = tilegpu::getOrder(type.getEncoding())[0];
+      int64_t vec = axisInfo.getPtrAlignment(ptr, dim);
+      if (mask)
+        vec = std::min(vec, axisInfo.getMaskAlignment(mask, dim));
+      return unsigned(std::max<int64_t>(1, vec));
+    };
+    populateLoadStoreOpToLLVMPatterns(converter, patterns, vectorSize);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns, vectorSize);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);

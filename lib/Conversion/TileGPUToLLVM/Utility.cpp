@@ -266,6 +266,13 @@ Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value srcLane) {
 
 void emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
 
+void emitAsyncProxyFence(OpBuilder &b, Location loc) {
+  MLIRContext *context = b.getContext();
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+}
+
 static constexpr llvm::StringLiteral kSharedMemoryGlobal = "warpforge_smem";
 
 Value getSharedMemoryBase(OpBuilder &b, Location loc, Operation *op) {
@@ -400,6 +407,187 @@ unsigned getSharedStorageBytes(Type type) {
   if (isa<LLVM::LLVMPointerType>(type))
     return 8;
   return std::max(1u, type.getIntOrFloatBitWidth() / 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared-memory buffers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The nvmma placement's parameters for a 2-D buffer of `shape`.
+struct NVMMAGeometry {
+  unsigned contigDim, otherDim;
+  int64_t lc, lo, eb, swizzle;
+  NVMMAGeometry(ArrayRef<int64_t> shape, NVMMASharedEncodingAttr layout)
+      : contigDim(layout.getTransposed() ? 0 : 1), otherDim(1 - contigDim),
+        lc(shape[contigDim]), lo(shape[otherDim]),
+        eb(layout.getElementBitWidth() / 8),
+        swizzle(layout.getSwizzlingByteWidth()) {}
+  int64_t width() const { return swizzle / eb; } // W: elements per row
+};
+} // namespace
+
+int64_t getNVMMAOffset(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape,
+                       NVMMASharedEncodingAttr layout) {
+  NVMMAGeometry g(shape, layout);
+  int64_t c = coords[g.contigDim], o = coords[g.otherDim];
+  if (g.swizzle == 0)
+    return (o * g.lc + c) * g.eb;
+  int64_t w = g.width();
+  int64_t u = (c / w) * g.lo * g.swizzle + o * g.swizzle + (c % w) * g.eb;
+  return u ^ (((u >> 7) & (g.swizzle / 16 - 1)) << 4);
+}
+
+Value emitNVMMAOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                      ArrayRef<int64_t> shape,
+                      NVMMASharedEncodingAttr layout) {
+  NVMMAGeometry g(shape, layout);
+  Value c = coords[g.contigDim], o = coords[g.otherDim];
+  auto mul = [&](Value v, int64_t k) -> Value {
+    if (k == 1)
+      return v;
+    if (llvm::isPowerOf2_64(k))
+      return LLVM::ShlOp::create(b, loc, v, i32Val(b, loc, llvm::Log2_64(k)));
+    return LLVM::MulOp::create(b, loc, v, i32Val(b, loc, k));
+  };
+  auto add = [&](Value x, Value y) -> Value {
+    return LLVM::AddOp::create(b, loc, x, y);
+  };
+  // Named steps: the order of the ops must not depend on the compiler's
+  // order of evaluating arguments.
+  if (g.swizzle == 0) {
+    Value rowStart = mul(o, g.lc);
+    return mul(add(rowStart, c), g.eb);
+  }
+  // W = S / eb is a power of two: the block index and the column within it
+  // are a shift and a mask.
+  int64_t w = g.width();
+  Value column = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, w - 1));
+  Value block = LLVM::LShrOp::create(b, loc, c, i32Val(b, loc, llvm::Log2_64(w)));
+  Value blockStart = mul(block, g.lo * g.swizzle);
+  Value rowStart = mul(o, g.swizzle);
+  Value rowInBlock = add(blockStart, rowStart);
+  Value u = add(rowInBlock, mul(column, g.eb));
+  Value line = LLVM::LShrOp::create(b, loc, u, i32Val(b, loc, 7));
+  Value phase = LLVM::AndOp::create(b, loc, line,
+                                    i32Val(b, loc, g.swizzle / 16 - 1));
+  Value chunkXor = LLVM::ShlOp::create(b, loc, phase, i32Val(b, loc, 4));
+  return LLVM::XOrOp::create(b, loc, u, chunkXor);
+}
+
+Value getAddressedBuffer(Value memdesc) {
+  while (auto sub = memdesc.getDefiningOp<MemDescSubsliceOp>())
+    memdesc = sub.getSrc();
+  return memdesc;
+}
+
+SmallVector<int64_t> getDenseStrides(ArrayRef<int64_t> shape,
+                                     SharedEncodingAttr layout) {
+  SmallVector<int64_t> strides(shape.size(), 1);
+  int64_t stride = 1;
+  for (unsigned d : layout.getOrder()) {
+    strides[d] = stride;
+    stride *= shape[d];
+  }
+  return strides;
+}
+
+LogicalResult checkSharedElementAccess(Operation *op, Value memdesc) {
+  auto type = cast<MemDescType>(memdesc.getType());
+  Attribute encoding = type.getEncoding();
+  if (isa<NVMMASharedEncodingAttr>(encoding) && type.getShape().size() != 2)
+    return op->emitError("element access to a ")
+           << type.getShape().size()
+           << "-D #tilegpu.nvmma_shared buffer is not supported (only 2-D)";
+  if (!isa<SharedEncodingAttr, NVMMASharedEncodingAttr>(encoding))
+    return op->emitError("element access to shared memory in layout ")
+           << encoding << " is not supported";
+  if (!type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() < 8)
+    return op->emitError("shared buffers of ")
+           << type.getElementType() << " are not supported (elements must "
+           << "be whole bytes)";
+  return success();
+}
+
+namespace {
+int64_t largestPowerOfTwoDividing(int64_t n) { return n & -n; }
+
+/// The dim along which consecutive elements of `memdesc` are adjacent in
+/// memory, and how many of them stay adjacent and aligned (a power of two).
+std::pair<unsigned, int64_t> getContiguousRun(Value memdesc) {
+  auto type = cast<MemDescType>(memdesc.getType());
+  if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding())) {
+    NVMMAGeometry g(type.getShape(), nvmma);
+    // Rows of S bytes (or the whole dim without swizzle) in aligned 16-byte
+    // chunks; the 1024-byte-aligned base keeps them aligned.
+    return {g.contigDim, g.lc};
+  }
+  auto layout = cast<SharedEncodingAttr>(type.getEncoding());
+  unsigned dim = layout.getOrder()[0];
+  // A sub-tile's rows start at multiples of its own row length (offsets
+  // are multiples of its shape) and of its buffer's.
+  auto buffer = cast<MemDescType>(getAddressedBuffer(memdesc).getType());
+  return {dim, std::min(largestPowerOfTwoDividing(type.getShape()[dim]),
+                        largestPowerOfTwoDividing(buffer.getShape()[dim]))};
+}
+
+} // namespace
+
+unsigned getSharedVectorElems(Value memdesc, RankedTensorType tensorType) {
+  Attribute layout = tensorType.getEncoding();
+  if (!isBlockedLike(layout))
+    return 1;
+  auto type = cast<MemDescType>(memdesc.getType());
+  auto [dim, run] = getContiguousRun(memdesc);
+  if (getOrder(layout)[0] != dim)
+    return 1;
+  // The thread's runs start at multiples of their length, so a vector that
+  // divides the run is aligned.
+  int64_t vec = largestPowerOfTwoDividing(
+      getContiguousElemsPerThread(layout, tensorType.getShape()));
+  vec = std::min(vec, largestPowerOfTwoDividing(run));
+  vec = std::min<int64_t>(vec,
+                          16 / (type.getElementType().getIntOrFloatBitWidth() / 8));
+  return unsigned(std::max<int64_t>(1, vec));
+}
+
+SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
+                                             Value memdesc, Value base,
+                                             RankedTensorType tensorType,
+                                             unsigned vec) {
+  auto type = cast<MemDescType>(memdesc.getType());
+  auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  SmallVector<int64_t> strides;
+  if (!nvmma) {
+    auto buffer = cast<MemDescType>(getAddressedBuffer(memdesc).getType());
+    strides = getDenseStrides(buffer.getShape(),
+                              cast<SharedEncodingAttr>(buffer.getEncoding()));
+  }
+  SmallVector<Value> ptrs;
+  for (const auto &[i, coords] :
+       llvm::enumerate(emitIndices(b, loc, tensorType))) {
+    if (i % vec)
+      continue;
+    if (nvmma) {
+      ptrs.push_back(gep(b, loc, b.getI8Type(), base,
+                         emitNVMMAOffset(b, loc, coords, type.getShape(),
+                                         nvmma)));
+      continue;
+    }
+    Value offset;
+    for (auto [c, stride] : llvm::zip(coords, strides)) {
+      Value term = stride == 1 ? c
+                               : LLVM::MulOp::create(b, loc, c,
+                                                     i32Val(b, loc, stride))
+                                     .getResult();
+      offset = offset ? LLVM::AddOp::create(b, loc, offset, term).getResult()
+                      : term;
+    }
+    ptrs.push_back(gep(b, loc, type.getElementType(), base,
+                       offset ? offset : i32Val(b, loc, 0)));
+  }
+  return ptrs;
 }
 
 Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,

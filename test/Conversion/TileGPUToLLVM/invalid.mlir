@@ -17,14 +17,14 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 
 // -----
 
-#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>
 #nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
 module attributes {"tilegpu.num-warps" = 4 : i32} {
-  tile.func public @load_nvmma(%f: f16) {
-    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable>
-    // expected-error @+2 {{element access to shared memory in layout #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16> is not supported yet (only #tilegpu.shared is)}}
+  tile.func public @load_nvmma_3d(%f: f16) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16, #nvmma, mutable>
+    // expected-error @+2 {{element access to a 3-D #tilegpu.nvmma_shared buffer is not supported (only 2-D)}}
     // expected-error @+1 {{failed to legalize operation 'tilegpu.local_load'}}
-    %x = tilegpu.local_load %m : !tilegpu.memdesc<64x64xf16, #nvmma, mutable> -> tensor<64x64xf16, #blocked>
+    %x = tilegpu.local_load %m : !tilegpu.memdesc<2x64x64xf16, #nvmma, mutable> -> tensor<2x64x64xf16, #blocked>
     tile.return
   }
 }
@@ -77,6 +77,58 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     // expected-error @+2 {{cannot wait on a tensor of 'i8' (the wait ties 32-bit and 16-bit elements)}}
     // expected-error @+1 {{failed to legalize operation 'tilegpu.warp_group_dot_wait'}}
     %r = tilegpu.warp_group_dot_wait %t {pendings = 0 : i32} : tensor<64x64xi8, #w>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @async_copy_other_not_zero(%p: !tile.ptr<f32>) {
+    %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #tilegpu.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %rows = tile.broadcast %r1 : tensor<32x1xi32, #blocked> -> tensor<32x16xi32, #blocked>
+    %c = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32, #tilegpu.slice<dim = 0, parent = #blocked>>
+    %c1 = tile.expand_dims %c {axis = 0 : i32} : tensor<16xi32, #tilegpu.slice<dim = 0, parent = #blocked>> -> tensor<1x16xi32, #blocked>
+    %cols = tile.broadcast %c1 : tensor<1x16xi32, #blocked> -> tensor<32x16xi32, #blocked>
+    %stride = arith.constant dense<16> : tensor<32x16xi32, #blocked>
+    %rs = arith.muli %rows, %stride : tensor<32x16xi32, #blocked>
+    %off = arith.addi %rs, %cols : tensor<32x16xi32, #blocked>
+    %ps = tile.splat %p : !tile.ptr<f32> -> tensor<32x16x!tile.ptr<f32>, #blocked>
+    %ptrs = tile.addptr %ps, %off : tensor<32x16x!tile.ptr<f32>, #blocked>, tensor<32x16xi32, #blocked>
+    %mask = arith.constant dense<true> : tensor<32x16xi1, #blocked>
+    %one = arith.constant dense<1.0> : tensor<32x16xf32, #blocked>
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x16xf32, #nvmma, mutable>
+    // expected-error @+2 {{cp.async fills masked-off elements with zeros: `other` must be absent or a zero constant}}
+    // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy_global_to_local'}}
+    %t = tilegpu.async_copy_global_to_local %ptrs, %m mask %mask : tensor<32x16xi1, #blocked> other %one : tensor<32x16xf32, #blocked> : tensor<32x16x!tile.ptr<f32>, #blocked> -> !tilegpu.memdesc<32x16xf32, #nvmma, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @async_copy_narrower_than_4_bytes(%p: !tile.ptr<f16>) {
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #tilegpu.slice<dim = 1, parent = #blocked>> -> tensor<64x1xi32, #blocked>
+    %rows = tile.broadcast %r1 : tensor<64x1xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %c = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #tilegpu.slice<dim = 0, parent = #blocked>>
+    %c1 = tile.expand_dims %c {axis = 0 : i32} : tensor<64xi32, #tilegpu.slice<dim = 0, parent = #blocked>> -> tensor<1x64xi32, #blocked>
+    %cols = tile.broadcast %c1 : tensor<1x64xi32, #blocked> -> tensor<64x64xi32, #blocked>
+    %stride = arith.constant dense<64> : tensor<64x64xi32, #blocked>
+    %rs = arith.muli %rows, %stride : tensor<64x64xi32, #blocked>
+    %off = arith.addi %rs, %cols : tensor<64x64xi32, #blocked>
+    %ps = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>, #blocked>
+    %ptrs = tile.addptr %ps, %off : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi32, #blocked>
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable>
+    // expected-error @+2 {{cp.async needs 4-byte aligned contiguous elements; this copy moves 2 byte(s) of 'f16' at once (the thread holds 8 consecutive element(s) that stay together in the destination, the pointers are contiguous and aligned for 1)}}
+    // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy_global_to_local'}}
+    %t = tilegpu.async_copy_global_to_local %ptrs, %m : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable>
     tile.return
   }
 }

@@ -10,15 +10,17 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @warpforge_smem : !llvm.ptr<3>
   // CHECK-NEXT: %[[OFF:.*]] = llvm.mlir.constant(1024 : i32) : i32
   // CHECK-NEXT: %[[B:.*]] = llvm.getelementptr %[[BASE]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // The thread's 4 consecutive f16 along the contiguous dim are one 8-byte
+  // vector store.
   // CHECK: nvvm.barrier0
-  // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
-  // CHECK: nvvm.barrier0
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
   // Row-major: element (r, c) at r * 32 + c.
   // CHECK: %[[STRIDE:.*]] = llvm.mlir.constant(32 : i32) : i32
   // CHECK-NEXT: %[[ROW:.*]] = llvm.mul %{{.*}}, %[[STRIDE]] : i32
   // CHECK-NEXT: %[[OFFSET:.*]] = llvm.add %[[ROW]], %{{.*}} : i32
   // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %[[B]][%[[OFFSET]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-  // CHECK: llvm.load %[[P]] : !llvm.ptr<3> -> f16
+  // CHECK-NEXT: llvm.load %[[P]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
   tile.func public @local_alloc_and_load(%f: f16) {
     %first = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
     %x = tile.splat %f : f16 -> tensor<16x32xf16, #blocked>
@@ -35,7 +37,8 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 #shared = #tilegpu.shared<order = [0, 1]>
 module attributes {"tilegpu.num-warps" = 4 : i32} {
   // Column-major (order [0, 1]): element (r, c) at r + c * 16; a store is
-  // fenced by barriers on both sides.
+  // fenced by barriers on both sides.  The thread's runs go along dim 1,
+  // which is not contiguous here: one store per element.
   // CHECK-LABEL: llvm.func @local_store_column_major
   // CHECK: %[[STRIDE:.*]] = llvm.mlir.constant(16 : i32) : i32
   // CHECK: llvm.mul %{{.*}}, %[[STRIDE]] : i32
@@ -67,12 +70,222 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // CHECK: %[[STRIDE:.*]] = llvm.mlir.constant(64 : i32) : i32
   // CHECK-NEXT: llvm.mul %{{.*}}, %[[STRIDE]] : i32
   // CHECK: llvm.getelementptr %[[SUB]]
-  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+  // CHECK: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
   tile.func public @memdesc_index_and_subslice(%i: i32) {
     %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16, #shared, mutable, buffers = 3>
     %b = tilegpu.memdesc_index %m[%i] : !tilegpu.memdesc<32x64xf16, #shared, mutable, buffers = 3> -> !tilegpu.memdesc<32x64xf16, #shared, mutable>
     %t = tilegpu.memdesc_subslice %b [16, 32] : !tilegpu.memdesc<32x64xf16, #shared, mutable> -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
     %y = tilegpu.local_load %t : !tilegpu.memdesc<16x32xf16, #shared, mutable> -> tensor<16x32xf16, #blocked>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // 128-byte swizzle of f16 [64, 64], dim 1 contiguous: W = 64 elements per
+  // row, one column block (j = c >> 6) of 64 rows x 128 bytes; u = j * 8192
+  // + r * 128 + (c & 63) * 2, then bits 7..9 xor into bits 4..6.  Each
+  // thread's 8 elements are one 16-byte vector store; the async proxy is
+  // fenced before the closing barrier.
+  // CHECK-LABEL: llvm.func @local_alloc_nvmma_swizzle_128
+  // CHECK: %[[WM1:.*]] = llvm.mlir.constant(63 : i32) : i32
+  // CHECK-NEXT: %[[COL:.*]] = llvm.and %[[C:.*]], %[[WM1]] : i32
+  // CHECK-NEXT: %[[LOGW:.*]] = llvm.mlir.constant(6 : i32) : i32
+  // CHECK-NEXT: %[[J:.*]] = llvm.lshr %[[C]], %[[LOGW]] : i32
+  // CHECK-NEXT: %[[SB:.*]] = llvm.mlir.constant(13 : i32) : i32
+  // CHECK-NEXT: %[[JB:.*]] = llvm.shl %[[J]], %[[SB]] : i32
+  // CHECK-NEXT: %[[SR:.*]] = llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: %[[RB:.*]] = llvm.shl %{{.*}}, %[[SR]] : i32
+  // CHECK-NEXT: %[[U0:.*]] = llvm.add %[[JB]], %[[RB]] : i32
+  // CHECK-NEXT: %[[SE:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: %[[CB:.*]] = llvm.shl %[[COL]], %[[SE]] : i32
+  // CHECK-NEXT: %[[U:.*]] = llvm.add %[[U0]], %[[CB]] : i32
+  // CHECK-NEXT: %[[S7:.*]] = llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: %[[LINE:.*]] = llvm.lshr %[[U]], %[[S7]] : i32
+  // CHECK-NEXT: %[[M7:.*]] = llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: %[[PHASE:.*]] = llvm.and %[[LINE]], %[[M7]] : i32
+  // CHECK-NEXT: %[[S4:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: %[[X:.*]] = llvm.shl %[[PHASE]], %[[S4]] : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.xor %[[U]], %[[X]] : i32
+  // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.store %{{.*}}, %[[P]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-COUNT-3: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+  // CHECK-NEXT: nvvm.barrier0
+  tile.func public @local_alloc_nvmma_swizzle_128(%f: f16) {
+    %x = tile.splat %f : f16 -> tensor<64x64xf16, #blocked>
+    %m = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nvmma>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 32>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // 64-byte swizzle of f32 [32, 32]: W = 16, two column blocks of 32 rows
+  // x 64 bytes (j * 2048); bits 7..8 xor into bits 4..5.  Four f32 are one
+  // 16-byte vector; each thread stores two.
+  // CHECK-LABEL: llvm.func @local_alloc_nvmma_swizzle_64
+  // CHECK: llvm.mlir.constant(15 : i32) : i32
+  // CHECK-NEXT: llvm.and
+  // CHECK-NEXT: llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NEXT: llvm.lshr
+  // CHECK-NEXT: llvm.mlir.constant(11 : i32) : i32
+  // CHECK-NEXT: llvm.shl
+  // CHECK-NEXT: llvm.mlir.constant(6 : i32) : i32
+  // CHECK-NEXT: llvm.shl
+  // CHECK-NEXT: llvm.add
+  // CHECK-NEXT: llvm.mlir.constant(2 : i32) : i32
+  // CHECK-NEXT: llvm.shl
+  // CHECK-NEXT: llvm.add
+  // CHECK-NEXT: llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: llvm.lshr
+  // CHECK-NEXT: %[[M:.*]] = llvm.mlir.constant(3 : i32) : i32
+  // CHECK-NEXT: llvm.and %{{.*}}, %[[M]] : i32
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.fence.proxy
+  tile.func public @local_alloc_nvmma_swizzle_64(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<32x32xf32, #blocked>
+    %m = tilegpu.local_alloc %x : (tensor<32x32xf32, #blocked>) -> !tilegpu.memdesc<32x32xf32, #nvmma>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 32, transposed = false, elementBitWidth = 8>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // 32-byte swizzle of i8: W = 32, bit 7 xor into bit 4; 16 i8 per vector,
+  // two per thread.
+  // CHECK-LABEL: llvm.func @local_store_nvmma_swizzle_32
+  // The thread's last column offset, then the first vector's address:
+  // CHECK: llvm.mlir.constant(47 : i32) : i32
+  // CHECK: llvm.mlir.constant(31 : i32) : i32
+  // CHECK-NEXT: llvm.and
+  // CHECK-NEXT: llvm.mlir.constant(5 : i32) : i32
+  // CHECK-NEXT: llvm.lshr
+  // CHECK: llvm.mlir.constant(7 : i32) : i32
+  // CHECK-NEXT: llvm.lshr
+  // CHECK-NEXT: %[[M:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: llvm.and %{{.*}}, %[[M]] : i32
+  // CHECK: nvvm.barrier0
+  // CHECK-NEXT: llvm.mlir.poison : vector<16xi8>
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<16xi8>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.fence.proxy
+  // CHECK-NEXT: nvvm.barrier0
+  tile.func public @local_store_nvmma_swizzle_32(%v: i8) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xi8, #nvmma, mutable>
+    %x = tile.splat %v : i8 -> tensor<64x64xi8, #blocked>
+    tilegpu.local_store %x, %m : tensor<64x64xi8, #blocked> -> !tilegpu.memdesc<64x64xi8, #nvmma, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // Transposed: dim 0 (64 rows of the [64, 32] tile) is contiguous, so the
+  // column index is the swizzled row (c = coord 1 scaled by 128 bytes) and
+  // a thread's 8 consecutive elements along dim 0 are one vector load.
+  // CHECK-LABEL: llvm.func @local_load_nvmma_transposed
+  // CHECK: %[[WM1:.*]] = llvm.mlir.constant(63 : i32) : i32
+  // CHECK-NEXT: llvm.and %[[ROW:.*]], %[[WM1]] : i32
+  // CHECK-NEXT: %[[LOGW:.*]] = llvm.mlir.constant(6 : i32) : i32
+  // CHECK-NEXT: llvm.lshr %[[ROW]], %[[LOGW]] : i32
+  // CHECK-NEXT: llvm.mlir.constant(12 : i32) : i32
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+  // CHECK-COUNT-8: llvm.extractelement
+  tile.func public @local_load_nvmma_transposed() {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #nvmma, mutable>
+    %x = tilegpu.local_load %m : !tilegpu.memdesc<64x32xf16, #nvmma, mutable> -> tensor<64x32xf16, #blocked>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // Transposed buffer, threads holding runs along dim 1: consecutive
+  // elements are 128 bytes apart, so every element is its own access.
+  // CHECK-LABEL: llvm.func @local_load_nvmma_transposed_scalar
+  // CHECK-NOT: vector<
+  // CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
+  // CHECK-NOT: vector<
+  // CHECK: llvm.return
+  tile.func public @local_load_nvmma_transposed_scalar() {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #nvmma, mutable>
+    %x = tilegpu.local_load %m : !tilegpu.memdesc<64x32xf16, #nvmma, mutable> -> tensor<64x32xf16, #blocked>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 0, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // No swizzle: dense row-major, (r * 8 + c) * 2 bytes; two f16 per thread
+  // make a 4-byte vector.
+  // CHECK-LABEL: llvm.func @local_alloc_nvmma_unswizzled
+  // CHECK: %[[S3:.*]] = llvm.mlir.constant(3 : i32) : i32
+  // CHECK-NEXT: %[[R:.*]] = llvm.shl %{{.*}}, %[[S3]] : i32
+  // CHECK-NEXT: %[[E:.*]] = llvm.add %[[R]], %{{.*}} : i32
+  // CHECK-NEXT: %[[S1:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.shl %[[E]], %[[S1]] : i32
+  // CHECK-NEXT: llvm.getelementptr %{{.*}}[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.fence.proxy
+  tile.func public @local_alloc_nvmma_unswizzled(%f: f16) {
+    %x = tile.splat %f : f16 -> tensor<32x8xf16, #blocked>
+    %m = tilegpu.local_alloc %x : (tensor<32x8xf16, #blocked>) -> !tilegpu.memdesc<32x8xf16, #nvmma>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // 16 f16 per thread: two 16-byte vectors (the widest a swizzled chunk
+  // keeps together), each with its own address.
+  // CHECK-LABEL: llvm.func @local_load_nvmma_two_vectors
+  // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+  // CHECK-NOT: llvm.load
+  // CHECK: llvm.return
+  tile.func public @local_load_nvmma_two_vectors() {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #nvmma, mutable>
+    %x = tilegpu.local_load %m : !tilegpu.memdesc<64x32xf16, #nvmma, mutable> -> tensor<64x32xf16, #blocked>
+    tile.return
+  }
+}
+
+// -----
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // Plain buffers are read by threads, not the async proxy: no fence.
+  // CHECK-LABEL: llvm.func @local_store_plain_has_no_fence
+  // CHECK: nvvm.barrier0
+  // CHECK-NOT: nvvm.fence.proxy
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
+  tile.func public @local_store_plain_has_no_fence(%f: f16) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
+    %x = tile.splat %f : f16 -> tensor<16x32xf16, #blocked>
+    tilegpu.local_store %x, %m : tensor<16x32xf16, #blocked> -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
     tile.return
   }
 }

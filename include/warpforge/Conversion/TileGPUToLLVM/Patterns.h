@@ -60,6 +60,11 @@ void populateSharedMemoryOpToLLVMPatterns(
 /// inline PTX).
 void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+/// cp.async copies into shared memory (vector widths from `vectorSize`, as
+/// for loads), their groups and waits, and the async-proxy fence.
+void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       VectorSizeQuery vectorSize);
 /// tile.assert (`__assertfail`) and tile.print (`vprintf`).
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

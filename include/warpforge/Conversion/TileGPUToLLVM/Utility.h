@@ -91,6 +91,10 @@ mlir::Value shuffleIdx(mlir::OpBuilder &b, mlir::Location loc,
 /// A CTA-wide barrier (bar.sync 0).
 void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 
+/// `fence.proxy.async.shared::cta`: the thread's generic shared-memory
+/// writes become visible to the async proxy (wgmma, TMA).
+void emitAsyncProxyFence(mlir::OpBuilder &b, mlir::Location loc);
+
 /// The kernel's dynamic shared memory, `!llvm.ptr<3>`: declared once per
 /// module as the external global `warpforge_smem`.
 mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
@@ -134,6 +138,60 @@ mlir::Value fromSharedStorage(mlir::OpBuilder &b, mlir::Location loc,
                               mlir::Value v, mlir::Type type);
 /// Bytes one element of (lowered) `type` takes in shared memory.
 unsigned getSharedStorageBytes(mlir::Type type);
+
+//===----------------------------------------------------------------------===//
+// Shared-memory buffers (memdescs)
+//===----------------------------------------------------------------------===//
+
+/// The byte offset of element `coords` of a 2-D `shape` buffer in the
+/// `#tilegpu.nvmma_shared` `layout`.  With `transposed` dim 0 is the
+/// contiguous one, else dim 1; call its size Lc, the other Lo, the element
+/// bytes eb and W = S / eb for S = swizzlingByteWidth.  The contiguous dim
+/// is cut into Lc / W column blocks, block j a dense Lo x S-byte array at
+/// j * Lo * S; element (o, c) sits at
+///   u = (c / W) * Lo * S + o * S + (c % W) * eb
+/// and physically at u ^ (((u >> 7) & (S / 16 - 1)) << 4): the 16-byte
+/// chunks of each 128-byte line permuted by the line's index within the
+/// 8-line (S = 128), 4-pair (64) or 2-quad (32) swizzle atom, as wgmma and
+/// TMA read them.  S = 0: dense, the contiguous dim fastest.
+int64_t getNVMMAOffset(llvm::ArrayRef<int64_t> coords,
+                       llvm::ArrayRef<int64_t> shape,
+                       tilegpu::NVMMASharedEncodingAttr layout);
+/// The same at run time, coordinates and result i32.
+mlir::Value emitNVMMAOffset(mlir::OpBuilder &b, mlir::Location loc,
+                            llvm::ArrayRef<mlir::Value> coords,
+                            llvm::ArrayRef<int64_t> shape,
+                            tilegpu::NVMMASharedEncodingAttr layout);
+
+/// The buffer a memdesc value addresses: sub-tiles (memdesc_subslice) are
+/// placed by the strides of the buffer they are cut from.
+mlir::Value getAddressedBuffer(mlir::Value memdesc);
+
+/// The element strides of a `#tilegpu.shared` buffer of `shape`.
+llvm::SmallVector<int64_t> getDenseStrides(llvm::ArrayRef<int64_t> shape,
+                                           tilegpu::SharedEncodingAttr layout);
+
+/// Succeeds when the lowering can place the elements of `memdesc`: whole
+/// bytes in the `#tilegpu.shared` layout or a 2-D `#tilegpu.nvmma_shared`
+/// one; else reports why at `op`.
+mlir::LogicalResult checkSharedElementAccess(mlir::Operation *op,
+                                             mlir::Value memdesc);
+
+/// The widest vector, in elements of the thread's list, in which a thread
+/// holding `tensorType` can access shared buffer `memdesc`: consecutive
+/// in the list and in the buffer, at most 16 bytes and aligned to its size
+/// (swizzling permutes aligned 16-byte chunks, which keeps such a vector
+/// in one piece).  A power of two; 1 when nothing better is known.
+unsigned getSharedVectorElems(mlir::Value memdesc,
+                              mlir::RankedTensorType tensorType);
+
+/// The `!llvm.ptr<3>` of the first element of each vector of `vec`
+/// elements (list elements 0, vec, 2 * vec, ...) of the thread's
+/// `tensorType` tensor in shared buffer `memdesc`, lowered to `base`.
+llvm::SmallVector<mlir::Value>
+emitSharedVectorAddresses(mlir::OpBuilder &b, mlir::Location loc,
+                          mlir::Value memdesc, mlir::Value base,
+                          mlir::RankedTensorType tensorType, unsigned vec);
 
 /// The row-major linear index (i32) of `coords` in a `shape` tensor.
 mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
