@@ -107,7 +107,8 @@ struct AsyncCopyOpConversion
                 "destination, the pointers are contiguous and aligned for "
              << globalVec << ")";
 
-    SmallVector<Value> srcs = unpackLLElements(loc, adaptor.getPtrs(), rewriter);
+    SmallVector<Value> srcs =
+        unpackLLElements(loc, adaptor.getPtrs(), rewriter);
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackLLElements(loc, adaptor.getMask(), rewriter);

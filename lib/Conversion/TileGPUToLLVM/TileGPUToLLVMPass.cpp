@@ -98,7 +98,8 @@ struct ConvertTileGPUToLLVM
     populateViewOpToLLVMPatterns(converter, patterns);
     // Along the dimension the layout gives each thread consecutive
     // elements: that is where a vector runs.
-    VectorSizeQuery vectorSize = [&axisInfo](Value ptr, Value mask) -> unsigned {
+    VectorSizeQuery vectorSize = [&axisInfo](Value ptr,
+                                             Value mask) -> unsigned {
       auto type = dyn_cast<RankedTensorType>(ptr.getType());
       if (!type || !isBlockedLike(type.getEncoding()))
         return 1;

@@ -463,7 +463,8 @@ Value emitNVMMAOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,
   // are a shift and a mask.
   int64_t w = g.width();
   Value column = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, w - 1));
-  Value block = LLVM::LShrOp::create(b, loc, c, i32Val(b, loc, llvm::Log2_64(w)));
+  Value block =
+      LLVM::LShrOp::create(b, loc, c, i32Val(b, loc, llvm::Log2_64(w)));
   Value blockStart = mul(block, g.lo * g.swizzle);
   Value rowStart = mul(o, g.swizzle);
   Value rowInBlock = add(blockStart, rowStart);
@@ -547,8 +548,8 @@ unsigned getSharedVectorElems(Value memdesc, RankedTensorType tensorType) {
   int64_t vec = largestPowerOfTwoDividing(
       getContiguousElemsPerThread(layout, tensorType.getShape()));
   vec = std::min(vec, largestPowerOfTwoDividing(run));
-  vec = std::min<int64_t>(vec,
-                          16 / (type.getElementType().getIntOrFloatBitWidth() / 8));
+  int64_t elemBytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+  vec = std::min<int64_t>(vec, 16 / elemBytes);
   return unsigned(std::max<int64_t>(1, vec));
 }
 
