@@ -196,21 +196,27 @@ def test_matmul_runs_on_wgmma(tmp_path, frontend_only):
                                  BLOCK_SIZE_M=64, BLOCK_SIZE_N=64, BLOCK_SIZE_K=32,
                                  GROUP_SIZE_M=8, ACTIVATION="leaky_relu", grid=(1,))
     # On Hopper the operands go to swizzled shared memory (A K-major, B
-    # MN-major: both have their last dimension contiguous), the loop
-    # carries the accumulator in the wgmma layout, and the only conversion
-    # left is the accumulator's, once, after the loop.
+    # MN-major: both have their last dimension contiguous) through cp.async
+    # into 3-buffer rings, the loop carries the accumulator in the wgmma
+    # layout with one product in flight, and the only conversion left is
+    # the accumulator's, once, after the loop.
     text = to_tilegpu(k)
     assert text.count("tilegpu.convert_layout") == 1
     filecheck(text, """
 CHECK-DAG: #[[WG:wgmma[0-9]*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 CHECK-DAG: #[[NVA:nvmma[0-9]*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
 CHECK-DAG: #[[NVB:nvmma[0-9]*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+CHECK: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #[[NVA]], mutable, buffers = 3>
+CHECK: %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16, #[[NVB]], mutable, buffers = 3>
+CHECK-COUNT-2: tilegpu.async_commit_group
 CHECK: scf.for {{.*}} -> (tensor<64x64xf32, #[[WG]]>,
-CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<64x32xf16, #[[NVA]]>
-CHECK: %[[B:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x64xf16, #[[NVB]]>
+CHECK: %[[A:.*]] = tilegpu.memdesc_index %[[RA]]
+CHECK: %[[B:.*]] = tilegpu.memdesc_index %[[RB]]
 CHECK: %[[D:.*]] = tilegpu.warp_group_dot %[[A]], %[[B]], %{{.*}} -> tensor<64x64xf32, #[[WG]]>
-CHECK: tilegpu.warp_group_dot_wait %[[D]]
+CHECK: tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+CHECK: tilegpu.async_copy_global_to_local
 CHECK: scf.yield
+CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 CHECK: tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #[[WG]]>
 CHECK: tile.store
 """, tmp_path)

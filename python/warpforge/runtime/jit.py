@@ -317,10 +317,13 @@ class JITFunction:
             payload = disk_cache.load(key)
             if payload is not None:
                 kernel = CompiledKernel.from_payload(payload)
-                if kernel is not None:
+                # Only finished kernels count: an entry without a cubin (a
+                # compile stopped early, as tests of the frontend do) would
+                # fail at launch.
+                if kernel is not None and "cubin" in kernel.asm:
                     return kernel
         kernel = self._compile(specialization, options)
-        if key is not None:
+        if key is not None and "cubin" in kernel.asm:
             disk_cache.store(key, kernel.to_payload())
         return kernel
 
