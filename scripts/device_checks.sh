@@ -2,7 +2,7 @@
 # On the device, after scripts/device_setup.sh: compute-sanitizer memcheck
 # and racecheck over a representative set of the GPU tests (vector add,
 # element-wise math, histogram, cross-warp reductions, scans, softmax,
-# layer norm), logs in $OUT.
+# layer norm, tl.dot on wgmma), logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -21,4 +21,8 @@ run() {
 run memcheck kernels python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
 run memcheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or layer_norm or cumsum"
 run racecheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or cumsum"
+# tl.dot: wgmma from cp.async rings, one and two warpgroups, 2 to 5 stages,
+# partial tiles in M, N and K.
+run memcheck matmul python/test/test_gpu_matmul.py -k "test_fewer_k_steps_than_stages or (test_block_configs and (128x128x64 or 128x256x64))"
+run racecheck matmul python/test/test_gpu_matmul.py -k "test_fewer_k_steps_than_stages or (test_block_configs and (128x128x64 or 128x256x64))"
 exit $status
