@@ -89,9 +89,7 @@ struct SharedOperand {
   /// Unswizzled byte offset of element (o, c): o along the other dim, c
   /// along the contiguous one.
   int64_t getByteOffset(int64_t o, int64_t c) const {
-    int64_t w = getWidth();
-    return (c / w) * otherSize * swizzleBytes + o * swizzleBytes +
-           (c % w) * elemBytes;
+    return getNVMMAUnswizzledOffset(o, c, otherSize, swizzleBytes, elemBytes);
   }
 
   /// The descriptor without its start address.

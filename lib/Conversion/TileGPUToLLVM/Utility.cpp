@@ -433,9 +433,14 @@ int64_t getNVMMAOffset(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape,
   int64_t c = coords[g.contigDim], o = coords[g.otherDim];
   if (g.swizzle == 0)
     return (o * g.lc + c) * g.eb;
-  int64_t w = g.width();
-  int64_t u = (c / w) * g.lo * g.swizzle + o * g.swizzle + (c % w) * g.eb;
+  int64_t u = getNVMMAUnswizzledOffset(o, c, g.lo, g.swizzle, g.eb);
   return u ^ (((u >> 7) & (g.swizzle / 16 - 1)) << 4);
+}
+
+int64_t getNVMMAUnswizzledOffset(int64_t o, int64_t c, int64_t lo,
+                                 int64_t swizzleBytes, int64_t elemBytes) {
+  int64_t w = swizzleBytes / elemBytes;
+  return (c / w) * lo * swizzleBytes + o * swizzleBytes + (c % w) * elemBytes;
 }
 
 Value emitNVMMAOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords,

@@ -157,6 +157,11 @@ unsigned getSharedStorageBytes(mlir::Type type);
 int64_t getNVMMAOffset(llvm::ArrayRef<int64_t> coords,
                        llvm::ArrayRef<int64_t> shape,
                        tilegpu::NVMMASharedEncodingAttr layout);
+/// The unswizzled offset u above of element (o, c) in a buffer of `lo`
+/// rows of `swizzleBytes`-byte lines (S > 0): what wgmma descriptors
+/// address (the hardware applies the XOR).
+int64_t getNVMMAUnswizzledOffset(int64_t o, int64_t c, int64_t lo,
+                                 int64_t swizzleBytes, int64_t elemBytes);
 /// The same at run time, coordinates and result i32.
 mlir::Value emitNVMMAOffset(mlir::OpBuilder &b, mlir::Location loc,
                             llvm::ArrayRef<mlir::Value> coords,

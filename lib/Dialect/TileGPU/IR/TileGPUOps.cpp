@@ -229,10 +229,9 @@ LogicalResult WaitBarrierOp::verify() {
 
 namespace {
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
+} // namespace
 
-/// The wgmma instruction K for operands of type `t` (0 when wgmma has no
-/// form for them).
-unsigned getWgmmaInstrK(Type t) {
+unsigned warpforge::tilegpu::getWgmmaInstrK(Type t) {
   if (t.isF16() || t.isBF16())
     return 16;
   if (isFp8(t))
@@ -241,7 +240,6 @@ unsigned getWgmmaInstrK(Type t) {
     return 8;
   return 0;
 }
-} // namespace
 
 LogicalResult WarpGroupDotOp::verify() {
   auto dType = getD().getType();

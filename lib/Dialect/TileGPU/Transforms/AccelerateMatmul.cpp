@@ -95,7 +95,11 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
     return dot.emitError("tl.dot of bfloat16 operands accumulates in "
                          "float32 on Hopper, not ")
            << ed;
-  unsigned instrK = bitWidth(ea) == 16 ? 16 : bitWidth(ea) == 8 ? 32 : 8;
+  unsigned instrK = getWgmmaInstrK(ea);
+  if (instrK == 0)
+    return dot.emitError("tl.dot of ")
+           << ea << " operands has no wgmma form on Hopper; use float16, "
+           << "bfloat16, float8 or float32 (as tf32)";
   int64_t m = dType.getDimSize(0), n = dType.getDimSize(1),
           k = aType.getDimSize(1);
   if (numWarps % 4 != 0)

@@ -121,6 +121,10 @@ std::pair<int64_t, int64_t> getWgmmaReps(WgmmaEncodingAttr layout,
 llvm::SmallVector<std::pair<int64_t, int64_t>>
 getWgmmaElementOffsets(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape);
 
+/// The K of one wgmma instruction for operands of type `t`: 16 for 16-bit
+/// types, 32 for fp8, 8 for f32 (tf32); 0 when wgmma has no form for them.
+unsigned getWgmmaInstrK(mlir::Type t);
+
 /// The wgmma layout of a wgmma tensor or of a wgmma register operand.
 WgmmaEncodingAttr getWgmmaParent(mlir::Attribute layout);
 
