@@ -47,7 +47,9 @@ bool isZeroBitsSplat(Value v) {
 void emitCpAsync(OpBuilder &b, Location loc, Value dst, Value src,
                  unsigned bytes, Value srcSize, Value owner) {
   SmallVector<Value> operands{dst, src};
-  std::string constraints = "l,l";
+  // Shared-memory pointers are 32-bit (the target's nvptx-short-ptr data
+  // layout): "r", not "l", so that no 64-bit copy of the address is made.
+  std::string constraints = "r,l";
   std::string text;
   llvm::raw_string_ostream os(text);
   if (owner) {

@@ -10,6 +10,14 @@
 // every thread stores its elements at their row-major index, a barrier, and
 // every thread loads the elements of the new placement.
 //
+// Each side moves vectors of up to 16 bytes where every thread's registers
+// hold aligned runs of the row-major order (a wgmma accumulator holds
+// pairs of columns, a store's blocked layout runs of 8 f16).  Rows are
+// padded so that a warp walking down a column does not hit one bank; the
+// padding (4, 8 or 16 bytes, a vector's alignment) is the one with the
+// fewest shared-memory wavefronts for the exchange's accesses, counted at
+// compile time over warp 0's lanes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
@@ -17,6 +25,7 @@
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -33,12 +42,15 @@ struct ExchangePlan {
 
   // Through shared memory: element `i` (row-major) of the tensor lives at
   // element slot `i + (i / rowLength) * padElems` of the scratch, within
-  // its round of `elemsPerRound` elements.
+  // its round of `elemsPerRound` elements.  Each side moves `srcVec` and
+  // `dstVec` consecutive elements per access.
   int64_t rowLength = 1;
   int64_t padElems = 0;
   int64_t elemsPerRound = 1;
   int64_t rounds = 1;
   unsigned elemBytes = 1;
+  unsigned srcVec = 1;
+  unsigned dstVec = 1;
 
   bool inRegisters() const { return !registerSources.empty(); }
   int64_t paddedIndex(int64_t i) const {
@@ -66,14 +78,22 @@ SmallVector<int64_t> threadLinearIndices(RankedTensorType type, unsigned tid) {
   return linear;
 }
 
+/// Every thread's linear indices, by thread.
+using ThreadIndices = SmallVector<SmallVector<int64_t>>;
+
+ThreadIndices allLinearIndices(RankedTensorType type, unsigned threads) {
+  ThreadIndices all;
+  for (unsigned tid = 0; tid < threads; ++tid)
+    all.push_back(threadLinearIndices(type, tid));
+  return all;
+}
+
 /// For each destination element, the thread's source element holding the
 /// same linear index, if this is the same for every thread.
-SmallVector<unsigned> matchInRegisters(RankedTensorType src,
-                                       RankedTensorType dst, unsigned threads) {
+SmallVector<unsigned> matchInRegisters(const ThreadIndices &src,
+                                       const ThreadIndices &dst) {
   SmallVector<unsigned> sources;
-  for (unsigned tid = 0; tid < threads; ++tid) {
-    SmallVector<int64_t> srcLinear = threadLinearIndices(src, tid);
-    SmallVector<int64_t> dstLinear = threadLinearIndices(dst, tid);
+  for (auto [tid, srcLinear, dstLinear] : llvm::enumerate(src, dst)) {
     if (tid == 0) {
       llvm::DenseMap<int64_t, unsigned> index;
       for (auto [i, l] : llvm::enumerate(srcLinear))
@@ -97,14 +117,12 @@ SmallVector<unsigned> matchInRegisters(RankedTensorType src,
 /// they are, provided this is one permutation of the elements: every
 /// destination element gets one source element, each source element one
 /// destination element, the same in every thread holding them.
-bool registersArePermutation(RankedTensorType src, RankedTensorType dst,
-                             unsigned threads) {
-  if (getTotalElemsPerThread(src) != getTotalElemsPerThread(dst))
-    return false;
+bool registersArePermutation(const ThreadIndices &src, const ThreadIndices &dst,
+                             int64_t numel) {
   llvm::DenseMap<int64_t, int64_t> forward, backward;
-  for (unsigned tid = 0; tid < threads; ++tid) {
-    SmallVector<int64_t> srcLinear = threadLinearIndices(src, tid);
-    SmallVector<int64_t> dstLinear = threadLinearIndices(dst, tid);
+  for (auto [srcLinear, dstLinear] : llvm::zip(src, dst)) {
+    if (srcLinear.size() != dstLinear.size())
+      return false;
     for (auto [s, d] : llvm::zip(srcLinear, dstLinear)) {
       auto f = forward.try_emplace(d, s);
       auto b = backward.try_emplace(s, d);
@@ -112,43 +130,133 @@ bool registersArePermutation(RankedTensorType src, RankedTensorType dst,
         return false;
     }
   }
-  return int64_t(forward.size()) == dst.getNumElements();
+  return int64_t(forward.size()) == numel;
+}
+
+/// The largest `v <= maxVec` (a power of two dividing `rowLength`) such
+/// that every thread's registers come in groups of `v` holding linear
+/// indices `l, l+1, ..., l+v-1` with `l` a multiple of `v`.
+unsigned getContiguousVector(const ThreadIndices &all, unsigned maxVec,
+                             int64_t rowLength) {
+  for (unsigned v = maxVec; v > 1; v /= 2) {
+    if (rowLength % v != 0)
+      continue;
+    bool ok = llvm::all_of(all, [&](const SmallVector<int64_t> &linear) {
+      if (linear.size() % v != 0)
+        return false;
+      for (size_t g = 0; g < linear.size(); g += v) {
+        if (linear[g] % v != 0)
+          return false;
+        for (unsigned k = 1; k < v; ++k)
+          if (linear[g + k] != linear[g] + k)
+            return false;
+      }
+      return true;
+    });
+    if (ok)
+      return v;
+  }
+  return 1;
+}
+
+/// Shared-memory wavefronts of warp 0's accesses to the slots of `all`
+/// (plan's padding), `vec` elements per access.  Lanes are served in
+/// phases of 128 bytes (32 lanes of 4 bytes, 16 of 8, 8 of 16); within a
+/// phase, a bank holding k distinct words costs k wavefronts.
+int64_t countWavefronts(const ExchangePlan &plan, const ThreadIndices &all,
+                        unsigned vec) {
+  unsigned accessBytes = vec * plan.elemBytes;
+  unsigned lanesPerPhase = accessBytes <= 4 ? 32 : 128 / accessBytes;
+  unsigned words = std::max(1u, accessBytes / 4);
+  int64_t total = 0;
+  size_t perThread = all.front().size();
+  for (size_t g = 0; g < perThread; g += vec)
+    for (unsigned phase = 0; phase < 32; phase += lanesPerPhase) {
+      llvm::DenseMap<int64_t, llvm::SmallDenseSet<int64_t, 4>> banks;
+      for (unsigned lane = phase; lane < phase + lanesPerPhase; ++lane) {
+        int64_t byte = plan.paddedIndex(all[lane][g]) * plan.elemBytes;
+        for (unsigned w = 0; w < words; ++w) {
+          int64_t word = byte / 4 + w;
+          banks[word % 32].insert(word);
+        }
+      }
+      size_t worst = 1;
+      for (auto &entry : banks)
+        worst = std::max<size_t>(worst, entry.second.size());
+      total += worst;
+    }
+  return total;
 }
 
 ExchangePlan planExchange(RankedTensorType src, RankedTensorType dst,
                           bool allowReorder) {
   ExchangePlan plan;
   unsigned threads = getThreadCount(src.getEncoding());
-  if (allowReorder && registersArePermutation(src, dst, threads)) {
+  ThreadIndices srcAll = allLinearIndices(src, threads);
+  ThreadIndices dstAll = allLinearIndices(dst, threads);
+  if (allowReorder &&
+      registersArePermutation(srcAll, dstAll, dst.getNumElements())) {
     for (unsigned i = 0, e = getTotalElemsPerThread(dst); i < e; ++i)
       plan.registerSources.push_back(i);
     return plan;
   }
-  plan.registerSources = matchInRegisters(src, dst, threads);
+  plan.registerSources = matchInRegisters(srcAll, dstAll);
   if (plan.inRegisters())
     return plan;
 
   Type element = src.getElementType();
-  plan.elemBytes = isa<tile::PointerType>(element)
-                       ? 8
-                       : getSharedStorageBytes(element);
+  bool isPointer = isa<tile::PointerType>(element);
+  plan.elemBytes = isPointer ? 8 : getSharedStorageBytes(element);
   int64_t numel = src.getNumElements();
   plan.rowLength = std::min(src.getShape().back(), dst.getShape().back());
+  // Pointers stay scalar (an LLVM vector of pointers buys nothing here).
+  unsigned maxVec = isPointer ? 1 : std::max(1u, 16 / plan.elemBytes);
+  unsigned srcVec = getContiguousVector(srcAll, maxVec, plan.rowLength);
+  unsigned dstVec = getContiguousVector(dstAll, maxVec, plan.rowLength);
+
   // Padding: a warp whose lanes walk down a column (the transposing side
   // of the exchange) reads or writes addresses a row apart; rows of a
-  // multiple of 32 words put them all in one bank.  One extra 32-bit word
-  // (or one element, for 64-bit elements) after each row makes the row
-  // pitch odd in words, so such a column hits distinct banks, and keeps
-  // every element aligned.  Rows of 1 or 2 words conflict at most 2-way
-  // and would grow by 50% or more, so they are not padded; nor is a
-  // single row.
-  if (numel > plan.rowLength && plan.rowLength * plan.elemBytes >= 16)
-    plan.padElems = std::max(1u, 4 / plan.elemBytes);
+  // multiple of 32 words put them all in one bank.  Padding each row by
+  // 4, 8 or 16 bytes spreads them; a vector access needs its own width
+  // of padding to stay aligned, so the candidates trade vector width
+  // against conflicts, and the fewest wavefronts wins (the smaller padding
+  // on a tie).  Rows of 1 or 2 words conflict at most 2-way and would grow
+  // by 50% or more, so they are not padded; nor is a single row.
+  bool pad = numel > plan.rowLength && plan.rowLength * plan.elemBytes >= 16;
+  auto fitVec = [&](unsigned vec, int64_t padBytes) {
+    while (vec > 1 && padBytes % (vec * plan.elemBytes) != 0)
+      vec /= 2;
+    return vec;
+  };
+  plan.srcVec = srcVec;
+  plan.dstVec = dstVec;
+  if (pad) {
+    int64_t bestCost = std::numeric_limits<int64_t>::max();
+    ExchangePlan best = plan;
+    for (int64_t padBytes : {4, 8, 16}) {
+      if (padBytes < plan.elemBytes)
+        continue;
+      ExchangePlan candidate = plan;
+      candidate.padElems = padBytes / plan.elemBytes;
+      candidate.srcVec = fitVec(srcVec, padBytes);
+      candidate.dstVec = fitVec(dstVec, padBytes);
+      int64_t cost = countWavefronts(candidate, srcAll, candidate.srcVec) +
+                     countWavefronts(candidate, dstAll, candidate.dstVec);
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = candidate;
+      }
+    }
+    plan = best;
+  }
   plan.elemsPerRound = numel;
   while (plan.elemsPerRound > 1 &&
          plan.scratchBytes() > kMaxExchangeScratchBytes)
     plan.elemsPerRound /= 2;
   plan.rounds = numel / plan.elemsPerRound;
+  // Rounds predicate every element on its round: scalar accesses.
+  if (plan.rounds > 1)
+    plan.srcVec = plan.dstVec = 1;
   return plan;
 }
 
@@ -178,6 +286,33 @@ LogicalResult checkExchangeLayouts(Operation *op, const ExchangeTypes &t) {
     return op->emitError("layouts of ")
            << t.src << " and " << t.dst << " use different numbers of warps";
   return success();
+}
+
+/// Stores `run` (one storage type) at `ptr` as one access of `bytes`.
+void storeVector(OpBuilder &b, Location loc, Value ptr, ArrayRef<Value> run,
+                 unsigned bytes) {
+  if (run.size() == 1) {
+    LLVM::StoreOp::create(b, loc, run.front(), ptr, bytes);
+    return;
+  }
+  auto type = VectorType::get(run.size(), run.front().getType());
+  Value vec = LLVM::PoisonOp::create(b, loc, type);
+  for (auto [k, v] : llvm::enumerate(run))
+    vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32Val(b, loc, k));
+  LLVM::StoreOp::create(b, loc, vec, ptr, bytes);
+}
+
+/// Loads `count` elements of `storage` at `ptr` as one access of `bytes`.
+SmallVector<Value> loadVector(OpBuilder &b, Location loc, Value ptr,
+                              Type storage, unsigned count, unsigned bytes) {
+  if (count == 1)
+    return {LLVM::LoadOp::create(b, loc, storage, ptr, bytes)};
+  auto type = VectorType::get(count, storage);
+  Value vec = LLVM::LoadOp::create(b, loc, type, ptr, bytes);
+  SmallVector<Value> run;
+  for (unsigned k = 0; k < count; ++k)
+    run.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, k)));
+  return run;
 }
 
 /// Lowers an op moving `src` (adaptor value) into the placement of `dst`.
@@ -248,25 +383,36 @@ LogicalResult lowerExchange(Operation *op, Value adaptorSrc,
     // Elements several threads hold are stored by each of them: the same
     // value to the same address, which leaves that value; plain stores
     // keep the code free of predicates.
-    for (auto [value, linear] : llvm::zip(srcValues, srcLinear)) {
-      auto [ptr, inRound] = slot(linear, round);
-      Value stored = toSharedStorage(rewriter, loc, value);
-      if (inRound)
-        storeShared(rewriter, loc, ptr, stored, inRound);
-      else
-        LLVM::StoreOp::create(rewriter, loc, stored, ptr);
+    for (size_t i = 0; i < srcValues.size(); i += plan.srcVec) {
+      auto [ptr, inRound] = slot(srcLinear[i], round);
+      if (inRound) {
+        storeShared(rewriter, loc, ptr,
+                    toSharedStorage(rewriter, loc, srcValues[i]), inRound);
+        continue;
+      }
+      SmallVector<Value> run;
+      for (unsigned k = 0; k < plan.srcVec; ++k)
+        run.push_back(toSharedStorage(rewriter, loc, srcValues[i + k]));
+      storeVector(rewriter, loc, ptr, run, plan.srcVec * plan.elemBytes);
     }
     emitBarrier(rewriter, loc);
-    for (auto [j, linear] : llvm::enumerate(dstLinear)) {
-      auto [ptr, inRound] = slot(linear, round);
-      Value loaded = fromSharedStorage(
-          rewriter, loc, loadShared(rewriter, loc, ptr, storage, inRound),
-          elemType);
-      values[j] = inRound && values[j]
-                      ? LLVM::SelectOp::create(rewriter, loc, inRound, loaded,
-                                               values[j])
-                            .getResult()
-                      : loaded;
+    for (size_t j = 0; j < dstLinear.size(); j += plan.dstVec) {
+      auto [ptr, inRound] = slot(dstLinear[j], round);
+      if (inRound) {
+        Value loaded = fromSharedStorage(
+            rewriter, loc, loadShared(rewriter, loc, ptr, storage, inRound),
+            elemType);
+        values[j] = values[j] ? LLVM::SelectOp::create(rewriter, loc, inRound,
+                                                       loaded, values[j])
+                                    .getResult()
+                              : loaded;
+        continue;
+      }
+      SmallVector<Value> run =
+          loadVector(rewriter, loc, ptr, storage, plan.dstVec,
+                     plan.dstVec * plan.elemBytes);
+      for (unsigned k = 0; k < plan.dstVec; ++k)
+        values[j + k] = fromSharedStorage(rewriter, loc, run[k], elemType);
     }
   }
   rewriter.replaceOp(op, packLLElements(loc, converter, values, rewriter,

@@ -361,7 +361,8 @@ void storeShared(OpBuilder &b, Location loc, Value ptr, Value value,
   auto [constraint, regType] = registerFor(b, bits);
   std::string asmText = "@$2 st.shared.b" + std::to_string(bits) +
                         " [$0], $1;";
-  std::string constraints = ("l," + constraint + ",b").str();
+  // Shared pointers are 32-bit (nvptx-short-ptr): "r".
+  std::string constraints = ("r," + constraint + ",b").str();
   LLVM::InlineAsmOp::create(
       b, loc, TypeRange{}, ValueRange{ptr, toRegisterInt(b, loc, value, regType), pred},
       asmText, constraints, /*has_side_effects=*/true,
@@ -378,7 +379,7 @@ Value loadShared(OpBuilder &b, Location loc, Value ptr, Type type,
   std::string width = std::to_string(bits);
   std::string asmText = "mov.b" + std::to_string(regType.getIntOrFloatBitWidth()) +
                         " $0, 0;\n\t@$2 ld.shared.b" + width + " $0, [$1];";
-  std::string constraints = ("=" + constraint + ",l,b").str();
+  std::string constraints = ("=" + constraint + ",r,b").str();
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc, regType, ValueRange{ptr, pred}, asmText, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,

@@ -9,7 +9,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // CHECK-LABEL: llvm.func @copy_16_bytes_into_nvmma
   // CHECK: %[[OFF:.*]] = llvm.xor
   // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // CHECK: llvm.inline_asm has_side_effects "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;", "l,l" %[[DST]], %{{.*}} : (!llvm.ptr<3>, !llvm.ptr<1>) -> ()
+  // CHECK: llvm.inline_asm has_side_effects "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;", "r,l" %[[DST]], %{{.*}} : (!llvm.ptr<3>, !llvm.ptr<1>) -> ()
   // CHECK-COUNT-3: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;"
   // CHECK-NOT: cp.async.cg
   // CHECK: nvvm.cp.async.commit.group
@@ -48,7 +48,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // dense address r * 16 + c.
   // CHECK-LABEL: llvm.func @copy_8_bytes_into_plain
   // CHECK: %[[DST:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
-  // CHECK: llvm.inline_asm has_side_effects "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 8;", "l,l" %[[DST]]
+  // CHECK: llvm.inline_asm has_side_effects "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 8;", "r,l" %[[DST]]
   tile.func public @copy_8_bytes_into_plain(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
     %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
     %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #tilegpu.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
@@ -76,7 +76,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // selects the source size (0: zero fill) per copy.
   // CHECK-LABEL: llvm.func @copy_4_bytes_masked
   // CHECK: %[[SIZE:.*]] = llvm.select %{{.*}}, %{{.*}}, %{{.*}} : i1, i32
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 4, $2;", "l,l,r" %{{.*}}, %{{.*}}, %[[SIZE]] : (!llvm.ptr<3>, !llvm.ptr<1>, i32) -> ()
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 4, $2;", "r,l,r" %{{.*}}, %{{.*}}, %[[SIZE]] : (!llvm.ptr<3>, !llvm.ptr<1>, i32) -> ()
   // CHECK-COUNT-3: cp.async.ca.shared.global [ $0 + 0 ], [ $1 + 0 ], 4, $2;
   tile.func public @copy_4_bytes_masked(%p: !tile.ptr<f32>, %n: i32) {
     %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
@@ -108,7 +108,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // holding replicas are predicated off by their ownership.
   // CHECK-LABEL: llvm.func @copy_replicated
   // CHECK: %[[OWNER:.*]] = llvm.icmp "ult" %{{.*}}, %{{.*}} : i32
-  // CHECK: llvm.inline_asm has_side_effects "@$2 cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;", "l,l,b" %{{.*}}, %{{.*}}, %[[OWNER]]
+  // CHECK: llvm.inline_asm has_side_effects "@$2 cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16;", "r,l,b" %{{.*}}, %{{.*}}, %[[OWNER]]
   tile.func public @copy_replicated(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
     %r = tile.make_range {start = 0 : i32, end = 16 : i32} : tensor<16xi32, #tilegpu.slice<dim = 1, parent = #blocked>>
     %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<16xi32, #tilegpu.slice<dim = 1, parent = #blocked>> -> tensor<16x1xi32, #blocked>

@@ -31,21 +31,22 @@
 // CHECK: tilegpu.async_copy_global_to_local %[[PB1]], %{{.*}} mask
 // CHECK: tilegpu.async_commit_group tokens
 // CHECK-NOT: async_copy
-// CHECK: tilegpu.async_wait {num = 1 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
-// CHECK-NEXT: tile.barrier
+// CHECK-NOT: async_wait
 // The loop carries acc, the pointers two iterations ahead, and the ring
-// indices 0 and 2.
+// indices 0 and 2.  It waits for its own copies first (all but the newest
+// group), then multiplies.
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: %[[TWO:.*]] = arith.constant 2 : i32
 // CHECK: %[[R:.*]]:5 = scf.for %[[K:.*]] = %c0_i32 to %[[N]] step %[[ST:[^ ]*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[QA:.*]] = %[[PA2]], %[[QB:.*]] = %[[PB2]], %[[RD:.*]] = %[[ZERO]], %[[WR:.*]] = %[[TWO]])
+// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+// CHECK-NEXT: tilegpu.fence_async_shared
+// CHECK-NEXT: tile.barrier
 // CHECK-NEXT: %[[VA:.*]] = tilegpu.memdesc_index %[[A]][%[[RD]]] : !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable, buffers = 3> -> !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable>
 // CHECK-NEXT: %[[VB:.*]] = tilegpu.memdesc_index %[[B]][%[[RD]]]
 // CHECK-NEXT: %[[D:.*]] = tilegpu.warp_group_dot %[[VA]], %[[VB]], %[[ACC]]
 // CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
-// CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
+// CHECK-NOT: async_wait
 // The mask and predicate of iteration k + 2.
 // CHECK: %[[K2:.*]] = arith.addi %[[K]], %{{.*}} : i32
 // CHECK: arith.muli %[[K2]], %c64_i32
@@ -118,17 +119,18 @@ tile.func public @stages3(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p
 // -----
 
 // Two stages (per-loop attribute, also over the option): the copies for
-// k + 1 are waited for in iteration k, after the barrier that frees their
-// buffer.
+// k + 1 are issued in iteration k, after the barrier that frees their
+// buffer, and waited for at the top of iteration k + 1.
 // CHECK-LABEL: tile.func public @stages2(
 // CHECK: %[[A:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable, buffers = 2>
 // CHECK: %[[B:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x128xf16, #{{.*}}, mutable, buffers = 2>
 // CHECK-COUNT-2: tilegpu.async_copy_global_to_local
 // CHECK-NEXT: tilegpu.async_commit_group tokens
+// CHECK-NOT: async_wait
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[RD:.*]] = %c0_i32{{.*}}, %[[WR:.*]] = %c1_i32{{.*}})
 // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[RD:.*]] = %c0_i32{{.*}}, %[[WR:.*]] = %c1_i32{{.*}})
 // CHECK-NOT: tile.num_stages
 // CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
 // CHECK-NEXT: tile.barrier
@@ -137,9 +139,7 @@ tile.func public @stages3(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p
 // CHECK: tilegpu.memdesc_index %[[B]][%[[WR]]]
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK-NEXT: tilegpu.async_commit_group tokens
-// CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
-// CHECK-NEXT: tile.barrier
+// CHECK-NOT: async_wait
 // CHECK: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
@@ -197,7 +197,8 @@ tile.func public @stages2(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p
 
 // -----
 
-// Four stages: three prologue groups, waits for all but two.
+// Four stages: three prologue groups; each iteration waits for all but
+// the two newest.
 // CHECK-LABEL: tile.func public @stages4(
 // CHECK: %[[A:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable, buffers = 4>
 // CHECK: %[[B:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x128xf16, #{{.*}}, mutable, buffers = 4>
@@ -207,14 +208,12 @@ tile.func public @stages2(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p
 // CHECK-NEXT: tilegpu.async_commit_group tokens
 // CHECK-COUNT-2: tilegpu.async_copy_global_to_local
 // CHECK-NEXT: tilegpu.async_commit_group tokens
+// CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[RD:.*]] = %c0_i32{{.*}}, %[[WR:.*]] = %[[THREE]])
 // CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
-// CHECK: %[[THREE:.*]] = arith.constant 3 : i32
-// CHECK: scf.for {{.*}} iter_args({{.*}}, %[[RD:.*]] = %c0_i32{{.*}}, %[[WR:.*]] = %[[THREE]])
 // CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
-// CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
 // CHECK: %[[NEXT:.*]] = arith.addi %[[RD]], %{{.*}} : i32
 // CHECK: %[[WRAP:.*]] = arith.cmpi eq, %[[NEXT]], %{{.*}} : i32

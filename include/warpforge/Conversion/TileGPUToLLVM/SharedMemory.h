@@ -22,8 +22,10 @@ int64_t getScanScratchBytes(tile::ScanOp op);
 int64_t getExchangeScratchBytes(mlir::Operation *op);
 
 /// Scratch one round of an exchange through shared memory may use; larger
-/// tensors move in several rounds.
-constexpr int64_t kMaxExchangeScratchBytes = 64 * 1024;
+/// tensors move in several rounds.  A 128x256 f16 tile (a matmul's output)
+/// moves in one: rounds need predicates on every element, which keep the
+/// whole tile live in registers across them.
+constexpr int64_t kMaxExchangeScratchBytes = 128 * 1024;
 
 /// Alignment of the scratch region and of allocations, in bytes: 1024 keeps
 /// 128-byte swizzle atoms aligned for wgmma and TMA.

@@ -9,32 +9,30 @@
 //   prologue:  copies for iterations 0 .. D-1 into buffers 0 .. D-1, one
 //              commit group per iteration (predicated on the iteration
 //              existing, so groups are counted the same way at any trip
-//              count); wait until iteration 0's group has landed
-//              (async_wait D-1), fence, barrier.
-//   iteration i:  product i on buffer i % S; wait for products down to one
+//              count).
+//   iteration i:  async_wait D-1 (iteration i's group has landed; those of
+//              i+1 .. i+D-1 may still fly), fence, barrier;
+//              product i on buffer i % S; wait for products down to one
 //              in flight (warp_group_dot_wait pendings = 1, when the
 //              product is the loop's only one and reads only pipelined
 //              buffers; otherwise the waits stay at 0);
-//              D >= 2: async_wait D-2 (iteration i+1's group landed),
-//                      fence, barrier; copies for iteration i+D into
-//                      buffer (i+D) % S; commit.
-//              D == 1: barrier; copies for iteration i+1; commit;
-//                      async_wait 0, fence, barrier.
+//              barrier; copies for iteration i+D into buffer (i+D) % S;
+//              commit.
 //   after:     wait for the last product (pendings = 0), async_wait 0 (the
 //              copies for iterations past the end, predicated off, still
 //              write their zero fill), barrier, deallocate.
 //
-// Why the barriers: buffer (i+D) % S is buffer (i-1) % S, which product
-// i-1 read.  A warpgroup's wait with pendings = 1 only says that *its*
-// product i-1 is done; with several warpgroups another may still be
-// reading the buffer.  The barrier after every warpgroup's wait makes
-// product i-1 finished everywhere before any thread overwrites its
-// buffer.  The same barrier, after each thread's async_wait, makes every
-// thread's copies for iteration i+1 visible to all, and the fence before it
+// So a copy has D - 1 whole iterations and the rest of the one that issues
+// it to land, and the tensor cores work on product i while product i-1
+// drains.
+//
+// Why two barriers: the first, after each thread's async_wait, makes every
+// thread's copies for iteration i visible to all, and the fence before it
 // orders those generic-proxy writes before the tensor cores' async-proxy
-// reads.  With D == 1 the buffer to read next is the one just written, so
-// its copies are waited for in the same iteration, after the barrier that
-// frees it.
+// reads.  The second guards the buffer about to be overwritten: buffer
+// (i+D) % S is buffer (i-1) % S, which product i-1 read, and a warpgroup's
+// wait with pendings = 1 only says that *its* product i-1 is done; with
+// several warpgroups another may still be reading it.
 //
 // Values the copies need (addresses, masks, pointer increments: "stage 0")
 // are cloned: once per prologue iteration, and once in the loop for
@@ -192,7 +190,6 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     for (auto [position, index] : llvm::enumerate(plan.stage0Args))
       chains[position] = mapping.lookupOrDefault(yield.getOperand(index));
   }
-  waitAndPublish(builder, loc, distance - 1);
 
   // The new loop carries the other iter_args, the chains D iterations
   // ahead, and the ring indices to read and to write.
@@ -221,6 +218,7 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   // Iteration i: the original body, with each pipelined load and its
   // allocation replaced by the ring buffer holding iteration i's copy.
   builder.setInsertionPointToStart(newBody);
+  waitAndPublish(builder, loc, distance - 1);
   IRMapping current;
   current.map(iv, newLoop.getInductionVar());
   for (auto [index, arg] : llvm::zip(keptArgs, newArgs))
@@ -249,10 +247,7 @@ void pipelineLoop(LoopPipelinePlan &plan) {
       cast<WarpGroupDotWaitOp>(clone).setPendings(1);
 
     // Every product that read the buffer about to be overwritten is done.
-    if (distance >= 2)
-      waitAndPublish(builder, loc, distance - 2);
-    else
-      tile::BarrierOp::create(builder, loc);
+    tile::BarrierOp::create(builder, loc);
     Value ivAhead = inductionValueAt(builder, loc, newLoop.getInductionVar(),
                                      loop.getStep(), distance);
     ahead.map(iv, ivAhead);
@@ -261,8 +256,6 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     llvm::append_range(stage0Clones, cloneAll(builder, plan.stage0, ahead));
     issueCopies(builder, loc, plan, rings, writeIndex,
                 isInLoop(builder, loc, loop, ivAhead), ahead);
-    if (distance == 1)
-      waitAndPublish(builder, loc, 0);
   }
   SmallVector<Value> yields;
   for (unsigned index : keptArgs)

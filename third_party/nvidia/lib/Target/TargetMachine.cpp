@@ -5,6 +5,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
@@ -28,6 +29,17 @@ void initializeNVPTXTarget() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // 32-bit pointers to shared, constant and local memory (the data
+    // layout's p3/p4/p5:32).  Shared addresses fit in 32 bits; as 64-bit
+    // values every ring-buffer and descriptor address takes two registers,
+    // which a 64x256 wgmma accumulator (128 registers) cannot spare:
+    // ptxas then serializes the wgmma pipeline.  NVPTX reads this only as
+    // a command-line option, so it is set once for the process.
+    auto &options = cl::getRegisteredOptions();
+    auto found = options.find("nvptx-short-ptr");
+    if (found != options.end())
+      if (auto *flag = static_cast<cl::opt<bool> *>(found->second))
+        flag->setValue(true);
   });
 }
 
