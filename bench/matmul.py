@@ -9,11 +9,14 @@ Each result is checked against a float64 torch.matmul of those inputs: the
 output of the config the autotuner picked, launched alone on an output
 poisoned with NaN and followed by a poisoned guard, must have
 max |out - ref| / max |ref| and rms(out - ref) / rms(ref) under the dtype's
-tolerance. That launch is then timed by warpforge.testing.do_bench (median,
-L2 flushed) like torch.matmul, and reported in TFLOP/s (2 M N K / time).
+tolerance. Then every checked provider's launch is timed by
+warpforge.testing.do_bench (median, L2 flushed), in --rounds rounds (default
+3), each round in another provider order so that no provider is always the
+one timed on the hottest card; the median round is reported in TFLOP/s
+(2 M N K / time), and the rounds are kept in the JSON to show the spread.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
-                           [--backends torch,triton,warpforge] [--results-dir DIR]
+                           [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -31,6 +34,7 @@ import datetime
 import importlib.util
 import math
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -203,10 +207,11 @@ def tuning_entries(kernels, tuner) -> List[Dict[str, Any]]:
 
 
 def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays,
-            args) -> None:
-    """Autotunes a JIT's kernel on this case, checks the chosen config's
-    output (poisoned first) and times that config's launch. Fills `entry`
-    as it goes, so that on an error it still says how far it got."""
+            args):
+    """Autotunes a JIT's kernel on this case and checks the chosen config's
+    output (poisoned first); returns that config's launch, to be timed.
+    Fills `entry` as it goes, so that on an error it still says how far it
+    got."""
     c, guard = arrays.poisoned((case.m, case.n), case.dtype)
     tuned = kernels.matmul_call(a, b, c)
     torch.cuda.synchronize()
@@ -227,17 +232,41 @@ def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays
     entry.update(error_metrics(torch, c, ref))
     check_metrics(what, case.dtype, entry, c)
     common.check_guard(what, guard)
-    entry["ms"] = common.bench_ms(common.launcher(call), args.warmup, args.rep)
+    return common.launcher(call)
 
 
-def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args) -> None:
-    """torch.matmul (cuBLAS): checked, then timed; fills `entry` as it goes."""
+def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args):
+    """torch.matmul (cuBLAS): checked; returns the call to time."""
     out = torch.matmul(a, b)
     torch.cuda.synchronize()
     entry.update(error_metrics(torch, out, ref))
     check_metrics(f"torch.matmul {case.label}", case.dtype, entry, out)
     del out
-    entry["ms"] = common.bench_ms(lambda: torch.matmul(a, b), args.warmup, args.rep)
+    return lambda: torch.matmul(a, b)
+
+
+def time_rounds(timers: Dict[str, Any], entries: Dict[str, Dict[str, Any]], args,
+                failures: List[str]) -> None:
+    """Times every checked provider in `args.rounds` rounds, each round in
+    another order (rotated), so that none is always the one timed on the
+    hottest card; a provider's time is its median round, and its rounds
+    are kept to show the spread."""
+    names = list(timers)
+    rounds: Dict[str, List[float]] = {n: [] for n in names}
+    for r in range(args.rounds):
+        shift = r % max(1, len(names))
+        for name in names[shift:] + names[:shift]:
+            if name not in timers:
+                continue
+            try:
+                rounds[name].append(common.bench_ms(timers[name], args.warmup, args.rep))
+            except Exception as e:
+                entries[name].update(common.record_failure(failures, f"{name} timing", e))
+                del timers[name]
+    for name in names:
+        if name in timers and rounds[name]:
+            entries[name]["ms_rounds"] = list(rounds[name])
+            entries[name]["ms"] = float(statistics.median(rounds[name]))
 
 
 def ratios(providers: Dict[str, Dict[str, Any]]) -> Dict[str, float]:
@@ -260,19 +289,24 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
     torch.cuda.synchronize()
     result: Dict[str, Any] = {"dtype": case.dtype, "M": case.m, "N": case.n, "K": case.k,
                               "flop": case.flop, "providers": {}}
+    timers: Dict[str, Any] = {}
     for backend in args.backends:
         entry: Dict[str, Any] = {}
         try:
             if backend == "torch":
-                run_torch(entry, torch, case, a, b, ref, args)
+                timers[backend] = run_torch(entry, torch, case, a, b, ref, args)
             else:
                 if isinstance(kernels[backend], Exception):
                     raise kernels[backend]
-                run_jit(entry, torch, case, kernels[backend], a, b, ref, arrays, args)
-            entry["tflops"] = tflops(case.flop, entry["ms"])
+                timers[backend] = run_jit(entry, torch, case, kernels[backend], a, b, ref,
+                                          arrays, args)
         except Exception as e:
             entry.update(common.record_failure(failures, f"{backend} {case.label}", e))
         result["providers"][backend] = entry
+    time_rounds(timers, result["providers"], args, failures)
+    for entry in result["providers"].values():
+        if "ms" in entry:
+            entry["tflops"] = tflops(case.flop, entry["ms"])
     result["ratios"] = ratios(result["providers"])
     del a, b, ref
     torch.cuda.empty_cache()
@@ -416,17 +450,28 @@ def _cell(providers, name: str, key: str, spec: str) -> str:
     return common.fmt(v.get(key), spec)
 
 
+def round_ratio_range(providers) -> str:
+    """Lowest and highest warpforge/triton ratio over the timing rounds
+    (round r's times against each other): the spread of wf/tr."""
+    wf = providers.get("warpforge", {}).get("ms_rounds")
+    tr = providers.get("triton", {}).get("ms_rounds")
+    if not wf or not tr or len(wf) != len(tr) or len(wf) < 2:
+        return ""
+    per_round = [t / w for w, t in zip(wf, tr)]
+    return f"{min(per_round):.2f}-{max(per_round):.2f}"
+
+
 def gpu_rows(report) -> Tuple[List[str], List[List[str]]]:
-    headers = ["case (TFLOP/s)", "cuBLAS", "triton", "warpforge", "wf/tr", "wf/cuBLAS",
-               "tr/cuBLAS", "triton config", "warpforge config"]
+    headers = ["case (TFLOP/s)", "cuBLAS", "triton", "warpforge", "wf/tr", "wf/tr rounds",
+               "wf/cuBLAS", "tr/cuBLAS", "triton config", "warpforge config"]
     rows = []
     for r in report["results"]:
         p, q = r["providers"], r["ratios"]
         label = Case(r["dtype"], r["M"], r["N"], r["K"]).label
         configs = [p.get(x, {}).get("config", {}).get("name", "") for x in ("triton", "warpforge")]
         rows.append([label] + [_cell(p, x, "tflops", ".0f") for x in BACKENDS]
-                    + [common.fmt(q.get(x), ".2f") for x in
-                       ("warpforge/triton", "warpforge/cublas", "triton/cublas")]
+                    + [common.fmt(q.get("warpforge/triton"), ".2f"), round_ratio_range(p)]
+                    + [common.fmt(q.get(x), ".2f") for x in ("warpforge/cublas", "triton/cublas")]
                     + configs)
     return headers, rows
 
@@ -490,6 +535,8 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=float, help="do_bench warmup in ms (default 25, quick 10)")
     p.add_argument("--rep", type=float, help="do_bench repetition time in ms "
                    "(default 100, quick 25)")
+    p.add_argument("--rounds", type=int, help="timing rounds per case, each in another "
+                   "provider order; the median round counts (default 3, quick 1)")
     p.add_argument("--results-dir", help="where the JSON and Markdown go (default "
                    "bench/results; dry run: a temporary directory)")
     p.add_argument("--dry-run", action="store_true",
@@ -504,6 +551,10 @@ def parse_args(argv=None):
             setattr(args, name, quick if args.quick else full)
         elif getattr(args, name) <= 0:
             p.error(f"--{name} must be positive")
+    if args.rounds is None:
+        args.rounds = 1 if args.quick else 3
+    elif args.rounds < 1:
+        p.error("--rounds must be at least 1")
     if args.results_dir is None:
         args.results_dir = os.path.join(tempfile.gettempdir(), "warpforge-bench") \
             if args.dry_run else os.path.join(common.BENCH_DIR, "results")

@@ -35,12 +35,12 @@ def test_parse_args_defaults_quick_and_subsets():
     assert args.dtypes == ["fp16", "bf16"] and args.backends == ["torch", "triton", "warpforge"]
     assert args.shapes == mm.SHAPES and len(args.shapes) == 6
     assert (4096, 4096, 4096) in args.shapes and (16384, 1024, 16384) in args.shapes
-    assert (args.warmup, args.rep) == (25.0, 100.0)
+    assert (args.warmup, args.rep, args.rounds) == (25.0, 100.0, 3)
     assert args.results_dir == os.path.join(common.BENCH_DIR, "results")
     quick = mm.parse_args(["--quick", "--dtypes", "bf16", "--backends", "torch,warpforge"])
     assert quick.shapes == mm.QUICK_SHAPES and len(quick.shapes) == 1
     assert quick.dtypes == ["bf16"] and quick.backends == ["torch", "warpforge"]
-    assert (quick.warmup, quick.rep) == (10.0, 25.0)
+    assert (quick.warmup, quick.rep, quick.rounds) == (10.0, 25.0, 1)
     some = mm.parse_args(["--shapes", "8192x8192x1024, 1x15X64,8192x8192x1024"])
     assert some.shapes == [(8192, 8192, 1024), (1, 15, 64)]
 
@@ -53,7 +53,8 @@ def test_parse_args_defaults_quick_and_subsets():
     (["--dtypes", "fp32"], "argument --dtypes: expected a comma-separated list of fp16, bf16"),
     (["--backends", "cublas"], "argument --backends: expected a comma-separated list"),
     (["--quick", "--shapes", "64x64x64"], "give --quick or --shapes, not both"),
-    (["--rep", "0"], "--rep must be positive")])
+    (["--rep", "0"], "--rep must be positive"),
+    (["--rounds", "0"], "--rounds must be at least 1")])
 def test_parse_args_rejects(argv, message, capsys):
     with pytest.raises(SystemExit):
         mm.parse_args(argv)
@@ -203,16 +204,25 @@ def _report():
 def test_table_and_markdown():
     report = _report()
     headers, rows = mm.gpu_rows(report)
-    assert rows == [["fp16 4096x4096x4096", "700", "560", "FAIL", "-", "-", "0.80",
+    assert rows == [["fp16 4096x4096x4096", "700", "560", "FAIL", "-", "", "-", "0.80",
                      "128x256x64 g8 w8 s3", ""]]
     table = common.format_table(headers, rows).splitlines()
     assert table[0].startswith("case (TFLOP/s)") and table[2].startswith("fp16 4096x4096x4096")
     text = mm.markdown(report, headers, rows)
     assert text.startswith("# Matrix multiplication, full run (2026-11-22)")
     assert "NVIDIA H100 80GB HBM3" in text and "commit 0123456789ab" in text
-    assert "| fp16 4096x4096x4096 | 700 | 560 | FAIL | - | - | 0.80 | 128x256x64 g8 w8 s3 |  |" \
+    assert "| fp16 4096x4096x4096 | 700 | 560 | FAIL | - |  | - | 0.80 | 128x256x64 g8 w8 s3 |  |" \
         in text
     assert "* warpforge fp16 4096x4096x4096: AutotuneError: every config failed" in text
+
+
+def test_round_ratio_range():
+    """wf/tr per round (round r's times against each other), lowest-highest."""
+    p = {"warpforge": {"ms_rounds": [1.0, 2.0, 1.0]}, "triton": {"ms_rounds": [1.1, 1.8, 0.9]}}
+    assert mm.round_ratio_range(p) == "0.90-1.10"
+    assert mm.round_ratio_range({"warpforge": {"ms_rounds": [1.0]},
+                                 "triton": {"ms_rounds": [1.0]}}) == ""
+    assert mm.round_ratio_range({"warpforge": {"ms_rounds": [1.0, 1.0]}}) == ""
 
 
 def test_report_is_rewritten_in_place(tmp_path):
@@ -267,6 +277,7 @@ def test_gpu_path_on_fake_torch(kernels, tmp_path, monkeypatch, capsys):
         assert set(r["providers"]) == {"torch", "warpforge"}
         wf = r["providers"]["warpforge"]
         assert wf["tflops"] > 0 and wf["ms"] > 0 and wf["max_rel_err"] < 1e-3
+        assert len(wf["ms_rounds"]) == 3 and wf["ms"] == sorted(wf["ms_rounds"])[1]
         assert wf["config"]["name"] in {kernels.describe(c) for c in kernels.CONFIGS}
         assert len(wf["autotune"]) == 9 and all(e["ms"] > 0 for e in wf["autotune"])
         assert wf["autotune_s"] > 0
