@@ -17,6 +17,7 @@
 #include "warpforge/Analysis/AxisInfo.h"
 
 #include "warpforge/Dialect/Tile/IR/Tile.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -774,6 +775,8 @@ std::optional<AxisInfo> visitSingleResult(Operation *op,
       .Case(
           [&](tile::ExpandDimsOp e) { return visitExpandDims(e, operands[0]); })
       .Case([&](tile::TransOp t) { return visitTrans(t, operands[0]); })
+      // A layout conversion moves values between threads, not their values.
+      .Case([&](tilegpu::ConvertLayoutOp) { return operands[0]; })
       .Case([&](tile::ReshapeOp r) { return visitReshape(r, operands[0]); })
       .Case([&](tile::AddPtrOp a) -> Result {
         if (!sameRank(operands))

@@ -44,6 +44,8 @@ void warpforge::buildTileToTileGPUPipeline(
   // Folds the chains of conversions the conversion leaves where an op needs
   // a layout other than its operand's default one.
   pm.addPass(createCanonicalizerPass());
+  // Loads and stores along their addresses' contiguous dimension.
+  pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

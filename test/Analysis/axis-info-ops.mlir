@@ -50,6 +50,20 @@ tile.func public @make_range() {
 
 // -----
 
+// A layout conversion moves values between threads and keeps them: the
+// result has its operand's analysis.
+#a = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#b = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+tile.func public @convert_layout_keeps_values() {
+  // expected-remark @below {{contiguity = [128], divisibility = [4611686018427387904], constancy = [1], constant_value = <none>}}
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #a>
+  // expected-remark @below {{contiguity = [128], divisibility = [4611686018427387904], constancy = [1], constant_value = <none>}}
+  %c = tilegpu.convert_layout %r : tensor<128xi32, #a> -> tensor<128xi32, #b>
+  tile.return
+}
+
+// -----
+
 // A range from a negative start.
 tile.func public @make_range_negative_start() {
   // expected-remark @below {{contiguity = [16], divisibility = [8], constancy = [1], constant_value = <none>}}

@@ -36,6 +36,38 @@ def TileGPURemoveLayoutConversions
   }];
 }
 
+def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
+  let summary = "Give each global load and store a layout that runs along "
+                "its addresses' contiguous dimension";
+  let description = [{
+    The default layout runs every tensor's threads along its last
+    dimension.  A `tile.load` or `tile.store` whose pointer tensor is more
+    contiguous along another dimension (axis analysis: a column-major
+    operand, a K-major matmul operand) gets a blocked layout whose fastest
+    dimension is that one, with as many elements per thread there as one
+    access of up to 16 bytes covers (bounded by contiguity, alignment and
+    the mask's constancy); its operands are converted into that layout and
+    its result back.  A pointer tensor a `scf.for` carries is re-typed to
+    the new layout across the loop, with conversions at the loop's edges
+    only.  Run `tilegpu-remove-layout-conversions` after it.
+
+    Example: with `%p` contiguous along dimension 0,
+
+    ```mlir
+    %x = tile.load %p : tensor<64x128x!tile.ptr<f16>, #rows>
+    ```
+
+    becomes
+
+    ```mlir
+    %q = tilegpu.convert_layout %p : ... #rows> -> ... #cols>
+    %y = tile.load %q : tensor<64x128x!tile.ptr<f16>, #cols>
+    %x = tilegpu.convert_layout %y : tensor<64x128xf16, #cols> -> ... #rows>
+    ```
+  }];
+  let dependentDialects = ["::warpforge::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUAccelerateMatmul
     : Pass<"tilegpu-accelerate-matmul", "mlir::ModuleOp"> {
   let summary = "Put tile.dot on Hopper's warpgroup MMA (wgmma)";
