@@ -39,7 +39,6 @@
 // CHECK: %[[TWO:.*]] = arith.constant 2 : i32
 // CHECK: %[[R:.*]]:5 = scf.for %[[K:.*]] = %c0_i32 to %[[N]] step %[[ST:[^ ]*]] iter_args(%[[ACC:.*]] = %{{.*}}, %[[QA:.*]] = %[[PA2]], %[[QB:.*]] = %[[PB2]], %[[RD:.*]] = %[[ZERO]], %[[WR:.*]] = %[[TWO]])
 // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
 // CHECK-NEXT: %[[VA:.*]] = tilegpu.memdesc_index %[[A]][%[[RD]]] : !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable, buffers = 3> -> !tilegpu.memdesc<128x64xf16, #{{.*}}, mutable>
 // CHECK-NEXT: %[[VB:.*]] = tilegpu.memdesc_index %[[B]][%[[RD]]]
@@ -129,7 +128,6 @@ tile.func public @stages3(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p
 // CHECK-NOT: async_wait
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[RD:.*]] = %c0_i32{{.*}}, %[[WR:.*]] = %c1_i32{{.*}})
 // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
 // CHECK-NOT: tile.num_stages
 // CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
@@ -211,7 +209,6 @@ tile.func public @stages2(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %p
 // CHECK: %[[THREE:.*]] = arith.constant 3 : i32
 // CHECK: scf.for {{.*}} iter_args({{.*}}, %[[RD:.*]] = %c0_i32{{.*}}, %[[WR:.*]] = %[[THREE]])
 // CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
-// CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tile.barrier
 // CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
 // CHECK-NEXT: tile.barrier

@@ -11,7 +11,7 @@
 //              existing, so groups are counted the same way at any trip
 //              count).
 //   iteration i:  async_wait D-1 (iteration i's group has landed; those of
-//              i+1 .. i+D-1 may still fly), fence, barrier;
+//              i+1 .. i+D-1 may still fly), barrier;
 //              product i on buffer i % S; wait for products down to one
 //              in flight (warp_group_dot_wait pendings = 1, when the
 //              product is the loop's only one and reads only pipelined
@@ -27,9 +27,13 @@
 // drains.
 //
 // Why two barriers: the first, after each thread's async_wait, makes every
-// thread's copies for iteration i visible to all, and the fence before it
-// orders those generic-proxy writes before the tensor cores' async-proxy
-// reads.  The second guards the buffer about to be overwritten: buffer
+// thread's copies for iteration i visible to all, the tensor cores
+// included.  No proxy fence is needed there: what cp.async writes is
+// visible to wgmma once the copy is complete and the threads synchronize,
+// which is what the cp.async mainloops of CUTLASS (completion on an
+// mbarrier) and Triton (wait_group and a barrier) rely on; the fence stays
+// for data the threads store themselves (local_alloc, local_store), and
+// costs a MEMBAR per iteration here.  The second guards the buffer about to be overwritten: buffer
 // (i+D) % S is buffer (i-1) % S, which product i-1 read, and a warpgroup's
 // wait with pendings = 1 only says that *its* product i-1 is done; with
 // several warpgroups another may still be reading it.
@@ -146,7 +150,6 @@ void issueCopies(OpBuilder &builder, Location loc,
 /// and to the tensor cores.
 void waitAndPublish(OpBuilder &builder, Location loc, int num) {
   AsyncWaitOp::create(builder, loc, ValueRange(), num);
-  FenceAsyncSharedOp::create(builder, loc);
   tile::BarrierOp::create(builder, loc);
 }
 
