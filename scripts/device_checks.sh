@@ -2,7 +2,8 @@
 # On the device, after scripts/device_setup.sh: compute-sanitizer memcheck
 # and racecheck over a representative set of the GPU tests (vector add,
 # element-wise math, histogram, cross-warp reductions, scans, softmax,
-# layer norm, tl.dot on wgmma), logs in $OUT.
+# layer norm, tl.dot on wgmma, coalesced transposed and fp8 operands),
+# logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -25,4 +26,8 @@ run racecheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or 
 # partial tiles in M, N and K.
 run memcheck matmul python/test/test_gpu_matmul.py -k "test_fewer_k_steps_than_stages or (test_block_configs and (128x128x64 or 128x256x64))"
 run racecheck matmul python/test/test_gpu_matmul.py -k "test_fewer_k_steps_than_stages or (test_block_configs and (128x128x64 or 128x256x64))"
+# Loads coalesced along another dimension (tilegpu-coalesce): transposed
+# fp16 operands, fp8 with B K-major.
+run memcheck matmul-coalesced python/test/test_gpu_matmul.py -k "(test_transposed_operands and fp16) or (test_fp8_configs and e4m3)"
+run racecheck matmul-coalesced python/test/test_gpu_matmul.py -k "(test_transposed_operands and fp16) or (test_fp8_configs and e4m3)"
 exit $status

@@ -334,8 +334,10 @@ struct WarpGroupDotOpConversion
       immediates += bOperand.mnMajor ? ", 1" : ", 0";
     }
 
-    // The warpgroup's rows and the warp's columns.
-    Value warp = getLaneAndWarpId(b, loc).second;
+    // The warpgroup's rows and the warp's columns (from a warp index ptxas
+    // knows to be warp-uniform, so that the descriptors are computed once
+    // per warp in uniform registers).
+    Value warp = getUniformWarpId(b, loc);
     Value warpGroupM, warpN;
     if (wM > 4)
       warpGroupM = LLVM::URemOp::create(

@@ -264,6 +264,11 @@ Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value srcLane) {
   });
 }
 
+Value getUniformWarpId(OpBuilder &b, Location loc) {
+  return shuffleIdx(b, loc, getLaneAndWarpId(b, loc).second,
+                    i32Val(b, loc, 0));
+}
+
 void emitBarrier(OpBuilder &b, Location loc) { NVVM::Barrier0Op::create(b, loc); }
 
 void emitAsyncProxyFence(OpBuilder &b, Location loc) {

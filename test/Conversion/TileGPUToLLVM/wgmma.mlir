@@ -87,13 +87,15 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 #w = #tilegpu.wgmma<warpsPerCTA = [8, 1], instrShape = [64, 64, 16]>
 // 8 warps as two warpgroups along M, 2 x 2 repetitions of m64n64 and two K
 // steps: 8 instructions, in the order (rm, rn, ks).  The warpgroup
-// ((warp / 4) % 2) starts 64 rows of 32 bytes further into A.  A: K-major,
+// ((warp / 4) % 2, the warp index read from lane 0 so that ptxas knows
+// it is warp-uniform) starts 64 rows of 32 bytes further into A.  A: K-major,
 // 32-byte swizzle (mode 3), SBO 16; the next M repetition is 128 rows on
 // (+4096 bytes, +256), the second K step the next 16-element column block
 // (+256 * 32 bytes, +512).  B: K-major, 64-byte swizzle (mode 2), SBO 32; the
 // next N repetition is 64 rows of 64 bytes on (+256), a K step 32 bytes (+2).
 // CHECK-LABEL: llvm.func @two_warpgroups_reps
-// CHECK: %[[WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// CHECK: %[[TID_WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[TID_WARP]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK: %[[Q:.*]] = llvm.udiv %[[WARP]], %[[FOUR]] : i32
@@ -150,7 +152,8 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
 // LBO is 8192 >> 4 = 512 (column blocks), SBO 64; a K step +16 rows of 128
 // bytes (+128).  A is shared by both warpgroups.
 // CHECK-LABEL: llvm.func @warps_along_n
-// CHECK: %[[WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// CHECK: %[[TID_WARP:.*]] = llvm.lshr %{{.*}}, %{{.*}} : i32
+// CHECK: %[[WARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[TID_WARP]], %{{.*}}, %{{.*}} : i32 -> i32
 // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
 // CHECK: %[[FOUR:.*]] = llvm.mlir.constant(4 : i32) : i32
 // CHECK: %[[Q:.*]] = llvm.udiv %[[WARP]], %[[FOUR]] : i32

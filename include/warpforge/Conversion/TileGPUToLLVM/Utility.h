@@ -50,6 +50,11 @@ mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc);
 std::pair<mlir::Value, mlir::Value> getLaneAndWarpId(mlir::OpBuilder &b,
                                                      mlir::Location loc);
 
+/// The warp index read from lane 0 by a shuffle: the same value, which
+/// ptxas then knows is the same in every lane, so what is computed from
+/// it (e.g. wgmma descriptors) can live in uniform registers.
+mlir::Value getUniformWarpId(mlir::OpBuilder &b, mlir::Location loc);
+
 /// Splits `linear` (lanes or warps) into per-dimension indices for sizes
 /// `sizes` laid out along `order` (order[0] fastest).
 llvm::SmallVector<mlir::Value>
