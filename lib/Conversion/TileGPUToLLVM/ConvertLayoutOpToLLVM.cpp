@@ -288,33 +288,6 @@ LogicalResult checkExchangeLayouts(Operation *op, const ExchangeTypes &t) {
   return success();
 }
 
-/// Stores `run` (one storage type) at `ptr` as one access of `bytes`.
-void storeVector(OpBuilder &b, Location loc, Value ptr, ArrayRef<Value> run,
-                 unsigned bytes) {
-  if (run.size() == 1) {
-    LLVM::StoreOp::create(b, loc, run.front(), ptr, bytes);
-    return;
-  }
-  auto type = VectorType::get(run.size(), run.front().getType());
-  Value vec = LLVM::PoisonOp::create(b, loc, type);
-  for (auto [k, v] : llvm::enumerate(run))
-    vec = LLVM::InsertElementOp::create(b, loc, vec, v, i32Val(b, loc, k));
-  LLVM::StoreOp::create(b, loc, vec, ptr, bytes);
-}
-
-/// Loads `count` elements of `storage` at `ptr` as one access of `bytes`.
-SmallVector<Value> loadVector(OpBuilder &b, Location loc, Value ptr,
-                              Type storage, unsigned count, unsigned bytes) {
-  if (count == 1)
-    return {LLVM::LoadOp::create(b, loc, storage, ptr, bytes)};
-  auto type = VectorType::get(count, storage);
-  Value vec = LLVM::LoadOp::create(b, loc, type, ptr, bytes);
-  SmallVector<Value> run;
-  for (unsigned k = 0; k < count; ++k)
-    run.push_back(LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, k)));
-  return run;
-}
-
 /// Lowers an op moving `src` (adaptor value) into the placement of `dst`.
 LogicalResult lowerExchange(Operation *op, Value adaptorSrc,
                             const TypeConverter *converter,
@@ -340,14 +313,18 @@ LogicalResult lowerExchange(Operation *op, Value adaptorSrc,
   Type elemType = getLoweredElementType(converter, types.dst);
   Type storage = elemType.isInteger(1) ? rewriter.getI8Type() : elemType;
   Value base = getScratchBase(rewriter, loc, op);
-  auto linearIndices = [&](RankedTensorType type) {
+  // The linear index of each access's first element (null for the others,
+  // which the access covers).
+  auto linearIndices = [&](RankedTensorType type, unsigned vec) {
     SmallVector<Value> linear;
     for (const auto &coords : emitIndices(rewriter, loc, type))
-      linear.push_back(linearize(rewriter, loc, coords, type.getShape()));
+      linear.push_back(linear.size() % vec == 0
+                           ? linearize(rewriter, loc, coords, type.getShape())
+                           : Value());
     return linear;
   };
-  SmallVector<Value> srcLinear = linearIndices(types.src);
-  SmallVector<Value> dstLinear = linearIndices(types.dst);
+  SmallVector<Value> srcLinear = linearIndices(types.src, plan.srcVec);
+  SmallVector<Value> dstLinear = linearIndices(types.dst, plan.dstVec);
   unsigned roundShift = llvm::Log2_64(plan.elemsPerRound);
   // The slot of a linear index, and in multi-round exchanges whether it
   // belongs to round `round`.
@@ -393,7 +370,7 @@ LogicalResult lowerExchange(Operation *op, Value adaptorSrc,
       SmallVector<Value> run;
       for (unsigned k = 0; k < plan.srcVec; ++k)
         run.push_back(toSharedStorage(rewriter, loc, srcValues[i + k]));
-      storeVector(rewriter, loc, ptr, run, plan.srcVec * plan.elemBytes);
+      storeVector(rewriter, loc, ptr, run);
     }
     emitBarrier(rewriter, loc);
     for (size_t j = 0; j < dstLinear.size(); j += plan.dstVec) {
@@ -409,8 +386,7 @@ LogicalResult lowerExchange(Operation *op, Value adaptorSrc,
         continue;
       }
       SmallVector<Value> run =
-          loadVector(rewriter, loc, ptr, storage, plan.dstVec,
-                     plan.dstVec * plan.elemBytes);
+          loadVector(rewriter, loc, ptr, storage, plan.dstVec);
       for (unsigned k = 0; k < plan.dstVec; ++k)
         values[j + k] = fromSharedStorage(rewriter, loc, run[k], elemType);
     }

@@ -37,40 +37,6 @@ LogicalResult checkDistributed(Operation *op, RankedTensorType type) {
   return success();
 }
 
-Type vectorOf(Type elemType, unsigned vec) {
-  return vec == 1 ? elemType : VectorType::get({vec}, elemType);
-}
-
-/// Stores `values` (vec of them) at `ptr` in one access.
-void storeVector(OpBuilder &b, Location loc, Value ptr,
-                 ArrayRef<Value> values) {
-  unsigned vec = values.size();
-  Type elemType = values.front().getType();
-  if (vec == 1) {
-    LLVM::StoreOp::create(b, loc, values.front(), ptr);
-    return;
-  }
-  Value v = LLVM::PoisonOp::create(b, loc, vectorOf(elemType, vec));
-  for (auto [i, e] : llvm::enumerate(values))
-    v = LLVM::InsertElementOp::create(b, loc, v, e, i32Val(b, loc, i));
-  LLVM::StoreOp::create(b, loc, v, ptr,
-                        /*alignment=*/vec * memoryBits(elemType) / 8);
-}
-
-/// Loads vec elements of `elemType` at `ptr` in one access.
-SmallVector<Value> loadVector(OpBuilder &b, Location loc, Value ptr,
-                              Type elemType, unsigned vec) {
-  if (vec == 1)
-    return {LLVM::LoadOp::create(b, loc, elemType, ptr)};
-  Value v = LLVM::LoadOp::create(b, loc, vectorOf(elemType, vec), ptr,
-                                 /*alignment=*/vec * memoryBits(elemType) / 8);
-  SmallVector<Value> values;
-  for (unsigned i = 0; i < vec; ++i)
-    values.push_back(
-        LLVM::ExtractElementOp::create(b, loc, v, i32Val(b, loc, i)));
-  return values;
-}
-
 /// Stores the thread's elements of `tensorType` (lowered `values`) into
 /// `memdesc` (lowered `base`) between barriers.  Threads holding the same
 /// element store the same value.  wgmma and TMA read nvmma buffers through

@@ -17,10 +17,10 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // CHECK-NEXT: %[[ROWPAD:.*]] = llvm.mul %[[ROW]], %[[PAD]] : i32
   // CHECK-NEXT: %[[SLOT:.*]] = llvm.add %[[INDEX]], %[[ROWPAD]] : i32
   // CHECK-NEXT: %[[PTR:.*]] = llvm.getelementptr %{{.*}}[%[[SLOT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-  // CHECK-NEXT: llvm.store %{{.*}}, %[[PTR]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
+  // CHECK-NEXT: llvm.store %{{.*}}, %[[PTR]] : f32, !llvm.ptr<3>
   // CHECK: nvvm.barrier0
   // CHECK-NOT: llvm.store
-  // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
   // CHECK-NOT: nvvm.barrier0
   // CHECK: llvm.return
   tile.func public @convert_through_shared_memory(%f: f32) {
@@ -78,7 +78,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 module attributes {"tilegpu.num-warps" = 4 : i32} {
   // CHECK-LABEL: llvm.func @convert_i1
   // CHECK: llvm.zext %{{.*}} : i1 to i8
-  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 1 : i64} : i8, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i8, !llvm.ptr<3>
   // CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<4xi8>
   // CHECK: llvm.trunc %{{.*}} : i8 to i1
   tile.func public @convert_i1(%c: i1) {
@@ -98,7 +98,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
   // CHECK: nvvm.barrier0
   // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
   // CHECK: nvvm.barrier0
-  // CHECK: llvm.load %{{.*}} {alignment = 2 : i64} : !llvm.ptr<3> -> f16
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f16
   tile.func public @reshape_through_shared_memory(%f: f16) {
     %x = tile.splat %f : f16 -> tensor<1024xf16, #flat>
     %y = tile.reshape %x : tensor<1024xf16, #flat> -> tensor<8x128xf16, #tile2>

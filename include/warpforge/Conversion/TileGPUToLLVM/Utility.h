@@ -114,6 +114,15 @@ mlir::Value getScratchBase(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value gep(mlir::OpBuilder &b, mlir::Location loc, mlir::Type elemType,
                 mlir::Value base, mlir::Value index);
 
+/// Stores `values` (one type, one or more of them) at the shared-memory
+/// `ptr` in one access, aligned to its size when it is a vector.
+void storeVector(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
+                 llvm::ArrayRef<mlir::Value> values);
+/// Loads `vec` elements of `elemType` at `ptr` in one access.
+llvm::SmallVector<mlir::Value> loadVector(mlir::OpBuilder &b,
+                                          mlir::Location loc, mlir::Value ptr,
+                                          mlir::Type elemType, unsigned vec);
+
 /// Loads and stores of shared memory; with `pred`, only where it is true
 /// (the load gives zero elsewhere).
 void storeShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,

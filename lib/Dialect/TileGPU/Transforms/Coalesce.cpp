@@ -44,13 +44,13 @@ using namespace warpforge::tilegpu;
 
 namespace {
 
-constexpr unsigned kThreadsPerWarp = 32;
 constexpr int64_t kMaxAccessBytes = 16;
 
 /// The layout an access through `ptr` (optional `mask`) should use, or null
 /// when its current layout already runs along the most contiguous
 /// dimension (or no dimension is contiguous).
 BlockedEncodingAttr chooseLayout(Value ptr, Value mask, unsigned numWarps,
+                                 unsigned threadsPerWarp,
                                  const ModuleAxisInfoAnalysis &axisInfo) {
   auto type = cast<RankedTensorType>(ptr.getType());
   auto current = dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding());
@@ -76,11 +76,11 @@ BlockedEncodingAttr chooseLayout(Value ptr, Value mask, unsigned numWarps,
   if (mask)
     vector = std::min(vector, axisInfo.getMaskAlignment(mask, fastest));
   int64_t perThread =
-      type.getNumElements() / (int64_t(kThreadsPerWarp) * numWarps);
+      type.getNumElements() / (int64_t(threadsPerWarp) * numWarps);
   unsigned sizePerThread =
       std::clamp<int64_t>(perThread, 1, std::max<int64_t>(1, vector));
   return BlockedEncodingAttr::getDefault(type.getContext(), type.getShape(),
-                                         sizePerThread, kThreadsPerWarp,
+                                         sizePerThread, threadsPerWarp,
                                          numWarps, newOrder);
 }
 
@@ -135,10 +135,14 @@ scf::ForOp carryingLoop(Value ptr) {
 struct CoalescePass : public tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto numWarpsAttr = module->getAttrOfType<IntegerAttr>("tilegpu.num-warps");
+    auto numWarpsAttr =
+        module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
     if (!numWarpsAttr)
       return;
     unsigned numWarps = numWarpsAttr.getInt();
+    auto lanesAttr =
+        module->getAttrOfType<IntegerAttr>(TileGPUDialect::kThreadsPerWarp);
+    unsigned threadsPerWarp = lanesAttr ? lanesAttr.getInt() : 32;
     // Decide every access on the untouched IR (the analysis describes it).
     ModuleAxisInfoAnalysis axisInfo(module);
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plans;
@@ -153,7 +157,7 @@ struct CoalescePass : public tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       if (!isa<RankedTensorType>(ptr.getType()))
         return;
       if (BlockedEncodingAttr layout =
-              chooseLayout(ptr, mask, numWarps, axisInfo))
+              chooseLayout(ptr, mask, numWarps, threadsPerWarp, axisInfo))
         plans.push_back({op, layout});
     });
 

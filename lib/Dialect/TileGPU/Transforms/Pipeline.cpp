@@ -33,10 +33,11 @@
 // which is what the cp.async mainloops of CUTLASS (completion on an
 // mbarrier) and Triton (wait_group and a barrier) rely on; the fence stays
 // for data the threads store themselves (local_alloc, local_store), and
-// costs a MEMBAR per iteration here.  The second guards the buffer about to be overwritten: buffer
-// (i+D) % S is buffer (i-1) % S, which product i-1 read, and a warpgroup's
-// wait with pendings = 1 only says that *its* product i-1 is done; with
-// several warpgroups another may still be reading it.
+// would cost a MEMBAR per iteration here.  The second guards the buffer
+// about to be overwritten: buffer (i+D) % S is buffer (i-1) % S, which
+// product i-1 read, and a warpgroup's wait with pendings = 1 only says
+// that *its* product i-1 is done; with several warpgroups another may
+// still be reading it.
 //
 // Values the copies need (addresses, masks, pointer increments: "stage 0")
 // are cloned: once per prologue iteration, and once in the loop for
