@@ -76,8 +76,8 @@ unsigned powerOfTwoFloor(unsigned n) { return n ? 1u << llvm::Log2_32(n) : 1; }
 struct AsyncCopyOpConversion
     : public OpConversionPattern<AsyncCopyGlobalToLocalOp> {
   AsyncCopyOpConversion(const TypeConverter &converter, MLIRContext *context,
-                        VectorSizeQuery vectorSize)
-      : OpConversionPattern(converter, context), vectorSize(vectorSize) {}
+                        AccessQueries queries)
+      : OpConversionPattern(converter, context), queries(queries) {}
 
   LogicalResult
   matchAndRewrite(AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
@@ -97,7 +97,7 @@ struct AsyncCopyOpConversion
     unsigned elemBytes = elemType.getIntOrFloatBitWidth() / 8;
     unsigned threadVec = getSharedVectorElems(op.getDst(), ptrType);
     unsigned globalVec = powerOfTwoFloor(
-        vectorSize(op.getPtrs(), op.getMask()));
+        queries.vectorSize(op.getPtrs(), op.getMask()));
     unsigned vec = std::min(threadVec, globalVec);
     unsigned bytes = vec * elemBytes;
     if (bytes < 4)
@@ -113,7 +113,8 @@ struct AsyncCopyOpConversion
         unpackLLElements(loc, adaptor.getPtrs(), rewriter);
     SmallVector<Value> masks;
     if (adaptor.getMask())
-      masks = unpackLLElements(loc, adaptor.getMask(), rewriter);
+      masks = unpackMaskElements(rewriter, loc, adaptor.getMask(), ptrType,
+                                 queries.maskConstancy(op.getMask()));
     SmallVector<Value> dsts = emitSharedVectorAddresses(
         rewriter, loc, op.getDst(), adaptor.getDst(), ptrType, vec);
     // Replicas would copy the same bytes again: leave it to the owner.
@@ -130,8 +131,8 @@ struct AsyncCopyOpConversion
       Value srcSize = masks.empty()
                           ? Value()
                           : LLVM::SelectOp::create(rewriter, loc,
-                                                   masks[k * vec], fullSize,
-                                                   noSize)
+                                                   masks[k * vec],
+                                                   fullSize, noSize)
                                 .getResult();
       emitCpAsync(rewriter, loc, dst, srcs[k * vec], bytes, srcSize, owner);
     }
@@ -139,7 +140,7 @@ struct AsyncCopyOpConversion
     return success();
   }
 
-  VectorSizeQuery vectorSize;
+  AccessQueries queries;
 };
 
 struct AsyncCommitGroupOpConversion
@@ -185,9 +186,9 @@ struct FenceAsyncSharedOpConversion
 
 void warpforge::populateAsyncCopyOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    VectorSizeQuery vectorSize) {
+    AccessQueries queries) {
   patterns.add<AsyncCopyOpConversion>(converter, patterns.getContext(),
-                                      vectorSize);
+                                      queries);
   patterns.add<AsyncCommitGroupOpConversion, AsyncWaitOpConversion,
                FenceAsyncSharedOpConversion>(converter, patterns.getContext());
 }

@@ -244,8 +244,8 @@ unsigned clampVector(unsigned requested, RankedTensorType type,
 
 struct LoadOpConversion : public OpConversionPattern<tile::LoadOp> {
   LoadOpConversion(const TypeConverter &converter, MLIRContext *context,
-                   VectorSizeQuery vectorSize)
-      : OpConversionPattern(converter, context), vectorSize(vectorSize) {}
+                   AccessQueries queries)
+      : OpConversionPattern(converter, context), queries(queries) {}
 
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
@@ -273,12 +273,14 @@ struct LoadOpConversion : public OpConversionPattern<tile::LoadOp> {
       return op.emitError("cannot lower a load of ")
              << tensorType << ": it needs a blocked layout";
     unsigned count = getTotalElemsPerThread(tensorType);
-    unsigned vec = clampVector(vectorSize(op.getPtr(), op.getMask()),
+    unsigned vec = clampVector(queries.vectorSize(op.getPtr(), op.getMask()),
                                tensorType, elemType);
     SmallVector<Value> ptrs = unpackLLElements(loc, adaptor.getPtr(), rewriter);
-    SmallVector<Value> masks, others;
-    if (adaptor.getMask())
-      masks = unpackLLElements(loc, adaptor.getMask(), rewriter);
+    SmallVector<Value> masks;
+    if (op.getMask())
+      masks = unpackMaskElements(rewriter, loc, adaptor.getMask(), tensorType,
+                                 queries.maskConstancy(op.getMask()));
+    SmallVector<Value> others;
     if (adaptor.getOther())
       others = unpackLLElements(loc, adaptor.getOther(), rewriter);
     SmallVector<Value> values;
@@ -295,13 +297,13 @@ struct LoadOpConversion : public OpConversionPattern<tile::LoadOp> {
     return success();
   }
 
-  VectorSizeQuery vectorSize;
+  AccessQueries queries;
 };
 
 struct StoreOpConversion : public OpConversionPattern<tile::StoreOp> {
   StoreOpConversion(const TypeConverter &converter, MLIRContext *context,
-                    VectorSizeQuery vectorSize)
-      : OpConversionPattern(converter, context), vectorSize(vectorSize) {}
+                    AccessQueries queries)
+      : OpConversionPattern(converter, context), queries(queries) {}
 
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
@@ -323,14 +325,15 @@ struct StoreOpConversion : public OpConversionPattern<tile::StoreOp> {
              << tensorType << ": it needs a blocked layout";
     Type elemType = getTypeConverter()->convertType(tensorType.getElementType());
     unsigned count = getTotalElemsPerThread(tensorType);
-    unsigned vec = clampVector(vectorSize(op.getPtr(), op.getMask()),
+    unsigned vec = clampVector(queries.vectorSize(op.getPtr(), op.getMask()),
                                tensorType, elemType);
     SmallVector<Value> ptrs = unpackLLElements(loc, adaptor.getPtr(), rewriter);
     SmallVector<Value> values =
         unpackLLElements(loc, adaptor.getValue(), rewriter);
     SmallVector<Value> masks;
-    if (adaptor.getMask())
-      masks = unpackLLElements(loc, adaptor.getMask(), rewriter);
+    if (op.getMask())
+      masks = unpackMaskElements(rewriter, loc, adaptor.getMask(), tensorType,
+                                 queries.maskConstancy(op.getMask()));
     // Elements several threads hold are stored by one of them.
     Value owner = emitOwnerPredicate(rewriter, loc, tensorType);
     for (unsigned i = 0; i < count; i += vec) {
@@ -343,7 +346,7 @@ struct StoreOpConversion : public OpConversionPattern<tile::StoreOp> {
     return success();
   }
 
-  VectorSizeQuery vectorSize;
+  AccessQueries queries;
 };
 
 //===----------------------------------------------------------------------===//
@@ -589,10 +592,10 @@ struct AtomicCASOpConversion : AtomicConversionBase<tile::AtomicCASOp> {
 
 void warpforge::populateLoadStoreOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    VectorSizeQuery vectorSize) {
+    AccessQueries queries) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LoadOpConversion, StoreOpConversion>(converter, context,
-                                                    vectorSize);
+                                                    queries);
   patterns.add<AtomicRMWOpConversion, AtomicCASOpConversion>(converter,
                                                              context);
 }

@@ -109,8 +109,13 @@ struct ConvertTileGPUToLLVM
         vec = std::min(vec, axisInfo.getMaskAlignment(mask, dim));
       return unsigned(std::max<int64_t>(1, vec));
     };
-    populateLoadStoreOpToLLVMPatterns(converter, patterns, vectorSize);
-    populateAsyncCopyOpToLLVMPatterns(converter, patterns, vectorSize);
+    MaskConstancyQuery maskConstancy =
+        [&axisInfo](Value mask) -> SmallVector<int64_t> {
+      return llvm::to_vector(axisInfo.getAxisInfo(mask).getConstancy());
+    };
+    AccessQueries queries{vectorSize, maskConstancy};
+    populateLoadStoreOpToLLVMPatterns(converter, patterns, queries);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns, queries);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateConvertLayoutOpToLLVMPatterns(converter, patterns);

@@ -5,7 +5,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace warpforge::tilegpu;
@@ -598,6 +602,52 @@ unsigned getSharedVectorElems(Value memdesc, RankedTensorType tensorType) {
   return unsigned(std::max<int64_t>(1, vec));
 }
 
+/// The number of threads of the CTA the op at `b`'s insertion point runs on.
+static unsigned getNumThreads(OpBuilder &b) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  return 32 * getNumWarps(module);
+}
+
+/// How each vector of a thread's list is placed relative to its first one,
+/// the same way in every thread: at `offsets[i]` added to it, or xor-ed
+/// into it.
+struct ThreadInvariantOffsets {
+  bool additive;
+  SmallVector<int64_t> offsets;
+};
+
+/// For each vector of `vec` elements of the thread's `type` list, the
+/// offset `offsetOf` gives its first element relative to that of the first
+/// vector, when it is the same in every thread, as a difference (checked
+/// first) or as an xor; nothing when neither holds.
+static std::optional<ThreadInvariantOffsets> getThreadInvariantOffsets(
+    RankedTensorType type, unsigned vec, unsigned numThreads,
+    llvm::function_ref<int64_t(ArrayRef<int64_t>)> offsetOf) {
+  SmallVector<int64_t> sums, xors;
+  bool additive = true, xored = true;
+  for (unsigned tid = 0; tid < numThreads && (additive || xored); ++tid) {
+    SmallVector<SmallVector<int64_t>> coords =
+        getThreadElementCoords(type.getEncoding(), type.getShape(), tid);
+    int64_t first = offsetOf(coords[0]);
+    for (unsigned i = 0; i < coords.size(); i += vec) {
+      int64_t offset = offsetOf(coords[i]);
+      if (tid == 0) {
+        sums.push_back(offset - first);
+        xors.push_back(offset ^ first);
+        continue;
+      }
+      additive &= sums[i / vec] == offset - first;
+      xored &= xors[i / vec] == (offset ^ first);
+    }
+  }
+  if (additive)
+    return ThreadInvariantOffsets{true, sums};
+  if (xored)
+    return ThreadInvariantOffsets{false, xors};
+  return std::nullopt;
+}
+
 SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
                                              Value memdesc, Value base,
                                              RankedTensorType tensorType,
@@ -610,17 +660,19 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
     strides = getDenseStrides(buffer.getShape(),
                               cast<SharedEncodingAttr>(buffer.getEncoding()));
   }
-  SmallVector<Value> ptrs;
-  for (const auto &[i, coords] :
-       llvm::enumerate(emitIndices(b, loc, tensorType))) {
-    if (i % vec)
-      continue;
-    if (nvmma) {
-      ptrs.push_back(gep(b, loc, b.getI8Type(), base,
-                         emitNVMMAOffset(b, loc, coords, type.getShape(),
-                                         nvmma)));
-      continue;
-    }
+  // Bytes into an NVMMA buffer, elements into a dense one.
+  Type unitType = nvmma ? b.getI8Type() : type.getElementType();
+  auto offsetOf = [&](ArrayRef<int64_t> coords) -> int64_t {
+    if (nvmma)
+      return getNVMMAOffset(coords, type.getShape(), nvmma);
+    int64_t offset = 0;
+    for (auto [c, stride] : llvm::zip(coords, strides))
+      offset += c * stride;
+    return offset;
+  };
+  auto emitOffset = [&](ArrayRef<Value> coords) -> Value {
+    if (nvmma)
+      return emitNVMMAOffset(b, loc, coords, type.getShape(), nvmma);
     Value offset;
     for (auto [c, stride] : llvm::zip(coords, strides)) {
       Value term = stride == 1 ? c
@@ -630,10 +682,75 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
       offset = offset ? LLVM::AddOp::create(b, loc, offset, term).getResult()
                       : term;
     }
-    ptrs.push_back(gep(b, loc, type.getElementType(), base,
-                       offset ? offset : i32Val(b, loc, 0)));
+    return offset ? offset : i32Val(b, loc, 0);
+  };
+  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
+  // Where every thread's vectors sit at the same distances from its first
+  // one, one address computation serves them all: repetitions of the
+  // layout's tile along rows keep a row's position in the 8-row swizzle
+  // atom, and ptxas folds the distances into the instructions' immediate
+  // offsets.  Where they sit at the same xor (repetitions along a swizzled
+  // line), one xor per vector does.
+  if (std::optional<ThreadInvariantOffsets> relative =
+          getThreadInvariantOffsets(tensorType, vec, getNumThreads(b),
+                                    offsetOf)) {
+    Value first = emitOffset(indices[0]);
+    Value firstPtr = gep(b, loc, unitType, base, first);
+    SmallVector<Value> ptrs;
+    for (int64_t offset : relative->offsets) {
+      if (offset == 0)
+        ptrs.push_back(firstPtr);
+      else if (relative->additive)
+        ptrs.push_back(gep(b, loc, unitType, firstPtr, i32Val(b, loc, offset)));
+      else
+        ptrs.push_back(gep(
+            b, loc, unitType, base,
+            LLVM::XOrOp::create(b, loc, first, i32Val(b, loc, offset))
+                .getResult()));
+    }
+    return ptrs;
   }
+  SmallVector<Value> ptrs;
+  for (unsigned i = 0; i < indices.size(); i += vec)
+    ptrs.push_back(gep(b, loc, unitType, base, emitOffset(indices[i])));
   return ptrs;
+}
+
+SmallVector<unsigned>
+getMaskRepresentatives(RankedTensorType type, ArrayRef<int64_t> constancy,
+                       unsigned numThreads) {
+  unsigned count = getTotalElemsPerThread(type);
+  SmallVector<unsigned> reps = llvm::to_vector(llvm::seq<unsigned>(0, count));
+  if (llvm::all_of(constancy, [](int64_t c) { return c <= 1; }))
+    return reps;
+  // An element's signature: the run of equal mask values it falls in, in
+  // every thread.  Elements with the same signature have the same mask.
+  SmallVector<SmallVector<int64_t>> signature(count);
+  for (unsigned tid = 0; tid < numThreads; ++tid) {
+    SmallVector<SmallVector<int64_t>> coords =
+        getThreadElementCoords(type.getEncoding(), type.getShape(), tid);
+    for (unsigned e = 0; e < count; ++e)
+      for (auto [c, run] : llvm::zip(coords[e], constancy))
+        signature[e].push_back(c / std::max<int64_t>(1, run));
+  }
+  std::map<SmallVector<int64_t>, unsigned> first;
+  for (unsigned e = 0; e < count; ++e)
+    reps[e] = first.try_emplace(signature[e], e).first->second;
+  return reps;
+}
+
+SmallVector<Value> unpackMaskElements(OpBuilder &b, Location loc,
+                                      Value llMask, RankedTensorType type,
+                                      ArrayRef<int64_t> constancy) {
+  if (!llMask)
+    return {};
+  SmallVector<Value> masks = unpackLLElements(loc, llMask, b);
+  SmallVector<unsigned> reps =
+      getMaskRepresentatives(type, constancy, getNumThreads(b));
+  SmallVector<Value> shared;
+  for (unsigned rep : reps)
+    shared.push_back(masks[rep]);
+  return shared;
 }
 
 Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,

@@ -49,8 +49,6 @@
 // The mask and predicate of iteration k + 2.
 // CHECK: %[[K2:.*]] = arith.addi %[[K]], %{{.*}} : i32
 // CHECK: arith.muli %[[K2]], %c64_i32
-// CHECK: %[[NA:.*]] = tile.addptr %[[QA]], %[[STEPA]]
-// CHECK: %[[NB:.*]] = tile.addptr %[[QB]], %[[STEPB]]
 // CHECK: arith.cmpi slt, %[[K2]], %[[N]] : i32
 // CHECK: tilegpu.memdesc_index %[[A]][%[[WR]]]
 // CHECK: tilegpu.async_copy_global_to_local %[[QA]], %{{.*}} mask
@@ -58,7 +56,11 @@
 // CHECK: tilegpu.async_copy_global_to_local %[[QB]], %{{.*}} mask
 // CHECK: tilegpu.async_commit_group tokens
 // CHECK-NOT: tile.load
-// CHECK: scf.yield %[[W]], %[[NA]], %[[NB]], %{{.*}}, %{{.*}} :
+// The next pointers are computed after the copies' last use of the current
+// ones, right before the yield (so the two can share registers).
+// CHECK: %[[NA:.*]] = tile.addptr %[[QA]], %[[STEPA]]
+// CHECK-NEXT: %[[NB:.*]] = tile.addptr %[[QB]], %[[STEPB]]
+// CHECK-NEXT: scf.yield %[[W]], %[[NA]], %[[NB]], %{{.*}}, %{{.*}} :
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[FINAL:.*]] = tilegpu.warp_group_dot_wait %[[R]]#0 {pendings = 0 : i32}
 // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}

@@ -44,10 +44,20 @@ void populateViewOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 /// mask constant across it.  The axis analysis answers it; 1 is always safe.
 using VectorSizeQuery = std::function<unsigned(mlir::Value ptr,
                                                mlir::Value mask)>;
+/// Per dimension of the mask tensor `mask`, the length of the aligned runs
+/// along which its value is constant (1 when nothing is known): elements in
+/// one run share one predicate.
+using MaskConstancyQuery =
+    std::function<llvm::SmallVector<int64_t>(mlir::Value mask)>;
+/// What the axis analysis tells the lowerings of memory accesses.
+struct AccessQueries {
+  VectorSizeQuery vectorSize;
+  MaskConstancyQuery maskConstancy;
+};
 
 void populateLoadStoreOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
-                                       VectorSizeQuery vectorSize);
+                                       AccessQueries queries);
 void populateReduceOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateScanOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
@@ -60,11 +70,12 @@ void populateSharedMemoryOpToLLVMPatterns(
 /// inline PTX).
 void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
-/// cp.async copies into shared memory (vector widths from `vectorSize`, as
-/// for loads), their groups and waits, and the async-proxy fence.
+/// cp.async copies into shared memory (vector widths and shared predicates
+/// from `queries`, as for loads), their groups and waits, and the
+/// async-proxy fence.
 void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
-                                       VectorSizeQuery vectorSize);
+                                       AccessQueries queries);
 /// tile.assert (`__assertfail`) and tile.print (`vprintf`).
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns);

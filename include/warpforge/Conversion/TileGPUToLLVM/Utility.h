@@ -212,6 +212,19 @@ emitSharedVectorAddresses(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value memdesc, mlir::Value base,
                           mlir::RankedTensorType tensorType, unsigned vec);
 
+/// The per-element predicates of the lowered mask `llMask` of a `type`
+/// tensor (a blocked-like or wgmma layout; empty for a null mask), each
+/// element's replaced by that of the first element of the thread's list
+/// whose mask is equal to it in every thread of the CTA, as the mask's
+/// `constancy` (per dimension, aligned runs of equal values, from the axis
+/// analysis) proves.  Only the representatives' comparisons stay live: with
+/// a K-tail mask `k < K - k0` and K a multiple of 16, rows k and k + 8 of a
+/// thread share one predicate.
+llvm::SmallVector<mlir::Value>
+unpackMaskElements(mlir::OpBuilder &b, mlir::Location loc, mlir::Value llMask,
+                   mlir::RankedTensorType type,
+                   llvm::ArrayRef<int64_t> constancy);
+
 /// The row-major linear index (i32) of `coords` in a `shape` tensor.
 mlir::Value linearize(mlir::OpBuilder &b, mlir::Location loc,
                       llvm::ArrayRef<mlir::Value> coords,

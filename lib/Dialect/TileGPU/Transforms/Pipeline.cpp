@@ -123,6 +123,26 @@ void eraseUnused(ArrayRef<Operation *> clones) {
       op->erase();
 }
 
+/// Moves the clones whose results only the loop's yield uses (the next
+/// iteration's pointers) to just before it, after the copies.  A value
+/// computed after the last use of the loop-carried value it replaces can
+/// take its registers; computed before, ptxas keeps both and copies one
+/// into the other every iteration (two moves per 64-bit pointer).
+void sinkIntoYield(ArrayRef<Operation *> clones, scf::YieldOp yield) {
+  llvm::SmallPtrSet<Operation *, 16> moved;
+  Operation *insertBefore = yield;
+  for (Operation *op : llvm::reverse(clones)) {
+    if (op->use_empty() || !isMemoryEffectFree(op) ||
+        !llvm::all_of(op->getUsers(), [&](Operation *user) {
+          return user == yield.getOperation() || moved.contains(user);
+        }))
+      continue;
+    op->moveBefore(insertBefore);
+    insertBefore = op;
+    moved.insert(op);
+  }
+}
+
 /// Issues the copies of one iteration's pipelined loads (addresses and
 /// masks from `mapping`) into buffer `index` of each ring, predicated on
 /// the iteration existing, and commits them as one group.
@@ -268,7 +288,8 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     yields.push_back(ahead.lookupOrDefault(yield.getOperand(index)));
   yields.push_back(advanceRingIndex(builder, loc, readIndex, numStages));
   yields.push_back(advanceRingIndex(builder, loc, writeIndex, numStages));
-  scf::YieldOp::create(builder, yield.getLoc(), yields);
+  auto newYield = scf::YieldOp::create(builder, yield.getLoc(), yields);
+  sinkIntoYield(stage0Clones, newYield);
   eraseUnused(stage0Clones);
   eraseUnused(prologueClones);
 
