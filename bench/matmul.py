@@ -14,9 +14,13 @@ warpforge.testing.do_bench (median, L2 flushed), in --rounds rounds (default
 3), each round in another provider order so that no provider is always the
 one timed on the hottest card; the median round is reported in TFLOP/s
 (2 M N K / time), and the rounds are kept in the JSON to show the spread.
+With --config, both JITs skip autotuning and run that one config: a
+comparison of the two compilers on the same kernel, free of the
+autotuners' picks.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
+                           [--config 128x256x64g8w8s3]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -111,6 +115,18 @@ def parse_shapes(text: str) -> List[Tuple[int, int, int]]:
         raise argparse.ArgumentTypeError(f"expected a comma-separated list of MxNxK shapes; "
                                          f"got {text!r}")
     return list(dict.fromkeys(parse_shape(t) for t in items))
+
+
+def parse_config(text: str) -> Tuple[int, int, int, int, int, int]:
+    """'128x256x64g8w8s3' (or '128x256x64 g8 w8 s3', as the table writes it)
+    -> (block_m, block_n, block_k, group_m, num_warps, num_stages)."""
+    import re
+    m = re.fullmatch(r"\s*(\d+)x(\d+)x(\d+)\s*g(\d+)\s*w(\d+)\s*s(\d+)\s*", text.lower())
+    if not m or min(int(v) for v in m.groups()) < 1:
+        raise argparse.ArgumentTypeError(
+            f"a config is BMxBNxBK gG wW sS with positive integers, e.g. 128x256x64g8w8s3; "
+            f"got {text.strip()!r}")
+    return tuple(int(v) for v in m.groups())  # type: ignore[return-value]
 
 
 # -- Inputs, reference, checks -------------------------------------------------------
@@ -208,11 +224,16 @@ def tuning_entries(kernels, tuner) -> List[Dict[str, Any]]:
 
 def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays,
             args):
-    """Autotunes a JIT's kernel on this case and checks the chosen config's
-    output (poisoned first); returns that config's launch, to be timed.
+    """Autotunes a JIT's kernel on this case (with --config: takes that
+    config) and checks the chosen config's output (poisoned first); returns
+    that config's launch, to be timed.
     Fills `entry` as it goes, so that on an error it still says how far it
     got."""
     c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+    if args.config is not None:
+        best = kernels.MatmulConfig(*args.config)
+        entry["config"] = {"name": kernels.describe(best), "fixed": True}
+        return check_and_time(entry, torch, case, kernels, best, a, b, c, guard, ref)
     tuned = kernels.matmul_call(a, b, c)
     torch.cuda.synchronize()
     t0 = time.perf_counter()
@@ -223,7 +244,13 @@ def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays
     best = tuner.best_config
     entry["config"] = config_entry(kernels, best)
     entry["autotune"] = tuning_entries(kernels, tuner)
-    # The chosen config alone, as the JIT launches it: checked, then timed.
+    return check_and_time(entry, torch, case, kernels, best, a, b, c, guard, ref)
+
+
+def check_and_time(entry: Dict[str, Any], torch, case: Case, kernels, best, a, b, c,
+                   guard, ref):
+    """Launches config `best` alone, as the JIT launches it, on the
+    poisoned output `c`: checks it and returns the launch, to be timed."""
     c.fill_(float("nan"))
     call = kernels.matmul_call(a, b, c, best)
     common.launch(call)
@@ -384,7 +411,8 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
     compiled = []
     for dtype in args.dtypes:
         a, b, c = StandIn(dtype, (m, k)), StandIn(dtype, (k, n)), StandIn(dtype, (m, n))
-        for config in kw.CONFIGS:
+        configs = [kw.MatmulConfig(*args.config)] if args.config else kw.CONFIGS
+        for config in configs:
             row: Dict[str, Any] = {"dtype": dtype, "config": kw.describe(config),
                                    "compile_ms": {}}
             for backend, module in [(x, modules[x]) for x in ("warpforge", "triton")
@@ -504,7 +532,10 @@ def markdown(report, headers, rows) -> str:
              f"{env.get('torch')}, Triton {env.get('triton')}, warpforge {env.get('warpforge')}"
              f", commit {str(env.get('git_commit'))[:12]}); {report['settings']['timer']}; "
              "TFLOP/s = 2 M N K / median time; wf/tr > 1: warpforge faster. Configs: "
-             "BLOCK_MxBLOCK_NxBLOCK_K, group, warps, stages.", "",
+             "BLOCK_MxBLOCK_NxBLOCK_K, group, warps, stages"
+             + (f"; one config for both JITs, no autotuning ({report['settings']['config']})."
+                if report["settings"].get("config", "autotuned") != "autotuned"
+                else ", each JIT's autotuned pick."), "",
              *([] if report.get("finished", True) else
                ["**Unfinished**: written after the last case that completed.", ""]),
              "| " + " | ".join(headers) + " |",
@@ -537,6 +568,9 @@ def parse_args(argv=None):
                    "(default 100, quick 25)")
     p.add_argument("--rounds", type=int, help="timing rounds per case, each in another "
                    "provider order; the median round counts (default 3, quick 1)")
+    p.add_argument("--config", type=parse_config,
+                   help="run only this config under both JITs, no autotuning, e.g. "
+                        "128x256x64g8w8s3 (BMxBNxBK, group, warps, stages)")
     p.add_argument("--results-dir", help="where the JSON and Markdown go (default "
                    "bench/results; dry run: a temporary directory)")
     p.add_argument("--dry-run", action="store_true",
@@ -587,6 +621,9 @@ class Report:
                              "dtypes": args.dtypes,
                              "shapes": ["x".join(map(str, s)) for s in args.shapes],
                              "backends": args.backends,
+                             "config": ("x".join(map(str, args.config[:3])) +
+                                        " g{} w{} s{}".format(*args.config[3:])
+                                        if args.config else "autotuned"),
                              "tolerance": {d: {"max_rel_err": t[0], "rms_rel_err": t[1]}
                                            for d, t in TOLERANCE.items()}},
                 **body, "failures": list(self.failures),

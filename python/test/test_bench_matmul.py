@@ -54,11 +54,19 @@ def test_parse_args_defaults_quick_and_subsets():
     (["--backends", "cublas"], "argument --backends: expected a comma-separated list"),
     (["--quick", "--shapes", "64x64x64"], "give --quick or --shapes, not both"),
     (["--rep", "0"], "--rep must be positive"),
-    (["--rounds", "0"], "--rounds must be at least 1")])
+    (["--rounds", "0"], "--rounds must be at least 1"),
+    (["--config", "128x256x64"], "a config is BMxBNxBK gG wW sS"),
+    (["--config", "128x256x64g8w0s3"], "got '128x256x64g8w0s3'")])
 def test_parse_args_rejects(argv, message, capsys):
     with pytest.raises(SystemExit):
         mm.parse_args(argv)
     assert message in capsys.readouterr().err
+
+
+def test_parse_config_in_both_spellings():
+    assert mm.parse_args([]).config is None
+    assert mm.parse_args(["--config", "128x256x64g8w8s3"]).config == (128, 256, 64, 8, 8, 3)
+    assert mm.parse_args(["--config", "64x128x32 G8 w4 s4"]).config == (64, 128, 32, 8, 4, 4)
 
 
 def test_cases_flop_and_tflops():
@@ -288,6 +296,20 @@ def test_gpu_path_on_fake_torch(kernels, tmp_path, monkeypatch, capsys):
     assert "| fp16 1x15x64 |" in md
 
 
+def test_gpu_path_with_one_config(kernels, tmp_path, monkeypatch):
+    argv = _fake_gpu(monkeypatch, "150x130x100") + [
+        "--backends", "torch,warpforge", "--results-dir", str(tmp_path),
+        "--config", "64x128x32g8w4s4", "--rounds", "2"]
+    assert mm.main(argv) == 0
+    report, md = _only_report(tmp_path)
+    assert report["settings"]["config"] == "64x128x32 g8 w4 s4" and report["failures"] == []
+    wf = report["results"][0]["providers"]["warpforge"]
+    assert wf["config"] == {"name": "64x128x32 g8 w4 s4", "fixed": True}
+    assert "autotune" not in wf and "autotune_s" not in wf
+    assert wf["max_rel_err"] < 1e-3 and len(wf["ms_rounds"]) == 2
+    assert "one config for both JITs, no autotuning (64x128x32 g8 w4 s4)" in md
+
+
 def test_gpu_path_reports_a_wrong_result_and_goes_on(tmp_path, monkeypatch, capsys):
     argv = _fake_gpu(monkeypatch, "150x130x100") + [
         "--backends", "torch,triton,warpforge", "--results-dir", str(tmp_path)]
@@ -325,6 +347,18 @@ def test_dry_run_compiles_every_config_and_interprets(tmp_path, monkeypatch, fro
     for r in report["interpreter"]:
         assert len(r["configs"]) == 10 and set(r["configs"].values()) == {"ok"}
     assert "| bf16 64x128x32 g8 w4 s4 |" in md and "WARPFORGE_INTERPRET" not in os.environ
+
+
+def test_dry_run_with_one_config_compiles_it_alone(tmp_path, monkeypatch, frontend_only):
+    monkeypatch.setenv("WARPFORGE_AUTOTUNE_QUIET", "1")
+    monkeypatch.setattr(mm, "DRY_RUN_SHAPES", [(1, 15, 64)])
+    assert mm.main(["--dry-run", "--backends", "warpforge", "--results-dir", str(tmp_path),
+                    "--config", "128x128x32g8w4s4"]) == 0
+    report, _ = _only_report(tmp_path)
+    rows = report["compile"]["results"]
+    assert [(r["dtype"], r["config"]) for r in rows] == [
+        ("fp16", "128x128x32 g8 w4 s4"), ("bf16", "128x128x32 g8 w4 s4")]
+    assert all(r["compile_ms"]["warpforge"] > 0 for r in rows)
 
 
 def test_stand_in_specializes_like_a_torch_tensor(kernels, frontend_only):
