@@ -38,6 +38,7 @@ import datetime
 import importlib.util
 import math
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -120,7 +121,6 @@ def parse_shapes(text: str) -> List[Tuple[int, int, int]]:
 def parse_config(text: str) -> Tuple[int, int, int, int, int, int]:
     """'128x256x64g8w8s3' (or '128x256x64 g8 w8 s3', as the table writes it)
     -> (block_m, block_n, block_k, group_m, num_warps, num_stages)."""
-    import re
     m = re.fullmatch(r"\s*(\d+)x(\d+)x(\d+)\s*g(\d+)\s*w(\d+)\s*s(\d+)\s*", text.lower())
     if not m or min(int(v) for v in m.groups()) < 1:
         raise argparse.ArgumentTypeError(

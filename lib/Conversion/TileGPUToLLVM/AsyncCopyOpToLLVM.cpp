@@ -131,8 +131,8 @@ struct AsyncCopyOpConversion
       Value srcSize = masks.empty()
                           ? Value()
                           : LLVM::SelectOp::create(rewriter, loc,
-                                                   masks[k * vec],
-                                                   fullSize, noSize)
+                                                   masks[k * vec], fullSize,
+                                                   noSize)
                                 .getResult();
       emitCpAsync(rewriter, loc, dst, srcs[k * vec], bytes, srcSize, owner);
     }

@@ -626,9 +626,10 @@ static std::optional<ThreadInvariantOffsets> getThreadInvariantOffsets(
     llvm::function_ref<int64_t(ArrayRef<int64_t>)> offsetOf) {
   SmallVector<int64_t> sums, xors;
   bool additive = true, xored = true;
+  auto cta = getCTAElementCoords(type.getEncoding(), type.getShape(),
+                                 numThreads);
   for (unsigned tid = 0; tid < numThreads && (additive || xored); ++tid) {
-    SmallVector<SmallVector<int64_t>> coords =
-        getThreadElementCoords(type.getEncoding(), type.getShape(), tid);
+    ArrayRef<SmallVector<int64_t>> coords = cta[tid];
     int64_t first = offsetOf(coords[0]);
     for (unsigned i = 0; i < coords.size(); i += vec) {
       int64_t offset = offsetOf(coords[i]);
@@ -716,7 +717,10 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
   return ptrs;
 }
 
-SmallVector<unsigned>
+/// For each element of a thread's `type` list, the first element of the
+/// list whose mask is equal to its own in every one of the CTA's
+/// `numThreads` threads, as `constancy` proves.
+static SmallVector<unsigned>
 getMaskRepresentatives(RankedTensorType type, ArrayRef<int64_t> constancy,
                        unsigned numThreads) {
   unsigned count = getTotalElemsPerThread(type);
@@ -726,13 +730,11 @@ getMaskRepresentatives(RankedTensorType type, ArrayRef<int64_t> constancy,
   // An element's signature: the run of equal mask values it falls in, in
   // every thread.  Elements with the same signature have the same mask.
   SmallVector<SmallVector<int64_t>> signature(count);
-  for (unsigned tid = 0; tid < numThreads; ++tid) {
-    SmallVector<SmallVector<int64_t>> coords =
-        getThreadElementCoords(type.getEncoding(), type.getShape(), tid);
+  for (const auto &coords :
+       getCTAElementCoords(type.getEncoding(), type.getShape(), numThreads))
     for (unsigned e = 0; e < count; ++e)
       for (auto [c, run] : llvm::zip(coords[e], constancy))
         signature[e].push_back(c / std::max<int64_t>(1, run));
-  }
   std::map<SmallVector<int64_t>, unsigned> first;
   for (unsigned e = 0; e < count; ++e)
     reps[e] = first.try_emplace(signature[e], e).first->second;

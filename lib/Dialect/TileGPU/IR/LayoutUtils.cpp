@@ -166,9 +166,23 @@ BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
                                   newOrder);
 }
 
-SmallVector<SmallVector<int64_t>>
-getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
-                       unsigned tid) {
+/// The element offsets getThreadElementCoords adds to a thread's base:
+/// the same for every thread.
+static SmallVector<SmallVector<int64_t>>
+getElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
+  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout)) {
+    SmallVector<SmallVector<int64_t>> offsets;
+    for (auto [r, c] : getWgmmaElementOffsets(layout, shape))
+      offsets.push_back({r, c});
+    return offsets;
+  }
+  return getRootElementOffsets(layout, shape);
+}
+
+/// getThreadElementCoords with the layout's `offsets` computed already.
+static SmallVector<SmallVector<int64_t>>
+getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape, unsigned tid,
+                       ArrayRef<SmallVector<int64_t>> offsets) {
   if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout)) {
     auto wgmma = getWgmmaParent(layout);
     unsigned lane = tid % 32, warp = tid / 32;
@@ -178,8 +192,8 @@ getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
     int64_t col = (isOperand ? 0 : (warp / wM) % wN * wgmma.getInstrShape()[1]) +
                   2 * (lane % 4);
     SmallVector<SmallVector<int64_t>> coords;
-    for (auto [r, c] : getWgmmaElementOffsets(layout, shape))
-      coords.push_back({(row + r) % shape[0], (col + c) % shape[1]});
+    for (const SmallVector<int64_t> &offset : offsets)
+      coords.push_back({(row + offset[0]) % shape[0], (col + offset[1]) % shape[1]});
     return coords;
   }
   SmallVector<unsigned> removed;
@@ -198,14 +212,30 @@ getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
               root.getSizePerThread()[d];
   }
   SmallVector<SmallVector<int64_t>> coords;
-  for (const SmallVector<int64_t> &offset :
-       getRootElementOffsets(layout, shape)) {
+  for (const SmallVector<int64_t> &offset : offsets) {
     SmallVector<int64_t> c;
     for (unsigned d = 0; d < rank; ++d)
       if (!llvm::is_contained(removed, d))
         c.push_back((base[d] + offset[d]) % rootShape[d]);
     coords.push_back(std::move(c));
   }
+  return coords;
+}
+
+SmallVector<SmallVector<int64_t>>
+getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
+                       unsigned tid) {
+  return getThreadElementCoords(layout, shape, tid,
+                                getElementOffsets(layout, shape));
+}
+
+SmallVector<SmallVector<SmallVector<int64_t>>>
+getCTAElementCoords(Attribute layout, ArrayRef<int64_t> shape,
+                    unsigned numThreads) {
+  SmallVector<SmallVector<int64_t>> offsets = getElementOffsets(layout, shape);
+  SmallVector<SmallVector<SmallVector<int64_t>>> coords;
+  for (unsigned tid = 0; tid < numThreads; ++tid)
+    coords.push_back(getThreadElementCoords(layout, shape, tid, offsets));
   return coords;
 }
 

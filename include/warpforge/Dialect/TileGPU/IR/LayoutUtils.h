@@ -85,6 +85,11 @@ BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
 llvm::SmallVector<llvm::SmallVector<int64_t>>
 getThreadElementCoords(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
                        unsigned tid);
+/// getThreadElementCoords of threads 0 .. numThreads - 1, indexed by
+/// thread (the element offsets, the same for all, computed once).
+llvm::SmallVector<llvm::SmallVector<llvm::SmallVector<int64_t>>>
+getCTAElementCoords(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
+                    unsigned numThreads);
 
 //===----------------------------------------------------------------------===//
 // wgmma accumulator and register-operand layouts
