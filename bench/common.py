@@ -66,9 +66,18 @@ def launcher(call):
 
 def bench_ms(fn, warmup: float, rep: float) -> float:
     """Median milliseconds of `fn` by warpforge.testing.do_bench (CUDA events,
-    L2 flushed before every run): the one timer of every provider."""
+    L2 flushed before every run): the timer of a provider timed alone."""
     from warpforge.testing import do_bench
     return float(do_bench(fn, warmup=warmup, rep=rep, return_mode="median"))
+
+
+def bench_interleaved(fns, warmup: float, rep: float):
+    """Milliseconds of each launch of each of `fns` (name -> function) by
+    warpforge.testing.do_bench_interleaved: launch by launch in turns, L2
+    flushed before each; index j of any two lists is one turn. The timer of
+    providers compared with each other."""
+    from warpforge.testing import do_bench_interleaved
+    return do_bench_interleaved(fns, warmup=warmup, rep=rep)
 
 
 def gbps(nbytes: int, ms: Optional[float]) -> Optional[float]:

@@ -9,11 +9,15 @@ Each result is checked against a float64 torch.matmul of those inputs: the
 output of the config the autotuner picked, launched alone on an output
 poisoned with NaN and followed by a poisoned guard, must have
 max |out - ref| / max |ref| and rms(out - ref) / rms(ref) under the dtype's
-tolerance. Then every checked provider's launch is timed by
-warpforge.testing.do_bench (median, L2 flushed), in --rounds rounds (default
-3), each round in another provider order so that no provider is always the
-one timed on the hottest card; the median round is reported in TFLOP/s
-(2 M N K / time), and the rounds are kept in the JSON to show the spread.
+tolerance. Then the checked providers are timed together, in --rounds
+rounds (default 3) of warpforge.testing.do_bench_interleaved: launch by
+launch in turns, each after an L2 flush, so that all of them meet the card
+in the same state (its clock drifts with temperature and power over
+seconds, which moved separately timed ratios by 2%). A provider's time is
+its median round (the median launch of each round, the rounds kept in the
+JSON), reported in TFLOP/s (2 M N K / time); each ratio is also reported
+per launch: the median and quartiles, over all rounds, of the ratio of the
+two launches of one iteration.
 With --config, both JITs skip autotuning and run that one config: a
 comparison of the two compilers on the same kernel, free of the
 autotuners' picks.
@@ -61,6 +65,8 @@ QUICK_SHAPES: List[Tuple[int, int, int]] = [(2048, 2048, 2048)]
 # also reduce split-K partial sums in the input type. A missing K block of
 # 64 in K = 16384 still shows as 6% rms.
 TOLERANCE = {"fp16": (1e-2, 2e-3), "bf16": (1e-2, 1e-2)}
+TIMER = ("warpforge.testing.do_bench_interleaved: the providers launch by launch in turns, "
+         "L2 flushed before each; median")
 # The stand-in shapes of the dry run, interpreted on the CPU: a partial
 # block in every dimension, one row, and 11 tile rows of 64 (two groups).
 DRY_RUN_SHAPES: List[Tuple[int, int, int]] = [(150, 130, 100), (1, 15, 64), (700, 200, 96)]
@@ -272,40 +278,84 @@ def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args):
     return lambda: torch.matmul(a, b)
 
 
+class _TimingFailure(Exception):
+    """A provider's launch raised while the providers were timed together."""
+
+    def __init__(self, name: str, error: Exception):
+        super().__init__(f"{name}: {error}")
+        self.name, self.error = name, error
+
+
+def _guarded(name: str, fn):
+    def run():
+        try:
+            return fn()
+        except Exception as e:
+            raise _TimingFailure(name, e) from e
+    return run
+
+
 def time_rounds(timers: Dict[str, Any], entries: Dict[str, Dict[str, Any]], args,
-                failures: List[str]) -> None:
-    """Times every checked provider in `args.rounds` rounds, each round in
-    another order (rotated), so that none is always the one timed on the
-    hottest card; a provider's time is its median round, and its rounds
-    are kept to show the spread."""
-    names = list(timers)
-    rounds: Dict[str, List[float]] = {n: [] for n in names}
-    for r in range(args.rounds):
-        shift = r % max(1, len(names))
-        for name in names[shift:] + names[:shift]:
-            if name not in timers:
-                continue
-            try:
-                rounds[name].append(common.bench_ms(timers[name], args.warmup, args.rep))
-            except Exception as e:
-                entries[name].update(common.record_failure(failures, f"{name} timing", e))
-                del timers[name]
-    for name in names:
-        if name in timers and rounds[name]:
-            entries[name]["ms_rounds"] = list(rounds[name])
-            entries[name]["ms"] = float(statistics.median(rounds[name]))
+                failures: List[str]) -> Dict[str, List[float]]:
+    """Times every checked provider in `args.rounds` rounds. Each round is
+    one warpforge.testing.do_bench_interleaved over all of them: launch by
+    launch in turns, each after an L2 flush, so that they meet the card in
+    the same state. A provider's time is its median round (the median of
+    its launches in each round, kept to show the spread). Returns, for each
+    pair that ran (as in `ratios`), the ratio of the two launches of every
+    iteration: paired samples of the throughput ratio."""
+    rounds: Dict[str, List[float]] = {n: [] for n in timers}
+    paired: Dict[str, List[float]] = {}
+    r = 0
+    while r < args.rounds and timers:
+        try:
+            times = common.bench_interleaved(
+                {n: _guarded(n, fn) for n, fn in timers.items()}, args.warmup, args.rep)
+        except _TimingFailure as e:
+            entries[e.name].update(common.record_failure(failures, f"{e.name} timing",
+                                                         e.error))
+            del timers[e.name]
+            continue  # the round again, without it
+        for name, ms in times.items():
+            rounds[name].append(float(statistics.median(ms)))
+        for x, y, pair in RATIO_PAIRS:
+            if x in times and y in times:
+                paired.setdefault(pair, []).extend(ty / tx for tx, ty in zip(times[x], times[y]))
+        r += 1
+    for name in timers:
+        entries[name]["ms_rounds"] = list(rounds[name])
+        entries[name]["ms"] = float(statistics.median(rounds[name]))
+    return {pair: v for pair, v in paired.items()
+            if all(n in timers for n in pair_providers(pair))}
+
+
+# (faster-is-above-1 provider, other provider, name) of each reported ratio.
+RATIO_PAIRS = (("warpforge", "triton", "warpforge/triton"),
+               ("warpforge", "torch", "warpforge/cublas"),
+               ("triton", "torch", "triton/cublas"))
+
+
+def pair_providers(pair: str) -> Tuple[str, str]:
+    """The two providers of a ratio's name."""
+    return next((x, y) for x, y, name in RATIO_PAIRS if name == pair)
 
 
 def ratios(providers: Dict[str, Dict[str, Any]]) -> Dict[str, float]:
     """Throughput ratios of each pair that ran: > 1 means the first is faster."""
     out = {}
-    for x, y, name in (("warpforge", "triton", "warpforge/triton"),
-                       ("warpforge", "torch", "warpforge/cublas"),
-                       ("triton", "torch", "triton/cublas")):
+    for x, y, name in RATIO_PAIRS:
         mx, my = providers.get(x, {}).get("ms"), providers.get(y, {}).get("ms")
         if mx and my and "error" not in providers[x] and "error" not in providers[y]:
             out[name] = my / mx
     return out
+
+
+def paired_summary(samples: Sequence[float]) -> Dict[str, Any]:
+    """Median and quartiles of a ratio's paired samples."""
+    from warpforge.testing import quantile
+    ordered = sorted(samples)
+    return {"median": quantile(ordered, 0.5), "q25": quantile(ordered, 0.25),
+            "q75": quantile(ordered, 0.75), "samples": len(ordered)}
 
 
 def run_case(torch, case: Case, kernels: Dict[str, Any], args,
@@ -330,11 +380,12 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
         except Exception as e:
             entry.update(common.record_failure(failures, f"{backend} {case.label}", e))
         result["providers"][backend] = entry
-    time_rounds(timers, result["providers"], args, failures)
+    paired = time_rounds(timers, result["providers"], args, failures)
     for entry in result["providers"].values():
         if "ms" in entry:
             entry["tflops"] = tflops(case.flop, entry["ms"])
     result["ratios"] = ratios(result["providers"])
+    result["paired_ratios"] = {pair: paired_summary(v) for pair, v in paired.items() if v}
     del a, b, ref
     torch.cuda.empty_cache()
     return result
@@ -478,19 +529,17 @@ def _cell(providers, name: str, key: str, spec: str) -> str:
     return common.fmt(v.get(key), spec)
 
 
-def round_ratio_range(providers) -> str:
-    """Lowest and highest warpforge/triton ratio over the timing rounds
-    (round r's times against each other): the spread of wf/tr."""
-    wf = providers.get("warpforge", {}).get("ms_rounds")
-    tr = providers.get("triton", {}).get("ms_rounds")
-    if not wf or not tr or len(wf) != len(tr) or len(wf) < 2:
+def paired_cell(result, pair: str = "warpforge/triton") -> str:
+    """'median (q25-q75)' of a ratio's paired samples, to three places."""
+    v = result.get("paired_ratios", {}).get(pair)
+    if not v:
         return ""
-    per_round = [t / w for w, t in zip(wf, tr)]
-    return f"{min(per_round):.2f}-{max(per_round):.2f}"
+    return f"{v['median']:.3f} ({v['q25']:.3f}-{v['q75']:.3f})"
 
 
 def gpu_rows(report) -> Tuple[List[str], List[List[str]]]:
-    headers = ["case (TFLOP/s)", "cuBLAS", "triton", "warpforge", "wf/tr", "wf/tr rounds",
+    headers = ["case (TFLOP/s)", "cuBLAS", "triton", "warpforge", "wf/tr",
+               "wf/tr per launch",
                "wf/cuBLAS", "tr/cuBLAS", "triton config", "warpforge config"]
     rows = []
     for r in report["results"]:
@@ -498,7 +547,7 @@ def gpu_rows(report) -> Tuple[List[str], List[List[str]]]:
         label = Case(r["dtype"], r["M"], r["N"], r["K"]).label
         configs = [p.get(x, {}).get("config", {}).get("name", "") for x in ("triton", "warpforge")]
         rows.append([label] + [_cell(p, x, "tflops", ".0f") for x in BACKENDS]
-                    + [common.fmt(q.get("warpforge/triton"), ".2f"), round_ratio_range(p)]
+                    + [common.fmt(q.get("warpforge/triton"), ".2f"), paired_cell(r)]
                     + [common.fmt(q.get(x), ".2f") for x in ("warpforge/cublas", "triton/cublas")]
                     + configs)
     return headers, rows
@@ -531,7 +580,8 @@ def markdown(report, headers, rows) -> str:
              f"`python bench/matmul.py` on {env.get('device') or 'no GPU'} (torch "
              f"{env.get('torch')}, Triton {env.get('triton')}, warpforge {env.get('warpforge')}"
              f", commit {str(env.get('git_commit'))[:12]}); {report['settings']['timer']}; "
-             "TFLOP/s = 2 M N K / median time; wf/tr > 1: warpforge faster. Configs: "
+             "TFLOP/s = 2 M N K / median time; wf/tr > 1: warpforge faster; wf/tr per launch: "
+             "median (quartiles) of the ratio of the two launches of each turn. Configs: "
              "BLOCK_MxBLOCK_NxBLOCK_K, group, warps, stages"
              + (f"; one config for both JITs, no autotuning ({report['settings']['config']})."
                 if report["settings"].get("config", "autotuned") != "autotuned"
@@ -616,7 +666,7 @@ class Report:
         return {"benchmark": "matmul", "mode": self.mode,
                 "date": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(self.started)),
                 "finished": finished, "environment": environment,
-                "settings": {"timer": "warpforge.testing.do_bench, median, L2 flushed",
+                "settings": {"timer": TIMER,
                              "warmup_ms": args.warmup, "rep_ms": args.rep,
                              "dtypes": args.dtypes,
                              "shapes": ["x".join(map(str, s)) for s in args.shapes],

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -949,6 +950,35 @@ def test_do_bench_cpu_fills_the_repetition_budget():
     assert 0 < low <= mid <= high
 
 
+def test_do_bench_interleaved_takes_turns(monkeypatch):
+    """Every iteration runs each function once, after a flush, in an order
+    rotated by one; index j of the returned lists is one iteration."""
+    sys.path.insert(0, os.path.dirname(__file__))
+    import bench_fake_torch
+    monkeypatch.setitem(sys.modules, "torch", bench_fake_torch)
+    monkeypatch.setattr(testing, "L2_FLUSH_BYTES", 4096)  # NumPy would zero 256 MB
+    calls = []
+
+    def work(name, seconds):
+        def fn():
+            calls.append(name)
+            deadline = time.perf_counter() + seconds
+            while time.perf_counter() < deadline:
+                pass
+        return fn
+
+    times = testing.do_bench_interleaved({"short": work("short", 1e-4),
+                                          "long": work("long", 1e-3)}, warmup=2, rep=10)
+    assert set(times) == {"short", "long"} and len(times["short"]) == len(times["long"]) > 3
+    assert testing.summarize(times["long"]) > 5 * testing.summarize(times["short"])
+    # One call each, then the turns: short-long, long-short, short-long, ...
+    assert calls[:2] == ["short", "long"]
+    turns = [tuple(calls[i:i + 2]) for i in range(2, len(calls), 2)]
+    assert set(turns[0::2]) == {("short", "long")} and set(turns[1::2]) == {("long", "short")}
+    with pytest.raises(ValueError, match="at least one function"):
+        testing.do_bench_interleaved({})
+
+
 def test_testing_imports_without_torch():
     code = "import sys, warpforge.testing; assert 'torch' not in sys.modules"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -1029,5 +1059,9 @@ def test_gpu_do_bench_times_a_real_function():
     low, mid, high = testing.do_bench(lambda: a @ b, warmup=5, rep=20,
                                       quantiles=[0.2, 0.5, 0.8])
     assert 0 < low <= mid <= high
+    paired = testing.do_bench_interleaved({"small": lambda: a[:256, :256] @ b[:256, :256],
+                                           "large": lambda: a @ b}, warmup=5, rep=20)
+    assert len(paired["small"]) == len(paired["large"]) > 1
+    assert 0 < testing.summarize(paired["small"]) < testing.summarize(paired["large"]) < 100
     graph_ms = testing.do_bench_cudagraph(lambda: a.add_(1.0), rep=10)
     assert 0 < graph_ms < 10

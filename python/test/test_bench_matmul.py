@@ -224,13 +224,56 @@ def test_table_and_markdown():
     assert "* warpforge fp16 4096x4096x4096: AutotuneError: every config failed" in text
 
 
-def test_round_ratio_range():
-    """wf/tr per round (round r's times against each other), lowest-highest."""
-    p = {"warpforge": {"ms_rounds": [1.0, 2.0, 1.0]}, "triton": {"ms_rounds": [1.1, 1.8, 0.9]}}
-    assert mm.round_ratio_range(p) == "0.90-1.10"
-    assert mm.round_ratio_range({"warpforge": {"ms_rounds": [1.0]},
-                                 "triton": {"ms_rounds": [1.0]}}) == ""
-    assert mm.round_ratio_range({"warpforge": {"ms_rounds": [1.0, 1.0]}}) == ""
+def test_paired_ratio_summary_and_cell():
+    """wf/tr per launch: median (quartiles) of the per-turn ratios."""
+    summary = mm.paired_summary([1.02, 0.98, 1.0, 1.01, 0.99])
+    assert summary == {"median": 1.0, "q25": 0.99, "q75": 1.01, "samples": 5}
+    assert mm.paired_cell({"paired_ratios": {"warpforge/triton": summary}}) == \
+        "1.000 (0.990-1.010)"
+    assert mm.paired_cell({"paired_ratios": {}}) == "" and mm.paired_cell({}) == ""
+
+
+def _fake_interleaved(monkeypatch, times, calls):
+    """common.bench_interleaved returning `times` (name -> ms per turn),
+    after launching each function once (recorded in `calls`)."""
+    def fake(fns, warmup, rep):
+        for fn in fns.values():
+            fn()
+        calls.append(sorted(fns))
+        return {n: list(times[n]) for n in fns}
+    monkeypatch.setattr(mm.common, "bench_interleaved", fake)
+
+
+def test_time_rounds_medians_and_paired_ratios(monkeypatch):
+    calls = []
+    _fake_interleaved(monkeypatch, {"torch": [1.0, 1.0, 1.0], "triton": [2.0, 2.2, 2.0],
+                                    "warpforge": [2.0, 2.0, 2.2]}, calls)
+    entries = {n: {} for n in ("torch", "triton", "warpforge")}
+    timers = {n: (lambda: None) for n in entries}
+    args = mm.parse_args(["--rounds", "2"])
+    paired = mm.time_rounds(timers, entries, args, failures=[])
+    assert len(calls) == 2 and entries["warpforge"] == {"ms_rounds": [2.0, 2.0], "ms": 2.0}
+    assert paired["warpforge/triton"] == pytest.approx([1.0, 1.1, 1.0 / 1.1] * 2)
+    assert paired["warpforge/cublas"] == [0.5, 0.5, 1 / 2.2] * 2
+    assert set(paired) == {"warpforge/triton", "warpforge/cublas", "triton/cublas"}
+
+
+def test_time_rounds_drops_a_provider_that_fails(monkeypatch):
+    """A launch that raises while timed: the provider gets an error entry and
+    the round runs again without it."""
+    calls = []
+    _fake_interleaved(monkeypatch, {"torch": [1.0], "warpforge": [2.0]}, calls)
+    entries = {"torch": {}, "warpforge": {}}
+    failures = []
+
+    def broken():
+        raise RuntimeError("launch failed")
+    timers = {"torch": lambda: None, "warpforge": broken}
+    paired = mm.time_rounds(timers, entries, mm.parse_args(["--rounds", "1"]), failures)
+    assert "RuntimeError: launch failed" in entries["warpforge"]["error"]
+    assert failures and failures[0].startswith("warpforge timing")
+    assert entries["torch"]["ms"] == 1.0 and "ms" not in entries["warpforge"]
+    assert calls == [["torch"]] and paired == {}
 
 
 def test_report_is_rewritten_in_place(tmp_path):
@@ -290,6 +333,7 @@ def test_gpu_path_on_fake_torch(kernels, tmp_path, monkeypatch, capsys):
         assert len(wf["autotune"]) == 9 and all(e["ms"] > 0 for e in wf["autotune"])
         assert wf["autotune_s"] > 0
         assert r["providers"]["torch"]["tflops"] > 0 and set(r["ratios"]) == {"warpforge/cublas"}
+        assert r["paired_ratios"]["warpforge/cublas"]["samples"] >= 3
     out = capsys.readouterr().out.splitlines()
     assert out[-2].startswith("JSON: ") and out[-1].startswith("Markdown: ")
     assert any(line.startswith("fp16 150x130x100: torch ") for line in out)

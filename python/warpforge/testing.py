@@ -1,9 +1,10 @@
 """Benchmarking helpers, as in `triton.testing`.
 
 `do_bench` times a function on the GPU with CUDA events (through PyTorch),
-flushing the L2 cache before every run; `do_bench_cudagraph` replays it from
-a CUDA graph; `do_bench_cpu` times it on the host clock (for the
-interpreter). Importing this module needs neither PyTorch nor a GPU: torch
+flushing the L2 cache before every run; `do_bench_interleaved` times several
+functions against each other, launch by launch; `do_bench_cudagraph` replays
+a function from a CUDA graph; `do_bench_cpu` times it on the host clock (for
+the interpreter). Importing this module needs neither PyTorch nor a GPU: torch
 is imported when a GPU benchmark runs.
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
-from typing import Callable, List, Optional, Sequence, Union
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 RETURN_MODES = ("min", "max", "mean", "median", "all")
 L2_FLUSH_BYTES = 256 * 1024 * 1024  # more than any GPU's L2 cache
@@ -123,6 +124,64 @@ def do_bench(fn: Callable[[], object], warmup: float = 25, rep: float = 100,
         ends[i].record()
     torch.cuda.synchronize()
     return summarize([s.elapsed_time(e) for s, e in zip(starts, ends)], quantiles, return_mode)
+
+
+def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float = 25,
+                         rep: float = 100) -> Dict[str, List[float]]:
+    """Times the functions in `fns` against each other, launch by launch.
+
+    Iteration i runs every function once, each after an L2 flush and timed
+    by its own pair of CUDA events, in the order of `fns` rotated by i. So
+    all of them meet the card in the same state (clock, temperature, power
+    draw) within a few milliseconds of one another, where separate do_bench
+    calls, a second apart, can meet different clock states: the ratio of
+    two kernels' times is then far steadier, and the ratio of the two times
+    of one iteration is a paired sample of it. Each function runs once
+    first; untimed iterations fill `warmup` ms, then timed ones until each
+    function's launches fill about `rep` ms. Returns, for each name, the
+    milliseconds of its timed launches in iteration order: index j of any
+    two lists comes from the same iteration."""
+    if not fns:
+        raise ValueError("do_bench_interleaved needs at least one function")
+    torch = _cuda_torch("do_bench_interleaved")
+    names = list(fns)
+    for name in names:
+        fns[name]()
+    torch.cuda.synchronize()
+    flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
+
+    turn = [0]  # the rotation goes on across the estimate, warm-up and timing
+
+    def iteration(events=None):
+        shift = turn[0] % len(names)
+        turn[0] += 1
+        for name in names[shift:] + names[:shift]:
+            flush.zero_()
+            if events is None:
+                fns[name]()
+                continue
+            start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+            start.record()
+            fns[name]()
+            end.record()
+            events[name].append((start, end))
+
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(3):
+        iteration()
+    end.record()
+    torch.cuda.synchronize()
+    # One function's launch with its flush; an iteration costs len(names) of them.
+    estimate_ms = start.elapsed_time(end) / 3 / len(names)
+    for _ in range(_runs(warmup, estimate_ms * len(names))):
+        iteration()
+    events: Dict[str, list] = {name: [] for name in names}
+    for _ in range(_runs(rep, estimate_ms)):
+        iteration(events)
+    torch.cuda.synchronize()
+    return {name: [s.elapsed_time(e) for s, e in pairs] for name, pairs in events.items()}
 
 
 def do_bench_cudagraph(fn: Callable[[], object], rep: float = 20, grad_to_none=None,
