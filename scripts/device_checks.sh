@@ -2,7 +2,8 @@
 # On the device, after scripts/device_setup.sh: compute-sanitizer memcheck
 # and racecheck over a representative set of the GPU tests (vector add,
 # element-wise math, histogram, cross-warp reductions, scans, softmax,
-# layer norm, tl.dot on wgmma, coalesced transposed and fp8 operands),
+# layer norm, tl.dot on wgmma, coalesced transposed and fp8 operands,
+# int8 with B in either order),
 # logs in $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -30,4 +31,8 @@ run racecheck matmul python/test/test_gpu_matmul.py -k "test_fewer_k_steps_than_
 # fp16 operands, fp8 with B K-major.
 run memcheck matmul-coalesced python/test/test_gpu_matmul.py -k "(test_transposed_operands and fp16) or (test_fp8_configs and e4m3)"
 run racecheck matmul-coalesced python/test/test_gpu_matmul.py -k "(test_transposed_operands and fp16) or (test_fp8_configs and e4m3)"
+# int8: B N-major (transposed into K-major shared memory through registers)
+# and K-major (cp.async), partial tiles, 2 to 5 stages.
+run memcheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
+run racecheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
 exit $status

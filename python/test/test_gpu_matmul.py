@@ -8,19 +8,24 @@ bench/matmul.py times (bench/kernels/matmul.py). They run over:
 * sizes 1, 15, 64, 127, 129, 255, 1000 and 4096 in each of M, N and K
   (rotated so that 4096 only meets small sizes), and the tutorial's shapes;
 * fp16 with fp32 and fp16 accumulators, bf16, fp8 e4m3 and e5m2, fp32
-  through tf32; outputs in fp32 or the input's type;
+  through tf32, int8 into int32 (exact); outputs in fp32 or the input's
+  type;
 * operands transposed through their strides (fp16, bf16); fp8 and tf32
   operands are given K-major (B as the transpose of an N x K tensor), the
-  only order wgmma reads 8- and 32-bit types in;
+  only order wgmma reads 8- and 32-bit types in; int8 B both ways (an
+  N-major B is transposed on its way to shared memory);
 * tiles of 64, 128 and 256 in M and N with 4 and 8 warps, 1 to 5 stages,
   BLOCK_K 32, 64 (and 128 for fp8); a config over the shared-memory limit
   (warpforge.OutOfResources) is skipped;
-* and the SASS of the standard configs: HGMMA or QGMMA, no local memory.
+* and the SASS of the standard configs: HGMMA, QGMMA or IGMMA, no local
+  memory.
 
 Inputs are random normal, scaled by K^-1/4 so that outputs are about unit
-normal; the reference is torch.matmul in float64 of the very (quantized)
-inputs. Outputs are poisoned with NaN, inside a larger NaN buffer whose
-other elements must stay NaN. The error is max |out - ref| / max |ref|.
+normal (int8: uniform over -128..127); the reference is torch.matmul in
+float64 of the very (quantized) inputs. Outputs are poisoned with NaN (int32:
+with INT32_MIN, which no product reaches), inside a larger poisoned buffer
+whose other elements must stay poisoned. The error is max |out - ref| /
+max |ref|.
 """
 
 import collections
@@ -46,7 +51,8 @@ BENCH_DIR = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", 
 @warpforge.jit
 def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
                   stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                  BLOCK_K: tl.constexpr, ACC_FP16: tl.constexpr, PRECISION: tl.constexpr):
+                  BLOCK_K: tl.constexpr, ACC_FP16: tl.constexpr, ACC_INT32: tl.constexpr,
+                  PRECISION: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -54,11 +60,12 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk,
     rk = tl.arange(0, BLOCK_K)
     a_ptrs = a_ptr + rm[:, None] * stride_am + rk[None, :] * stride_ak
     b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
-    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float16 if ACC_FP16 else tl.float32)
+    acc = tl.zeros((BLOCK_M, BLOCK_N),
+                   dtype=tl.float16 if ACC_FP16 else tl.int32 if ACC_INT32 else tl.float32)
     for k in range(0, K, BLOCK_K):
         # Rows, columns and K past the edges load zeros.
-        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k), other=0.0)
-        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k) & (rn[None, :] < N), other=0.0)
+        a = tl.load(a_ptrs, mask=(rm[:, None] < M) & (rk[None, :] < K - k), other=0)
+        b = tl.load(b_ptrs, mask=(rk[:, None] < K - k) & (rn[None, :] < N), other=0)
         acc = tl.dot(a, b, acc, input_precision=PRECISION)
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
@@ -96,6 +103,8 @@ MODES = {m.name: m for m in [
     Mode("e4m3-out16", torch.float8_e4m3fn, torch.float16, False, True, 2e-2),
     Mode("e4m3-acc16", torch.float8_e4m3fn, torch.float16, True, True, 2e-2),
     Mode("tf32", torch.float32, torch.float32, False, True, 1e-2),
+    Mode("int8", torch.int8, torch.int32, False, False, 0.0),
+    Mode("int8-kmajor", torch.int8, torch.int32, False, True, 0.0),
 ]}
 
 Config = collections.namedtuple("Config", "block_m block_n block_k num_warps num_stages")
@@ -115,7 +124,10 @@ def operand(rows, cols, dtype, transposed, gen, scale):
     """A rows x cols random normal operand times `scale`, in `dtype`; when
     `transposed`, the .T view of a contiguous cols x rows tensor."""
     shape = (cols, rows) if transposed else (rows, cols)
-    x = (torch.randn(shape, device="cuda", generator=gen) * scale).to(dtype)
+    if dtype == torch.int8:
+        x = torch.randint(-128, 128, shape, device="cuda", generator=gen, dtype=dtype)
+    else:
+        x = (torch.randn(shape, device="cuda", generator=gen) * scale).to(dtype)
     return x.T if transposed else x
 
 
@@ -143,7 +155,8 @@ class Output:
     GUARD = 256
 
     def __init__(self, m, n, dtype, padded):
-        nan = float("nan")
+        nan = float("nan") if dtype.is_floating_point else torch.iinfo(dtype).min
+        self.poison = nan
         if padded:
             self.buf = torch.full((m + 3, n + 5), nan, dtype=dtype, device="cuda")
             self.out = self.buf[1:m + 1, 2:n + 2]
@@ -155,15 +168,18 @@ class Output:
             self.inside = torch.zeros(self.buf.shape, dtype=torch.bool, device="cuda")
             self.inside[:m * n] = True
 
+    def poisoned(self, x):
+        return torch.isnan(x) if x.is_floating_point() else x == self.poison
+
     def check(self, ref, tol, what):
         out = self.out
-        unwritten = int(torch.isnan(out).sum().item())
+        unwritten = int(self.poisoned(out).sum().item())
         assert unwritten == 0, f"{what}: {unwritten} of {out.numel()} outputs are NaN " \
                                "(unwritten, or computed as NaN)"
         err = rel_err(out, ref)
         assert err <= tol, f"{what}: max |out - ref| / max |ref| = {err:.3g} > {tol:g}"
         outside = self.buf[~self.inside]
-        written = int((~torch.isnan(outside)).sum().item())
+        written = int((~self.poisoned(outside)).sum().item())
         assert written == 0, f"{what}: the kernel wrote {written} elements outside its output"
 
 
@@ -185,7 +201,8 @@ def run_matmul(mode: Mode, a, b, out, config: Config):
         matmul_kernel[grid](a, b, out, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                             b.stride(1), out.stride(0), out.stride(1),
                             BLOCK_M=config.block_m, BLOCK_N=config.block_n,
-                            BLOCK_K=config.block_k, ACC_FP16=mode.acc_fp16, PRECISION="tf32",
+                            BLOCK_K=config.block_k, ACC_FP16=mode.acc_fp16,
+                            ACC_INT32=mode.dtype == torch.int8, PRECISION="tf32",
                             num_warps=config.num_warps, num_stages=config.num_stages)
     except OutOfResources as e:
         pytest.skip(f"{cfg_id(config)}: {e}")
@@ -289,6 +306,13 @@ FP8_CONFIGS = [Config(128, 128, 64, 4, 3), Config(128, 256, 128, 8, 3),
 @pytest.mark.parametrize("config", FP8_CONFIGS, ids=cfg_id)
 def test_fp8_configs(mode, config):
     check_matmul(MODES[mode], 257, 384, 1000, config)
+
+
+@pytest.mark.parametrize("mode", ["int8", "int8-kmajor"])
+@pytest.mark.parametrize("config", FP8_CONFIGS, ids=cfg_id)
+def test_int8_configs(mode, config):
+    # Exact: |C| <= 1000 * 128 * 128 fits int32 many times over.
+    check_matmul(MODES[mode], 257, 384, 1000, config, padded=True)
 
 
 # -- The Gluon wgmma tutorial's shapes (seed 001) ----------------------------------------
@@ -425,10 +449,29 @@ def test_sass_uses_wgmma_without_spills(dtype, config, tmp_path):
     # Compiles only: the sizes are those of the 4096^3 benchmark case.
     k = BENCH.matmul_kernel.warmup(a, b, c, size, size, size, size, 1, *b_strides, size, 1,
                                    grid=(1,), **meta)
-    what = f"{dtype} {cfg_id(config)}"
+    check_sass(k, f"{dtype} {cfg_id(config)}", "QGMMA" if dtype == "e4m3" else "HGMMA",
+               tmp_path)
+
+
+@pytest.mark.skipif(not (shutil.which("cuobjdump") or shutil.which("nvdisasm")),
+                    reason="needs cuobjdump or nvdisasm")
+def test_sass_int8_uses_igmma(tmp_path):
+    """int8 at 128x256x128 with 8 warps and 3 stages, B N-major, as for
+    4096^3: IGMMA in the SASS, no local memory, no serialized pipeline."""
+    size = 4096
+    a = torch.empty((16, 16), dtype=torch.int8, device="cuda")
+    c = torch.empty((16, 16), dtype=torch.int32, device="cuda")
+    k = matmul_kernel.warmup(a, a, c, size, size, size, size, 1, size, 1, size, 1, grid=(1,),
+                             BLOCK_M=128, BLOCK_N=256, BLOCK_K=128, ACC_FP16=False,
+                             ACC_INT32=True, PRECISION="tf32", num_warps=8, num_stages=3)
+    check_sass(k, "int8 128x256x128-w8-s3", "IGMMA", tmp_path)
+
+
+def check_sass(k, what, opcode, tmp_path):
+    """wgmma in `k`'s PTX, `opcode` in its SASS, no local memory, no
+    serialized wgmma pipeline."""
     assert "wgmma.mma_async" in k.asm["ptx"], f"{what}: no wgmma in the PTX"
     sass = disassemble(k.asm["cubin"], tmp_path)
-    opcode = "QGMMA" if dtype == "e4m3" else "HGMMA"
     assert opcode in sass, f"{what}: no {opcode} in the SASS"
     log = k.metadata.get("ptxas_log", "")
     assert "spill_stores" in k.metadata, f"{what}: no ptxas figures for the kernel:\n{log}"

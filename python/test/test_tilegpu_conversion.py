@@ -222,6 +222,45 @@ CHECK: tile.store
 """, tmp_path)
 
 
+@warpforge.jit
+def int8_matmul_kernel(a_ptr, b_ptr, c_ptr, K, stride_am, stride_bk, BM: tl.constexpr,
+                       BN: tl.constexpr, BK: tl.constexpr, ACC_INT32: tl.constexpr):
+    rm, rn, rk = tl.arange(0, BM), tl.arange(0, BN), tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.int32 if ACC_INT32 else tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + rm[:, None] * stride_am + (k + rk)[None, :])
+        b = tl.load(b_ptr + (k + rk)[:, None] * stride_bk + rn[None, :])
+        acc = tl.dot(a, b, acc, out_dtype=tl.int32)
+    tl.store(c_ptr + rm[:, None] * BN + rn[None, :], acc)
+
+
+def test_int8_matmul_runs_on_wgmma(tmp_path, frontend_only):
+    i8 = np.zeros(64, np.int8)
+    k = int8_matmul_kernel.warmup(i8, i8, I32, 512, 512, 512, BM=128, BN=128, BK=64,
+                                  ACC_INT32=True, grid=(1,))
+    # k32 instructions into an i32 accumulator; both operands K-major in
+    # shared memory (B, N-major in global memory, through registers).
+    filecheck(to_tilegpu(k), """
+CHECK-DAG: #[[WG:wgmma[0-9]*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 32]>
+CHECK-DAG: #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8>
+CHECK-DAG: #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8>
+CHECK: scf.for {{.*}} -> (tensor<128x128xi32, #[[WG]]>
+CHECK: tilegpu.warp_group_dot {{.*}} -> tensor<128x128xi32, #[[WG]]>
+""", tmp_path)
+
+
+def test_int8_dot_into_float_is_an_error_at_the_dot():
+    from warpforge.compiler.errors import CompilationError
+    i8 = np.zeros(64, np.int8)
+    with pytest.raises(CompilationError) as info:
+        int8_matmul_kernel.warmup(i8, i8, F32, 512, 512, 512, BM=128, BN=128, BK=64,
+                                  ACC_INT32=False, grid=(1,))
+    err = info.value
+    assert "accumulator element type 'f32' is not allowed for 'i8' operands; use i32" \
+        in err.message
+    assert "tl.dot(" in err.source_line
+
+
 @pytest.mark.parametrize("blocks, num_warps, expected", [
     ((32, 64, 32), 4, "tl.dot with M = 32: wgmma gives each warpgroup (4 warps) 64 rows"),
     ((16, 64, 32), 8, "tl.dot with M = 16: wgmma gives each warpgroup (4 warps) 64 rows, so with num_warps = 8 M must be a multiple of 64"),

@@ -73,6 +73,10 @@ StringRef getPtxTypeName(Type t) {
     return "e4m3";
   if (isa<Float8E5M2Type>(t))
     return "e5m2";
+  if (t.isInteger(8))
+    return "s8"; // tl.dot's int8 is signed (it rejects uint8)
+  if (t.isInteger(32))
+    return "s32";
   llvm_unreachable("the verifier admits no other wgmma type");
 }
 
@@ -241,9 +245,9 @@ Type getAsmResultType(OpBuilder &b, Type word, unsigned count) {
                                           SmallVector<Type>(count, word));
 }
 
-/// One `wgmma.mma_async`: `acc` (f32, or f16 pairs as i32) are the
+/// One `wgmma.mma_async`: `acc` (f32, i32, or f16 pairs as i32) are the
 /// accumulator registers, tied to the results; `a` is a descriptor (SS) or
-/// four i32 (RS).
+/// four i32 (RS); `immediates` follow scale-d (none for integer types).
 SmallVector<Value> emitMmaAsync(OpBuilder &b, Location loc,
                                 StringRef instruction, ValueRange acc,
                                 ValueRange a, Value bDesc,
@@ -280,7 +284,8 @@ SmallVector<Value> emitMmaAsync(OpBuilder &b, Location loc,
     os << "}";
   }
   operands.append(a.begin(), a.end());
-  os << ", $" << aIdx + a.size() << ", p, " << immediates << ";\n\t}";
+  os << ", $" << aIdx + a.size() << ", p" << (immediates.empty() ? "" : ", ")
+     << immediates << ";\n\t}";
   cs << ",l";
   operands.push_back(bDesc);
   Type word = f32Acc ? Type(b.getF32Type()) : Type(b.getI32Type());
@@ -313,7 +318,8 @@ struct WarpGroupDotOpConversion
                       : cast<RankedTensorType>(op.getA().getType())
                             .getElementType();
     Type dElem = dType.getElementType();
-    bool f32Acc = dElem.isF32();
+    // f32 and i32 accumulators are a register per element; f16 ones pairs.
+    bool wordAcc = dElem.getIntOrFloatBitWidth() == 32;
 
     // The instruction and its immediates.
     SharedOperand bOperand = getSharedOperand(bType, /*isA=*/false);
@@ -324,9 +330,10 @@ struct WarpGroupDotOpConversion
         << (aElem.isF32() ? StringRef("tf32") : getPtxTypeName(aElem)) << "."
         << (aElem.isF32() ? StringRef("tf32")
                           : getPtxTypeName(bType.getElementType()));
-    // scale-a, scale-b = 1; the transpose immediates exist for 16-bit
-    // types only (the others are K-major only), and trans-a for SS only.
-    std::string immediates = "1, 1";
+    // scale-a, scale-b = 1 (floating-point types only); the transpose
+    // immediates exist for 16-bit types only (the others are K-major only),
+    // and trans-a for SS only.
+    std::string immediates = aElem.isInteger(8) ? "" : "1, 1";
     if (aElem.getIntOrFloatBitWidth() == 16) {
       if (aMem)
         immediates +=
@@ -366,7 +373,7 @@ struct WarpGroupDotOpConversion
         ArrayRef<Value> c =
             ArrayRef<Value>(cElems).slice((rm * repN + rn) * perInstr, perInstr);
         SmallVector<Value> regs;
-        if (f32Acc)
+        if (wordAcc)
           regs.assign(c.begin(), c.end());
         else
           for (int64_t i = 0; i < perInstr; i += 2)
@@ -385,7 +392,7 @@ struct WarpGroupDotOpConversion
           Value bDesc = bDescs.get(rn * tileN, ks * instrK);
           regs = emitMmaAsync(b, loc, instruction, regs, a, bDesc, immediates);
         }
-        if (f32Acc) {
+        if (wordAcc) {
           dElems.append(regs.begin(), regs.end());
         } else {
           for (Value word : regs) {

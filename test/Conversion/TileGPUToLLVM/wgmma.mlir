@@ -224,6 +224,30 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 
 // -----
 
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8>
+#bt = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+// int8: signed s8 operands into s32, a register per accumulator element
+// (no packing) and no immediates after scale-d (integer wgmma has no
+// scale-a/b or transposes).
+// CHECK-LABEL: llvm.func @int8
+// CHECK-NOT: vector<2x
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09.reg .pred p;\0A\09setp.ne.b32 p, $64, 0;\0A\09wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, $65, $66, p;\0A\09}", "=r,{{.*}},r,l,l" {{.*}} -> !llvm.struct<(i32
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, p;
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @int8(%i: i32) {
+    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xi8, #a, mutable>
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xi8, #bt, mutable>
+    %c = tile.splat %i : i32 -> tensor<64x64xi32, #w>
+    %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xi8, #a, mutable> * !tilegpu.memdesc<64x64xi8, #bt, mutable> -> tensor<64x64xi32, #w>
+    tile.return
+  }
+}
+
+// -----
+
 #a = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>
 #bt = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 32>
 #w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 8]>

@@ -56,19 +56,6 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
-  tile.func public @int8(%a: tensor<64x32xi8, #opA>, %b: tensor<32x64xi8, #opB>, %c: tensor<64x64xi32, #bl>) {
-    // expected-error @+1 {{tl.dot of int8 operands is not supported on Hopper yet}}
-    %d = tile.dot %a, %b, %c : tensor<64x32xi8, #opA> * tensor<32x64xi8, #opB> -> tensor<64x64xi32, #bl>
-    tile.return
-  }
-}
-
-// -----
-
-#bl = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
-#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
-#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
-module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @batched(%a: tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %b: tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %c: tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>) {
     // expected-error @+1 {{tl.dot: batched (3-D) products are not supported on Hopper yet; loop over the batch}}
     %d = tile.dot %a, %b, %c : tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> * tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> -> tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>

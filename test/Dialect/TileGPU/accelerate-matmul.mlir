@@ -106,6 +106,30 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 
 // -----
 
+// int8: k32 instructions into an i32 accumulator, both operands K-major
+// (B, N fastest in registers, is stored transposed).  A warp's 80 columns
+// take m64n80k32 (integer N is 8, 16, 24 or a multiple of 16).
+#bl = #tilegpu.blocked<sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+  // CHECK-DAG: #[[NVK:.*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 8>
+  // CHECK-DAG: #[[NVB:.*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 8>
+  // CHECK-DAG: #[[WG:.*]] = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 80, 32]>
+  // CHECK-LABEL: tile.func public @int8
+  // CHECK: !tilegpu.memdesc<64x128xi8, #[[NVK]]>
+  // CHECK: !tilegpu.memdesc<128x80xi8, #[[NVB]]>
+  // CHECK: tilegpu.warp_group_dot {{.*}} -> tensor<64x80xi32, #[[WG]]>
+  tile.func public @int8(%a: tensor<64x128xi8, #bl>, %b: tensor<128x80xi8, #bl>, %c: tensor<64x80xi32, #bl>) {
+    %ca = tilegpu.convert_layout %a : tensor<64x128xi8, #bl> -> tensor<64x128xi8, #opA>
+    %cb = tilegpu.convert_layout %b : tensor<128x80xi8, #bl> -> tensor<128x80xi8, #opB>
+    %d = tile.dot %ca, %cb, %c : tensor<64x128xi8, #opA> * tensor<128x80xi8, #opB> -> tensor<64x80xi32, #bl>
+    tile.return
+  }
+}
+
+// -----
+
 // f32 operands with tf32 precision: k8 instructions.
 #bl = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>

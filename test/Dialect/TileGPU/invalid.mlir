@@ -822,8 +822,30 @@ tile.func public @wgmma_shapes(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegp
 #nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
 #w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 tile.func public @wgmma_bf16_to_f16(%a: !tilegpu.memdesc<64x64xbf16, #nv>, %b: !tilegpu.memdesc<64x64xbf16, #nv>, %c: tensor<64x64xf16, #w>) {
-  // expected-error @+1 {{'tilegpu.warp_group_dot' op wgmma has no form for 'bf16' x 'bf16' -> 'f16'; it takes f16 x f16 -> f32/f16, bf16 x bf16 -> f32, fp8 x fp8 -> f32/f16 and f32 x f32 -> f32 with inputPrecision = tf32}}
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op wgmma has no form for 'bf16' x 'bf16' -> 'f16'; it takes f16 x f16 -> f32/f16, bf16 x bf16 -> f32, fp8 x fp8 -> f32/f16, i8 x i8 -> i32 and f32 x f32 -> f32 with inputPrecision = tf32}}
   %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xbf16, #nv> * !tilegpu.memdesc<64x64xbf16, #nv> -> tensor<64x64xf16, #w>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+tile.func public @wgmma_int8_to_f32(%a: !tilegpu.memdesc<64x64xi8, #nv>, %b: !tilegpu.memdesc<64x64xi8, #nv>, %c: tensor<64x64xf32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op wgmma has no form for 'i8' x 'i8' -> 'f32'}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xi8, #nv> * !tilegpu.memdesc<64x64xi8, #nv> -> tensor<64x64xf32, #w>
+  tile.return
+}
+
+// -----
+
+// Integer products have N = 8, 16, 24 and the multiples of 16 only.
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8>
+#b = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 40, 32]>
+tile.func public @wgmma_int8_n40(%a: !tilegpu.memdesc<64x64xi8, #a>, %b: !tilegpu.memdesc<64x40xi8, #b>, %c: tensor<64x40xi32, #w>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op wgmma has no N = 40 for 'i8'; integer products take N = 8, 16, 24 or a multiple of 16}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xi8, #a> * !tilegpu.memdesc<64x40xi8, #b> -> tensor<64x40xi32, #w>
   tile.return
 }
 

@@ -231,10 +231,16 @@ namespace {
 bool isFp8(Type t) { return isa<Float8E4M3FNType, Float8E5M2Type>(t); }
 } // namespace
 
+bool warpforge::tilegpu::isWgmmaInstrN(Type t, int64_t n) {
+  if (n < 8 || n > 256 || n % 8 != 0)
+    return false;
+  return !t.isInteger(8) || n <= 24 || n % 16 == 0;
+}
+
 unsigned warpforge::tilegpu::getWgmmaInstrK(Type t) {
   if (t.isF16() || t.isBF16())
     return 16;
-  if (isFp8(t))
+  if (isFp8(t) || t.isInteger(8))
     return 32;
   if (t.isF32())
     return 8;
@@ -295,11 +301,14 @@ LogicalResult WarpGroupDotOp::verify() {
     ok = dElem.isF32() || dElem.isF16();
   else if (aElem.isF32() && bElem.isF32())
     ok = dElem.isF32() && getInputPrecision() == tile::InputPrecision::TF32;
+  else if (aElem.isInteger(8) && bElem.isInteger(8))
+    ok = dElem.isInteger(32); // signed: tl.dot takes int8, not uint8
   if (!ok)
     return emitOpError("wgmma has no form for ")
            << aElem << " x " << bElem << " -> " << dElem
            << "; it takes f16 x f16 -> f32/f16, bf16 x bf16 -> f32, fp8 x "
-              "fp8 -> f32/f16 and f32 x f32 -> f32 with inputPrecision = tf32";
+              "fp8 -> f32/f16, i8 x i8 -> i32 and f32 x f32 -> f32 with "
+              "inputPrecision = tf32";
 
   // Operand layouts in shared memory.
   for (auto [name, value, elem] :
@@ -332,6 +341,10 @@ LogicalResult WarpGroupDotOp::verify() {
   // The instruction shape tiles the product.
   ArrayRef<unsigned> instr = acc.getInstrShape();
   unsigned instrK = getWgmmaInstrK(aElem);
+  if (!isWgmmaInstrN(aElem, instr[1]))
+    return emitOpError("wgmma has no N = ")
+           << instr[1] << " for " << aElem
+           << "; integer products take N = 8, 16, 24 or a multiple of 16";
   if (instr[2] != instrK)
     return emitOpError("the instruction K for ")
            << aElem << " is " << instrK << ", but the layout has " << instr[2];

@@ -83,10 +83,6 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
                          "on Hopper yet; loop over the batch");
   Type ea = aType.getElementType(), eb = bType.getElementType();
   Type ed = dType.getElementType();
-  if (ea.isInteger(8))
-    return dot.emitError("tl.dot of int8 operands is not supported on "
-                         "Hopper yet; use float16, bfloat16, float8 or "
-                         "float32 (as tf32)");
   if (ea.isF32() && dot.getInputPrecision() != tile::InputPrecision::TF32)
     return dot.emitError("tl.dot of float32 operands runs on tf32 tensor "
                          "cores on Hopper: pass input_precision=\"tf32\" "
@@ -131,7 +127,7 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
   int64_t perWarpN = n / wN;
   int64_t instrN = 8;
   for (int64_t c = 256; c >= 8; c -= 8)
-    if (perWarpN % c == 0) {
+    if (perWarpN % c == 0 && isWgmmaInstrN(ea, c)) {
       instrN = c;
       break;
     }

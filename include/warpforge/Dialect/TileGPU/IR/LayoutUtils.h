@@ -127,8 +127,13 @@ llvm::SmallVector<std::pair<int64_t, int64_t>>
 getWgmmaElementOffsets(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape);
 
 /// The K of one wgmma instruction for operands of type `t`: 16 for 16-bit
-/// types, 32 for fp8, 8 for f32 (tf32); 0 when wgmma has no form for them.
+/// types, 32 for fp8 and int8, 8 for f32 (tf32); 0 when wgmma has no form
+/// for them.
 unsigned getWgmmaInstrK(mlir::Type t);
+
+/// Whether wgmma has an N of `n` for operands of type `t`: a multiple of 8
+/// up to 256, and for integer types 8, 16, 24 or a multiple of 16.
+bool isWgmmaInstrN(mlir::Type t, int64_t n);
 
 /// The wgmma layout of a wgmma tensor or of a wgmma register operand.
 WgmmaEncodingAttr getWgmmaParent(mlir::Attribute layout);

@@ -291,8 +291,9 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warp_group_dot", [
     ordinary stores must be fenced (`tilegpu.fence_async_shared`) first.
 
     Operand and accumulator types: f16 x f16 -> f32 or f16; bf16 x bf16 ->
-    f32; f8E4M3FN / f8E5M2 (any mix) -> f32 or f16 (K-major only); f32 x f32
-    -> f32 as tf32 (`inputPrecision = tf32`).
+    f32; f8E4M3FN / f8E5M2 (any mix) -> f32 or f16 (K-major only); i8 x i8
+    -> i32, signed (K-major only); f32 x f32 -> f32 as tf32
+    (`inputPrecision = tf32`).
 
     Example:
 
