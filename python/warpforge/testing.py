@@ -10,6 +10,7 @@ is imported when a GPU benchmark runs.
 
 from __future__ import annotations
 
+import itertools
 import math
 import statistics
 import time
@@ -150,11 +151,10 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     torch.cuda.synchronize()
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
 
-    turn = [0]  # the rotation goes on across the estimate, warm-up and timing
+    turns = itertools.count()  # one rotation across estimate, warm-up and timing
 
     def iteration(events=None):
-        shift = turn[0] % len(names)
-        turn[0] += 1
+        shift = next(turns) % len(names)
         for name in names[shift:] + names[:shift]:
             flush.zero_()
             if events is None:

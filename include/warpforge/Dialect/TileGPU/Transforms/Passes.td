@@ -84,8 +84,8 @@ def TileGPUAccelerateMatmul
     * a `tilegpu.warp_group_dot` on an accumulator in a `#tilegpu.wgmma`
       layout: warpgroups split M while the tile has rows for them, then N;
       the instruction is m64nNk16 for 16-bit types, k32 for fp8 and int8
-      and k8 for tf32, with N the widest multiple of 8 up to 256 dividing a warp's
-      columns;
+      and k8 for tf32, with N the widest multiple of 8 up to 256 dividing a
+      warp's columns (for int8: 8, 16, 24 or a multiple of 16);
     * `tilegpu.warp_group_dot_wait {pendings = 0}` on the result, converted
       back to the dot's layout.
 
