@@ -192,7 +192,7 @@ def test_dtypes_casts_and_math(tmp_path):
         b = tl.load(bf16_ptr + offs)
         i = tl.load(i8_ptr + offs)
         u = tl.load(u32_ptr + offs)
-        x = h + b             # fp16 + bf16 -> fp32
+        x = h.to(tl.float32) + b  # fp32 + bf16 -> fp32
         y = tl.exp(x) + tl.sqrt(tl.abs(x)) + tl.sigmoid(x) + tl.erf(x)
         z = y + i             # int8 -> fp32
         w = (u >> 3) + (i // 3).to(tl.uint32)
