@@ -127,8 +127,20 @@ public:
     return module;
   }
 
+  /// Copies the module's integer and string attributes into the result.
+  void recordAttributes(ModuleOp module) {
+    for (NamedAttribute attr : module->getAttrs()) {
+      if (auto value = dyn_cast<IntegerAttr>(attr.getValue()))
+        result.integerAttributes[attr.getName().str()] =
+            value.getValue().getSExtValue();
+      else if (auto text = dyn_cast<StringAttr>(attr.getValue()))
+        result.stringAttributes[attr.getName().str()] = text.str();
+    }
+  }
+
   Result finish(ModuleOp module, bool debugInfo) {
     result.ok = true;
+    recordAttributes(module);
     OpPrintingFlags flags;
     if (debugInfo)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
@@ -221,7 +233,8 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
 
 Result runPipeline(const std::string &ir, const std::string &pipeline,
                    const std::string &bufferName, bool debugInfo,
-                   const std::string &dumpPrefix) {
+                   const std::string &dumpPrefix,
+                   const CompileOptions &options) {
   registerWarpforgePassesAndPipelines();
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
@@ -229,17 +242,32 @@ Result runPipeline(const std::string &ir, const std::string &pipeline,
     return session.fail("failed to parse IR");
 
   PassManager pm(&session.context, ModuleOp::getOperationName());
-  std::string errors;
-  llvm::raw_string_ostream errorStream(errors);
-  if (failed(parsePassPipeline(unanchorPipeline(pipeline), pm, errorStream)))
-    return session.fail("invalid pass pipeline '" + pipeline +
-                        "': " + errors);
+  if (const NamedPipeline *named = lookupNamedPipeline(pipeline)) {
+    named->build(pm, options);
+  } else {
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    if (failed(parsePassPipeline(unanchorPipeline(pipeline), pm, errorStream)))
+      return session.fail("invalid pass pipeline '" + pipeline +
+                          "': " + errors);
+  }
   if (!dumpPrefix.empty())
     pm.enableIRPrinting(
         std::make_unique<DumpAfterEachPass>(dumpPrefix, debugInfo));
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(*module))) {
+    // What the stages recorded before failing (the shared memory a kernel
+    // needs and the limit, say) lets the caller raise a typed error.
+    session.recordAttributes(*module);
     return session.fail("pipeline '" + pipeline + "' failed");
+  }
   return session.finish(*module, debugInfo);
+}
+
+std::vector<Stage> jitStages() {
+  std::vector<Stage> stages;
+  for (const NamedPipeline &p : getNamedPipelines())
+    stages.push_back({p.stage, p.name, p.description});
+  return stages;
 }
 
 Result translateToLLVMIR(const std::string &mlir,

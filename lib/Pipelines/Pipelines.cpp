@@ -36,14 +36,28 @@ void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
   pm.addPass(createSymbolDCEPass());
 }
 
-void warpforge::buildTileToTileGPUPipeline(
-    OpPassManager &pm, const TileToTileGPUPipelineOptions &options) {
-  ConvertTileToTileGPUOptions conversion;
-  conversion.numWarps = options.numWarps;
-  pm.addPass(createConvertTileToTileGPU(conversion));
+warpforge::CompileOptions
+warpforge::CompileOptionsPipelineOptions::toCompileOptions() const {
+  CompileOptions options;
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+  options.numCtas = numCtas;
+  options.numConsumerGroups = numConsumerGroups;
+  options.numBuffersWarpSpec = numBuffersWarpSpec;
+  options.computeCapability = computeCapability;
+  return options;
+}
+
+void warpforge::buildTileToTileGPUPipeline(OpPassManager &pm,
+                                           const CompileOptions &options) {
+  pm.addPass(createConvertTileToTileGPU(
+      getConvertTileToTileGPUOptions(options)));
   // Folds the chains of conversions the conversion leaves where an op needs
   // a layout other than its operand's default one.
   pm.addPass(createCanonicalizerPass());
+}
+
+void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   // Loads and stores along their addresses' contiguous dimension.
   pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
@@ -55,11 +69,9 @@ void warpforge::buildTileToTileGPUPipeline(
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // K loops feeding wgmma: cp.async into multi-buffered shared memory, one
-  // product in flight.
-  tilegpu::TileGPUPipelineOptions pipelining;
-  pipelining.numStages = options.numStages;
-  pm.addPass(tilegpu::createTileGPUPipeline(pipelining));
+  // K loops feeding wgmma: cp.async into multi-buffered shared memory
+  // (tilegpu.num-stages buffers), one product in flight.
+  pm.addPass(tilegpu::createTileGPUSoftwarePipeline());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -73,25 +85,41 @@ void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+namespace {
+template <void (*Build)(OpPassManager &)>
+void withoutOptions(OpPassManager &pm, const warpforge::CompileOptions &) {
+  Build(pm);
+}
+} // namespace
+
 llvm::ArrayRef<warpforge::NamedPipeline> warpforge::getNamedPipelines() {
   static const NamedPipeline pipelines[] = {
       {"tile-optimize",
        "Check kernel rules, inline device functions and simplify tile IR",
-       buildTileOptimizePipeline},
+       "tile", withoutOptions<buildTileOptimizePipeline>},
       {"tile-to-tilegpu",
-       "Give every tensor a GPU layout (option num-warps, default 4) and "
-       "remove the layout conversions that are not needed",
-       [](OpPassManager &pm) { buildTileToTileGPUPipeline(pm, {}); },
-       [](const NamedPipeline &p) {
-         PassPipelineRegistration<TileToTileGPUPipelineOptions>(
-             p.name, p.description, buildTileToTileGPUPipeline);
-       }},
+       "Give every tensor a GPU layout and stamp the compile options "
+       "(num-warps, num-stages, ...) on the module",
+       "tilegpu-converted", buildTileToTileGPUPipeline,
+       /*takesOptions=*/true},
+      {"tilegpu-optimize",
+       "Coalesce accesses, remove layout conversions, put dots on wgmma and "
+       "software-pipeline their loops",
+       "tilegpu", withoutOptions<buildTileGPUOptimizePipeline>},
       {"tilegpu-to-llvm",
        "Assign shared memory and lower tilegpu IR to the LLVM and NVVM "
        "dialects",
-       buildTileGPUToLLVMPipeline},
+       "llvm-dialect", withoutOptions<buildTileGPUToLLVMPipeline>},
   };
   return pipelines;
+}
+
+const warpforge::NamedPipeline *
+warpforge::lookupNamedPipeline(llvm::StringRef name) {
+  for (const NamedPipeline &p : getNamedPipelines())
+    if (name == p.name)
+      return &p;
+  return nullptr;
 }
 
 void warpforge::registerWarpforgePassesAndPipelines() {
@@ -102,10 +130,18 @@ void warpforge::registerWarpforgePassesAndPipelines() {
     tilegpu::registerTileGPUPasses();
     registerTileGPUToLLVMPasses();
     for (const NamedPipeline &p : getNamedPipelines()) {
-      if (p.registerWithOptions)
-        p.registerWithOptions(p);
+      auto build = p.build;
+      if (p.takesOptions)
+        PassPipelineRegistration<CompileOptionsPipelineOptions>(
+            p.name, p.description,
+            [build](OpPassManager &pm,
+                    const CompileOptionsPipelineOptions &options) {
+              build(pm, options.toCompileOptions());
+            });
       else
-        PassPipelineRegistration<>(p.name, p.description, p.build);
+        PassPipelineRegistration<>(
+            p.name, p.description,
+            [build](OpPassManager &pm) { build(pm, CompileOptions{}); });
     }
     return true;
   }();

@@ -11,10 +11,12 @@
 namespace warpforge::python {
 
 /// Raises warpforge.errors.IRError("<what> failed: ...") carrying
-/// `diagnostics`.  Call with the GIL held.
+/// `diagnostics` (and, when given, the module attributes `result` holds, as
+/// its `attributes`).  Call with the GIL held.
 [[noreturn]] void
 raiseIRError(const std::vector<warpforge::api::Diagnostic> &diagnostics,
-             const std::string &what);
+             const std::string &what,
+             const warpforge::api::Result *result = nullptr);
 
 } // namespace warpforge::python
 

@@ -33,9 +33,19 @@ std::string unwrap(Result result, const std::string &what) {
 }
 } // namespace
 
+/// The module attributes of `r` as one dict.
+static py::dict attributesOf(const Result &r) {
+  py::dict attributes;
+  for (const auto &[name, value] : r.integerAttributes)
+    attributes[py::str(name)] = value;
+  for (const auto &[name, value] : r.stringAttributes)
+    attributes[py::str(name)] = value;
+  return attributes;
+}
+
 void warpforge::python::raiseIRError(
     const std::vector<warpforge::api::Diagnostic> &diagnostics,
-    const std::string &what) {
+    const std::string &what, const Result *result) {
   py::list diags;
   std::string message = what + " failed:";
   for (const auto &d : diagnostics) {
@@ -44,6 +54,8 @@ void warpforge::python::raiseIRError(
   }
   py::object cls = py::module_::import("warpforge.errors").attr("IRError");
   py::object error = cls(message, diags);
+  if (result)
+    error.attr("attributes") = attributesOf(*result);
   PyErr_SetObject(cls.ptr(), error.ptr());
   throw py::error_already_set();
 }
@@ -83,6 +95,53 @@ PYBIND11_MODULE(_C, m) {
       py::arg("debug_info") = false, py::arg("dump_prefix") = "",
       "Run a named pipeline or a pass-pipeline string on IR text; with "
       "dump_prefix, write the IR after every pass to numbered files.");
+
+  py::class_<warpforge::CompileOptions>(
+      m, "CompileOptions",
+      "The options of one compilation as the C++ stages take them "
+      "(warpforge.compiler.options.KernelOptions.to_core() makes one).")
+      .def(py::init<>())
+      .def_readwrite("num_warps", &warpforge::CompileOptions::numWarps)
+      .def_readwrite("num_stages", &warpforge::CompileOptions::numStages)
+      .def_readwrite("num_ctas", &warpforge::CompileOptions::numCtas)
+      .def_readwrite("num_consumer_groups",
+                     &warpforge::CompileOptions::numConsumerGroups)
+      .def_readwrite("num_buffers_warp_spec",
+                     &warpforge::CompileOptions::numBuffersWarpSpec)
+      .def_readwrite("compute_capability",
+                     &warpforge::CompileOptions::computeCapability);
+
+  m.def(
+      "run_stage",
+      [](const std::string &ir, const std::string &pipeline,
+         const warpforge::CompileOptions &options, const std::string &filename,
+         bool debugInfo, const std::string &dumpPrefix) {
+        Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::runPipeline(ir, pipeline, filename, debugInfo,
+                                          dumpPrefix, options);
+        }
+        if (!r.ok)
+          warpforge::python::raiseIRError(r.diagnostics,
+                                          "pipeline '" + pipeline + "'", &r);
+        return py::make_tuple(std::move(r.ir), attributesOf(r));
+      },
+      py::arg("ir"), py::arg("pipeline"), py::arg("options"),
+      py::arg("filename") = "<string>", py::arg("debug_info") = false,
+      py::arg("dump_prefix") = "",
+      "Run a named pipeline built from CompileOptions; return (IR, the "
+      "module's attributes) or raise IRError (with .attributes).");
+
+  m.def(
+      "jit_stages",
+      []() {
+        py::list stages;
+        for (const auto &s : warpforge::api::jitStages())
+          stages.append(py::make_tuple(s.name, s.pipeline, s.description));
+        return stages;
+      },
+      "The JIT's stages in order, as (asm key, pipeline, description).");
 
   m.def("pipelines", &warpforge::api::registeredPipelines,
         "The named pipelines as (name, description) pairs.");

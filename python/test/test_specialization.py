@@ -71,12 +71,13 @@ def test_dump_dir(tmp_path, monkeypatch):
     scale.warmup(X, 32, 3, 2.0, BLOCK=64)
     names = sorted(p.name for p in tmp_path.iterdir())
     # Every stage...
-    for stage in ["tile-frontend.mlir", "tile.mlir", "tilegpu.mlir", "llvm-dialect.mlir",
-                  "ll", "ptx", "cubin"]:
+    for stage in ["tile-frontend.mlir", "tile.mlir", "tilegpu-converted.mlir", "tilegpu.mlir",
+                  "llvm-dialect.mlir", "ll", "ptx", "cubin"]:
         assert f"scale.{stage}" in names
     # ...and the IR after every pass of each pipeline, numbered in order.
     assert "scale.tile.01.tile-verify-kernels.mlir" in names
-    assert "scale.tilegpu.01.convert-tile-to-tilegpu.mlir" in names
-    assert any(n.startswith("scale.llvm.") and n.endswith(".convert-tilegpu-to-llvm.mlir")
-               for n in names)
+    assert "scale.tilegpu-converted.01.convert-tile-to-tilegpu.mlir" in names
+    assert "scale.tilegpu.01.tilegpu-coalesce.mlir" in names
+    assert any(n.startswith("scale.llvm-dialect.") and
+               n.endswith(".convert-tilegpu-to-llvm.mlir") for n in names)
     assert (tmp_path / "scale.cubin").read_bytes()[:4] == b"\x7fELF"

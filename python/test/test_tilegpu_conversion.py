@@ -64,9 +64,10 @@ def histogram_kernel(x_ptr, hist_ptr, n, NUM_BINS: tl.constexpr, BLOCK: tl.const
 
 
 def to_tilegpu(kernel) -> str:
-    """The kernel's optimized tile IR through tile-to-tilegpu with its
-    num_warps; the result parses and verifies again."""
-    pipeline = f"tile-to-tilegpu{{num-warps={kernel.options.num_warps}}}"
+    """The kernel's optimized tile IR through the JIT's tilegpu stages
+    (tile-to-tilegpu with its num_warps, then tilegpu-optimize); the result
+    parses and verifies again."""
+    pipeline = f"tile-to-tilegpu{{num-warps={kernel.options.num_warps}}},tilegpu-optimize"
     text = ir.run_pipeline(kernel.asm["tile"], pipeline)
     assert ir.parse(text) == text
     return text
@@ -76,7 +77,7 @@ def test_vector_add(tmp_path):
     k = zoo.add_kernel.warmup(F32, F32, F32, 1000, BLOCK_SIZE=1024, grid=(1,))
     filecheck(to_tilegpu(k), f"""
 CHECK: #[[B:blocked[0-9]*]] = {BLOCKED_1D_4}
-CHECK: module attributes {{"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32}}
+CHECK: module attributes {{"tilegpu.num-buffers-warp-spec" = 0 : i32, "tilegpu.num-consumer-groups" = 0 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32}}
 CHECK-LABEL: tile.func public @add_kernel
 CHECK-NOT: tilegpu.convert_layout
 CHECK: tile.make_range {{{{.*}}}} : tensor<1024xi32, #[[B]]>
@@ -92,7 +93,7 @@ def test_vector_add_with_8_warps(tmp_path):
     assert k.options.num_warps == 8
     filecheck(to_tilegpu(k), """
 CHECK: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>
-CHECK: module attributes {"tilegpu.num-warps" = 8 : i32
+CHECK: module attributes {{{.*}}"tilegpu.num-warps" = 8 : i32
 CHECK: tile.store %{{.*}}, %{{.*}}, %{{.*}} : tensor<1024x!tile.ptr<f32>, #[[B]]>
 """, tmp_path)
 
@@ -279,8 +280,8 @@ def test_unsupported_dot_shape_is_an_error_at_the_dot(blocks, num_warps, expecte
     assert "tl.dot(" in err.source_line
 
 
-def test_pipeline_is_listed():
-    assert "tile-to-tilegpu" in ir.pipelines()
+def test_pipelines_are_listed():
+    assert {"tile-to-tilegpu", "tilegpu-optimize"} <= set(ir.pipelines())
 
 
 def test_bad_num_warps_is_an_error():

@@ -1,7 +1,7 @@
 """warpforge's exceptions: compiler diagnostics, hardware limits and CUDA
 driver failures."""
 
-from typing import List, NamedTuple, Sequence
+from typing import Dict, List, NamedTuple, Sequence
 
 
 class Diagnostic(NamedTuple):
@@ -23,11 +23,14 @@ class IRError(RuntimeError):
 
     `diagnostics` lists every diagnostic the core emitted, errors and their
     notes, each with the file, line and column it points at (for IR from the
-    frontend, the Python source line).
+    frontend, the Python source line). `attributes`: the module's integer
+    and string attributes when the failing stage got that far (the facts
+    stages record, e.g. `tilegpu.shared` and `tilegpu.shared-limit`).
     """
 
-    def __init__(self, message: str, diagnostics: Sequence = ()):
+    def __init__(self, message: str, diagnostics: Sequence = (), attributes=None):
         super().__init__(message)
+        self.attributes: Dict[str, object] = dict(attributes or {})
         self.diagnostics: List[Diagnostic] = [
             d if isinstance(d, Diagnostic) else Diagnostic(*d) for d in diagnostics
         ]

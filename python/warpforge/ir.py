@@ -5,7 +5,7 @@ Every function takes and returns MLIR text; on failure it raises
 from the command line: `warpforge-opt --pass-pipeline='builtin.module(NAME)'`.
 """
 
-from typing import Dict
+from typing import Any, Dict, List, Tuple
 
 
 def _core():
@@ -39,6 +39,24 @@ def run_pipeline(text: str, pipeline: str, filename: str = "<string>",
     `<dump_prefix>.<NN>.<pass>.mlir`.
     """
     return _core().run_pipeline(text, pipeline, filename, debug_info, dump_prefix)
+
+
+def run_stage(text: str, pipeline: str, options, filename: str = "<string>",
+              debug_info: bool = False, dump_prefix: str = "") -> Tuple[str, Dict[str, Any]]:
+    """Run the named `pipeline`, built from `options` (a
+    `warpforge._C.CompileOptions`, see `KernelOptions.to_core`), on `text`.
+
+    Returns the IR and the module's integer and string attributes (the facts
+    the stages recorded: `tilegpu.num-warps`, `tilegpu.shared`, ...). On
+    failure the IRError's `attributes` hold them as far as the stages got.
+    """
+    return _core().run_stage(text, pipeline, options, filename, debug_info, dump_prefix)
+
+
+def jit_stages() -> List[Tuple[str, str, str]]:
+    """The JIT's stages in order: (key in `CompiledKernel.asm`, named
+    pipeline, description)."""
+    return [tuple(s) for s in _core().jit_stages()]
 
 
 def pipelines() -> Dict[str, str]:

@@ -9,6 +9,9 @@
 #ifndef WARPFORGE_API_API_H
 #define WARPFORGE_API_API_H
 
+#include "warpforge/CompileOptions.h"
+
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +38,12 @@ struct Result {
   bool ok = false;
   std::string ir;
   std::vector<Diagnostic> diagnostics;
+  /// The module's integer and string attributes after the operation (on
+  /// failure too, as far as it got): the facts stages record, such as
+  /// `tilegpu.num-warps`, `tilegpu.shared` or, when shared memory overflows,
+  /// `tilegpu.shared-limit`.
+  std::map<std::string, long long> integerAttributes;
+  std::map<std::string, std::string> stringAttributes;
 };
 
 /// Parses and verifies `ir`; `bufferName` names it in locations.  On success
@@ -44,15 +53,28 @@ WARPFORGE_API Result parseAndVerify(const std::string &ir,
                                     bool debugInfo);
 
 /// Runs `pipeline` on `ir`.  `pipeline` is a registered pipeline's name
-/// (`tile-optimize`) or a textual pass pipeline, anchored on the module
-/// (`builtin.module(canonicalize,cse)`) or not (`canonicalize,cse`).
-/// With a `dumpPrefix` (a path prefix such as `dir/kernel.tile`), the IR
-/// after every pass is written to `<dumpPrefix>.<NN>.<pass>.mlir`.
+/// (`tile-optimize`), built from `options` (the JIT's way), or a textual
+/// pass pipeline, anchored on the module (`builtin.module(canonicalize,cse)`)
+/// or not (`canonicalize,cse`), whose options are in its text.  With a
+/// `dumpPrefix` (a path prefix such as `dir/kernel.tile`), the IR after
+/// every pass is written to `<dumpPrefix>.<NN>.<pass>.mlir`.
 WARPFORGE_API Result runPipeline(const std::string &ir,
                                  const std::string &pipeline,
                                  const std::string &bufferName,
                                  bool debugInfo,
-                                 const std::string &dumpPrefix = "");
+                                 const std::string &dumpPrefix = "",
+                                 const CompileOptions &options = {});
+
+/// One stage of a JIT compilation: the key of its IR in
+/// `CompiledKernel.asm` and the named pipeline that produces it.
+struct Stage {
+  std::string name;
+  std::string pipeline;
+  std::string description;
+};
+
+/// The JIT's stages from tile IR to the LLVM dialect, in order.
+WARPFORGE_API std::vector<Stage> jitStages();
 
 /// What the GPU backend compiles for, and how.
 struct TargetOptions {

@@ -1,13 +1,18 @@
 //===- Pipelines.h - Named pass pipelines -----------------------*- C++ -*-===//
 //
-// Every pipeline the JIT runs is registered here by name, so that
-// `warpforge-opt --pass-pipeline='builtin.module(NAME)'` (or `--NAME`)
-// reproduces it exactly.
+// Every pipeline the JIT runs is registered here by name, in the order the
+// JIT runs them, so that `warpforge-opt --NAME` (or
+// `--pass-pipeline='builtin.module(NAME{options})'`) reproduces each stage
+// exactly.  The JIT builds the same pipelines from a `CompileOptions`
+// structure (through the API); on the command line its fields are the
+// pipeline's options.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef WARPFORGE_PIPELINES_PIPELINES_H
 #define WARPFORGE_PIPELINES_PIPELINES_H
+
+#include "warpforge/CompileOptions.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
@@ -16,28 +21,54 @@
 
 namespace warpforge {
 
+/// `CompileOptions` as pipeline options (`tile-to-tilegpu{num-warps=8}`),
+/// with its defaults.
+struct CompileOptionsPipelineOptions
+    : public mlir::PassPipelineOptions<CompileOptionsPipelineOptions> {
+  Option<int> numWarps{*this, "num-warps",
+                       llvm::cl::desc("Warps per CTA (a power of two)"),
+                       llvm::cl::init(CompileOptions{}.numWarps)};
+  Option<int> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("Buffers of the software pipeline of loops feeding "
+                     "dots (1: no pipelining)"),
+      llvm::cl::init(CompileOptions{}.numStages)};
+  Option<int> numCtas{*this, "num-ctas",
+                      llvm::cl::desc("CTAs per cluster (only 1 yet)"),
+                      llvm::cl::init(CompileOptions{}.numCtas)};
+  Option<int> numConsumerGroups{
+      *this, "num-consumer-groups",
+      llvm::cl::desc("Consumer warpgroups of warp specialization (only 0 "
+                     "yet)"),
+      llvm::cl::init(CompileOptions{}.numConsumerGroups)};
+  Option<int> numBuffersWarpSpec{
+      *this, "num-buffers-warp-spec",
+      llvm::cl::desc("Buffers between the producer and the consumers of "
+                     "warp specialization"),
+      llvm::cl::init(CompileOptions{}.numBuffersWarpSpec)};
+  Option<int> computeCapability{
+      *this, "compute-capability",
+      llvm::cl::desc("Target compute capability (90: sm_90a)"),
+      llvm::cl::init(CompileOptions{}.computeCapability)};
+
+  CompileOptions toCompileOptions() const;
+};
+
 /// `tile-optimize`: checks the kernel rules, inlines device functions and
 /// simplifies the tile IR the frontend produced.
 void buildTileOptimizePipeline(mlir::OpPassManager &pm);
 
-/// Options of `tile-to-tilegpu`.
-struct TileToTileGPUPipelineOptions
-    : public mlir::PassPipelineOptions<TileToTileGPUPipelineOptions> {
-  Option<int> numWarps{*this, "num-warps",
-                       llvm::cl::desc("Warps per CTA (a power of two)"),
-                       llvm::cl::init(4)};
-  Option<int> numStages{
-      *this, "num-stages",
-      llvm::cl::desc("Stages of the software pipeline of K loops feeding "
-                     "wgmma (1: no pipelining)"),
-      llvm::cl::init(3)};
-};
-
-/// `tile-to-tilegpu`: gives every tensor a layout for a CTA of `num-warps`
-/// warps (convert-tile-to-tilegpu), then removes the layout conversions it
-/// can (tilegpu-remove-layout-conversions), with cleanups around.
+/// `tile-to-tilegpu`: gives every tensor a layout for a CTA of
+/// `options.numWarps` warps and stamps `options` on the module
+/// (convert-tile-to-tilegpu), then folds the conversion chains it leaves.
+/// A conversion only: the optimizations are `tilegpu-optimize`.
 void buildTileToTileGPUPipeline(mlir::OpPassManager &pm,
-                                const TileToTileGPUPipelineOptions &options);
+                                const CompileOptions &options);
+
+/// `tilegpu-optimize`: coalescing, removal of layout conversions, dots on
+/// wgmma and the software pipeliner, each reading the options the module
+/// carries.
+void buildTileGPUOptimizePipeline(mlir::OpPassManager &pm);
 
 /// `tilegpu-to-llvm`: assigns shared memory and lowers tilegpu IR (with
 /// layouts) to the LLVM and NVVM dialects.
@@ -47,15 +78,19 @@ void buildTileGPUToLLVMPipeline(mlir::OpPassManager &pm);
 struct NamedPipeline {
   const char *name;
   const char *description;
-  /// Builds the pipeline (with its default options, if it has any).
-  void (*build)(mlir::OpPassManager &pm);
-  /// For a pipeline with options: registers it so that they can be given
-  /// (`name{opt=value}`); null for pipelines without options.
-  void (*registerWithOptions)(const NamedPipeline &pipeline) = nullptr;
+  /// The JIT stage it produces: its key in `CompiledKernel.asm`.
+  const char *stage;
+  /// Builds the pipeline; only those with `takesOptions` read `options`.
+  void (*build)(mlir::OpPassManager &pm, const CompileOptions &options);
+  /// Registered with `CompileOptionsPipelineOptions` on the command line.
+  bool takesOptions = false;
 };
 
-/// Every named pipeline of the project.
+/// Every named pipeline of the project, in the order the JIT runs them.
 llvm::ArrayRef<NamedPipeline> getNamedPipelines();
+
+/// The named pipeline called `name`, or null.
+const NamedPipeline *lookupNamedPipeline(llvm::StringRef name);
 
 /// Registers the project's passes and named pipelines, and the MLIR passes
 /// they use, with the global pass registry.

@@ -1,6 +1,7 @@
 //===- TileToTileGPUPass.cpp - The convert-tile-to-tilegpu pass -----------===//
 
 #include "warpforge/Conversion/TileToTileGPU/Passes.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
@@ -24,13 +25,14 @@ struct ConvertTileToTileGPUPass
     if (failed(checkOptions(module)) || failed(checkTensorTypes(module)))
       return signalPassFailure();
     MLIRContext *context = &getContext();
-    Builder builder(context);
-    module->setAttr(tilegpu::TileGPUDialect::kNumWarps,
-                    builder.getI32IntegerAttr(numWarps));
-    module->setAttr(tilegpu::TileGPUDialect::kThreadsPerWarp,
-                    builder.getI32IntegerAttr(threadsPerWarp));
-    module->setAttr(tilegpu::TileGPUDialect::kTarget,
-                    builder.getStringAttr(target));
+    CompileOptions options;
+    options.numWarps = numWarps;
+    options.numStages = numStages;
+    options.numCtas = numCtas;
+    options.numConsumerGroups = numConsumerGroups;
+    options.numBuffersWarpSpec = numBuffersWarpSpec;
+    options.computeCapability = *tilegpu::parseCudaTarget(target);
+    tilegpu::setCompileOptions(module, options, threadsPerWarp);
 
     TileGPUTypeConverter typeConverter(context, numWarps, threadsPerWarp,
                                        getMaxSizePerThread(module));
@@ -99,14 +101,45 @@ struct ConvertTileToTileGPUPass
       return module.emitError() << "convert-tile-to-tilegpu: "
                                    "threads-per-warp must be 32, got "
                                 << static_cast<int>(threadsPerWarp);
-    StringRef arch = target;
-    unsigned capability;
-    if (!arch.consume_front("cuda:") || arch.getAsInteger(10, capability))
+    if (!tilegpu::parseCudaTarget(target))
       return module.emitError() << "convert-tile-to-tilegpu: target must be "
                                    "cuda:<compute capability> (e.g. cuda:90), "
                                    "got '"
                                 << target << "'";
+    if (numStages < 1)
+      return module.emitError() << "convert-tile-to-tilegpu: num-stages must "
+                                   "be at least 1, got "
+                                << static_cast<int>(numStages);
+    // Not implemented yet: an error rather than a kernel that silently
+    // ignores what was asked (Python warns and compiles without instead).
+    if (numCtas != 1)
+      return module.emitError()
+             << "convert-tile-to-tilegpu: num-ctas = "
+             << static_cast<int>(numCtas)
+             << ": thread-block clusters are not supported yet (only 1)";
+    if (numConsumerGroups != 0)
+      return module.emitError()
+             << "convert-tile-to-tilegpu: num-consumer-groups = "
+             << static_cast<int>(numConsumerGroups)
+             << ": warp specialization is not supported yet (only 0)";
+    if (numBuffersWarpSpec < 0)
+      return module.emitError() << "convert-tile-to-tilegpu: "
+                                   "num-buffers-warp-spec must not be "
+                                   "negative, got "
+                                << static_cast<int>(numBuffersWarpSpec);
     return success();
   }
 };
 } // namespace
+
+ConvertTileToTileGPUOptions
+warpforge::getConvertTileToTileGPUOptions(const CompileOptions &options) {
+  ConvertTileToTileGPUOptions pass;
+  pass.numWarps = options.numWarps;
+  pass.numStages = options.numStages;
+  pass.numCtas = options.numCtas;
+  pass.numConsumerGroups = options.numConsumerGroups;
+  pass.numBuffersWarpSpec = options.numBuffersWarpSpec;
+  pass.target = tilegpu::formatCudaTarget(options.computeCapability);
+  return pass;
+}

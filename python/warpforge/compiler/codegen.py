@@ -25,6 +25,13 @@ from ..language.core import constexpr, tensor
 from .builder import TextBuilder
 from .errors import CompilationError, UnsupportedLanguageConstruct
 
+
+class KernelFunction:
+    """The base of `warpforge.jit` functions (`runtime.jit.JITFunction`):
+    what the code generator recognizes as a kernel or device function it may
+    call and inline. Declared here, below the runtime, so that the compiler
+    does not import the runtime."""
+
 # Python builtins a kernel may call; on constexprs they run at compile time.
 _BUILTINS = {
     "range": builtins.range, "len": len, "min": min, "max": max, "int": int,
@@ -213,8 +220,7 @@ class CodeGenerator(ast.NodeVisitor):
 
     @staticmethod
     def _allowed_global(value) -> bool:
-        from ..runtime.jit import JITFunction
-        return (isinstance(value, (constexpr, types.ModuleType, JITFunction, core.dtype,
+        return (isinstance(value, (constexpr, types.ModuleType, KernelFunction, core.dtype,
                                    type, types.FunctionType, types.BuiltinFunctionType))
                 or callable(value))
 
@@ -428,9 +434,8 @@ class CodeGenerator(ast.NodeVisitor):
         return self.call_function(fn, args, kwargs, node)
 
     def call_function(self, fn, args, kwargs=None, node=None):
-        from ..runtime.jit import JITFunction
         kwargs = kwargs or {}
-        if isinstance(fn, JITFunction):
+        if isinstance(fn, KernelFunction):
             return self.call_jit(fn, list(args), kwargs)
         if fn is print:
             tl.device_print("", *args)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -21,33 +20,7 @@ from ..language.core import constexpr, tensor, use_builder
 from .builder import TextBuilder
 from .codegen import CodeGenerator, FunctionContext
 from .errors import CompilationError
-
-
-@dataclass(frozen=True)
-class KernelOptions:
-    """Launch and compilation options, as Triton's Config carries them."""
-
-    num_warps: int = 4
-    num_stages: int = 3
-    num_consumer_groups: int = 0
-    num_buffers_warp_spec: int = 0
-    maxnreg: Optional[int] = None
-    debug: bool = False
-
-    def __post_init__(self):
-        def fail(msg):
-            raise ValueError(msg)
-        if not core.is_power_of_2(self.num_warps) or self.num_warps > 32:
-            fail(f"num_warps must be a power of 2 from 1 to 32, got {self.num_warps}")
-        if self.num_stages < 1:
-            fail(f"num_stages must be at least 1, got {self.num_stages}")
-        if self.num_consumer_groups < 0 or self.num_buffers_warp_spec < 0:
-            fail("num_consumer_groups and num_buffers_warp_spec must be non-negative")
-        if self.num_consumer_groups and not self.num_buffers_warp_spec:
-            fail("warp specialization (num_consumer_groups > 0) needs "
-                 "num_buffers_warp_spec > 0")
-        if self.maxnreg is not None and not (24 <= self.maxnreg <= 256 and self.maxnreg % 8 == 0):
-            fail(f"maxnreg must be a multiple of 8 from 24 to 256, got {self.maxnreg}")
+from .options import KernelOptions
 
 
 @dataclass
@@ -142,7 +115,6 @@ class CompiledKernel:
                 message += (f" or all {len(self.params)} of its parameters "
                             f"({', '.join(self.params)})")
             raise TypeError(f"{message}, got {len(args)}")
-        from .. import ir
         kernel = ir._core().Kernel(
             cubin, self.metadata.get("name", self.name), self.signature,
             self.metadata.get("num_warps", self.options.num_warps),
@@ -176,15 +148,20 @@ class CompiledKernel:
         return self._loaded().max_threads
 
 
+# The GPU runtime (warpforge.runtime.driver) registers itself here when it
+# is imported (warpforge's __init__ imports it): the compiler does not import
+# the runtime, which sits above it.
 _driver = None
 
 
-def _import_driver():
-    # Imported on first use: warpforge.runtime imports this module.
+def set_driver(driver) -> None:
     global _driver
-    from ..runtime import driver
     _driver = driver
-    return driver
+
+
+def _import_driver():
+    raise RuntimeError("warpforge's GPU runtime is not loaded: import warpforge, not only "
+                       "warpforge.compiler, to launch kernels")
 
 
 def _grid3(grid) -> Tuple[int, int, int]:
@@ -268,11 +245,13 @@ def _from_ir_error(fn, e: IRError, ir_name: str, config: str = "") -> Exception:
     OutOfResources when a hardware limit was exceeded."""
     errors = e.errors or e.diagnostics
     d = errors[0] if errors else None
-    limit = _SHARED_LIMIT_RE.search(d.message) if d is not None else None
-    if limit:
+    # tilegpu-allocate-shared-memory records what the kernel needs and the
+    # limit on the module before it fails.
+    needed = e.attributes.get(SHARED_BYTES_ATTR)
+    limit = e.attributes.get(SHARED_LIMIT_ATTR)
+    if isinstance(needed, int) and isinstance(limit, int) and needed > limit:
         where = f"the config {config} is too large: " if config else ""
-        return OutOfResources(fn.__name__, "bytes of shared memory",
-                              int(limit.group(1)), int(limit.group(2)),
+        return OutOfResources(fn.__name__, "bytes of shared memory", needed, limit,
                               where + "use smaller blocks or fewer stages")
     if d is None:
         return CompilationError(str(e))
@@ -305,33 +284,30 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                             params=list(fn.signature.parameters))
     dump_dir = os.environ.get("WARPFORGE_DUMP_DIR")
     ir_name = f"<tile IR of {fn.__name__}>"
-
-    def run(stage: str, source: str, pipeline: str) -> str:
-        prefix = os.path.join(dump_dir, f"{fn.__name__}.{stage}") if dump_dir else ""
-        if dump_dir:
-            os.makedirs(dump_dir, exist_ok=True)
-        # Locations travel with the IR so that errors in later stages still
-        # point at the kernel's Python lines.
-        return ir.run_pipeline(source, pipeline, ir_name, debug_info=True,
-                               dump_prefix=prefix)
-
+    core_options = options.effective().to_core(capability)
+    attributes: Dict[str, Any] = {}
     try:
         kernel.asm["tile-frontend"] = ir.parse(text, ir_name)
-        located = run("tile", text, "tile-optimize")
-        kernel.asm["tile"] = ir.parse(located, ir_name)
-        if gpu:
-            located = run("tilegpu", located,
-                          f"tile-to-tilegpu{{num-warps={options.num_warps} "
-                          f"num-stages={options.num_stages}}}")
-            kernel.asm["tilegpu"] = located
-            located = run("llvm", located, "tilegpu-to-llvm")
-            kernel.asm["llvm-dialect"] = located
+        located = text
+        # The JIT's stages, in order, each one named pipeline that
+        # `warpforge-opt --<pipeline>` reproduces; without `gpu`, only the
+        # first (tile IR).
+        for stage, pipeline, _ in ir.jit_stages()[:None if gpu else 1]:
+            prefix = os.path.join(dump_dir, f"{fn.__name__}.{stage}") if dump_dir else ""
+            if dump_dir:
+                os.makedirs(dump_dir, exist_ok=True)
+            # Locations travel with the IR so that errors in later stages
+            # still point at the kernel's Python lines.
+            located, attributes = ir.run_stage(located, pipeline, core_options, ir_name,
+                                               debug_info=True, dump_prefix=prefix)
+            # tile IR is kept without locations (it is what users read).
+            kernel.asm[stage] = ir.parse(located, ir_name) if stage == "tile" else located
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
         raise _from_ir_error(fn, e, ir_name, _describe_config(constants, options)) from None
     if gpu:
-        _compile_to_binary(fn, kernel, located, capability)
+        _compile_to_binary(fn, kernel, located, capability, attributes)
     if dump_dir:
         for stage, body in kernel.asm.items():
             _dump(dump_dir, fn.__name__, _STAGE_FILES.get(stage, f"{stage}.mlir"), body)
@@ -340,14 +316,15 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
 
 _STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
 
-_SHARED_RE = re.compile(r"tilegpu\.shared = (\d+) : i32")
-_SHARED_LIMIT_RE = re.compile(
-    r"needs (\d+) bytes of shared memory, but the limit is (\d+)")
+# Module attributes the stages record (ModuleAttrs.h names them in C++).
+SHARED_BYTES_ATTR = "tilegpu.shared"
+SHARED_LIMIT_ATTR = "tilegpu.shared-limit"
 
 
 def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
-                       capability: int):
-    """LLVM dialect -> LLVM IR -> PTX -> cubin, and the kernel's metadata."""
+                       capability: int, attributes: Dict[str, Any]):
+    """LLVM dialect -> LLVM IR -> PTX -> cubin, and the kernel's metadata:
+    the module's attributes (what the stages recorded) and ptxas's report."""
     from . import target
     name = f"<LLVM dialect of {fn.__name__}>"
     try:
@@ -358,7 +335,6 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     except IRError as e:
         raise _from_ir_error(fn, e, name) from None
     kernel.asm["cubin"] = cubin
-    match = _SHARED_RE.search(llvm_dialect)
     info = target.parse_ptxas_log(log).get(fn.__name__, {})
     # ptxas's figures first: its "shared" is static shared memory, which
     # the kernel's dynamic shared memory must not be confused with.
@@ -367,8 +343,8 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     kernel.metadata = {
         **ptxas,
         "name": fn.__name__,
-        "num_warps": kernel.options.num_warps,
-        "shared": int(match.group(1)) if match else 0,
+        "num_warps": attributes.get("tilegpu.num-warps", kernel.options.num_warps),
+        "shared": attributes.get(SHARED_BYTES_ATTR, 0),
         "capability": capability,
         "ptxas_log": log,
     }

@@ -1,5 +1,7 @@
 """Kernel objects, specialization and launch."""
 
+from . import driver  # noqa: F401 - registers the GPU runtime with the compiler
+
 from .autotuner import Autotuner, Config, Heuristics, autotune, heuristics
 from .jit import JITFunction, jit
 

@@ -17,7 +17,7 @@ import sys
 import time
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..compiler.compiler import KernelOptions
+from ..compiler.options import DEFAULTS, OPTION_NAMES, KernelOptions
 from ..compiler.errors import CompilationError
 from ..errors import AutotuneError, OutOfResources
 from ..language.semantic import SemanticError
@@ -29,8 +29,9 @@ from .jit import JITFunction
 # tl.static_assert is a SemanticError under the interpreter).
 CONFIG_ERRORS = (OutOfResources, CompilationError, SemanticError)
 
-_OPTION_FIELDS = ("num_warps", "num_stages", "num_consumer_groups", "num_buffers_warp_spec",
-                  "maxnreg")
+# The options a Config carries: every launch option but `debug` (a
+# property of the kernel, not of a point of the tuning space).
+_OPTION_FIELDS = tuple(n for n in OPTION_NAMES if n != "debug")
 _PRUNE_FIELDS = ("perf_model", "top_k", "early_config_prune")
 # Launch arguments that are not kernel arguments.
 _LAUNCH_ONLY = ("grid", "stream", "warmup")
@@ -45,18 +46,22 @@ class Config:
     kernel as keyword arguments) and compilation options. `pre_hook(nargs)`
     runs before each launch with this config, with every argument by name."""
 
-    def __init__(self, kwargs: Dict[str, Any], num_warps: int = 4, num_stages: int = 3,
-                 num_consumer_groups: int = 0, num_buffers_warp_spec: int = 0,
-                 maxnreg: Optional[int] = None, pre_hook: Optional[Callable] = None):
+    def __init__(self, kwargs: Dict[str, Any], num_warps: Optional[int] = None,
+                 num_stages: Optional[int] = None, num_ctas: Optional[int] = None,
+                 maxnreg: Optional[int] = None, pre_hook: Optional[Callable] = None, *,
+                 num_consumer_groups: Optional[int] = None,
+                 num_buffers_warp_spec: Optional[int] = None):
+        # Triton 3.6's positional order; an option left out (None) takes its
+        # default from KernelOptions, the options' one home.
         if not isinstance(kwargs, dict):
             raise TypeError(f"Config: kwargs must be a dict of meta-parameters, got "
                             f"{type(kwargs).__name__}")
         self.kwargs = dict(kwargs)
-        self.num_warps = num_warps
-        self.num_stages = num_stages
-        self.num_consumer_groups = num_consumer_groups
-        self.num_buffers_warp_spec = num_buffers_warp_spec
-        self.maxnreg = maxnreg
+        given = {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,
+                 "maxnreg": maxnreg, "num_consumer_groups": num_consumer_groups,
+                 "num_buffers_warp_spec": num_buffers_warp_spec}
+        for name in _OPTION_FIELDS:
+            setattr(self, name, DEFAULTS[name] if given[name] is None else given[name])
         self.pre_hook = pre_hook
         # The same checks as a launch, here, where the config is written.
         try:
@@ -74,14 +79,10 @@ class Config:
 
     def __str__(self) -> str:
         parts = [f"{k}: {v}" for k, v in self.kwargs.items()]
-        parts += [f"num_warps: {self.num_warps}", f"num_stages: {self.num_stages}"]
-        # Warp specialization and the register cap only when set: the line
-        # stays short for the common configs.
-        if self.num_consumer_groups or self.num_buffers_warp_spec:
-            parts += [f"num_consumer_groups: {self.num_consumer_groups}",
-                      f"num_buffers_warp_spec: {self.num_buffers_warp_spec}"]
-        if self.maxnreg is not None:
-            parts.append(f"maxnreg: {self.maxnreg}")
+        # num_warps and num_stages always; the other options when they
+        # differ from their defaults, so that the line stays short.
+        parts += [f"{name}: {getattr(self, name)}" for name in _OPTION_FIELDS
+                  if name in ("num_warps", "num_stages") or getattr(self, name) != DEFAULTS[name]]
         return ", ".join(parts)
 
     def __repr__(self) -> str:
@@ -193,6 +194,21 @@ class KernelInterface:
     def __repr__(self):
         return f"{type(self).__name__}({self.fn!r})"
 
+    def _wrap(self, fn, decorator: str, above: str):
+        """Takes `fn` (a @jit function, or another autotune/heuristics layer)
+        and the names of the kernel beneath it."""
+        if not hasattr(fn, "arg_names") or not hasattr(fn, "run"):
+            raise TypeError(f"@warpforge.{decorator} decorates a @warpforge.jit function (or "
+                            f"{above}): put it above @jit; got {fn!r}")
+        self.fn = fn
+        self.base_fn = base = _base_jit(fn)
+        self.arg_names = base.arg_names
+        self.__name__ = base.__name__
+        self.__qualname__ = base.__qualname__
+        self.__doc__ = base.__doc__
+        self.__module__ = base.__module__
+        return base
+
 
 class _Progress:
     """The autotuner's lines on stderr. On a terminal one status line is
@@ -251,16 +267,7 @@ class Autotuner(KernelInterface):
     def __init__(self, fn, configs: Sequence[Config], key, prune_configs_by=None,
                  reset_to_zero=None, restore_value=None, pre_hook=None, post_hook=None,
                  warmup=None, rep=None, cache_results=False, do_bench=None):
-        if not hasattr(fn, "arg_names") or not hasattr(fn, "run"):
-            raise TypeError("@warpforge.autotune decorates a @warpforge.jit function (or a "
-                            f"@warpforge.heuristics one): put it above @jit; got {fn!r}")
-        self.fn = fn
-        self.base_fn = base = _base_jit(fn)
-        self.arg_names = base.arg_names
-        self.__name__ = base.__name__
-        self.__qualname__ = base.__qualname__
-        self.__doc__ = base.__doc__
-        self.__module__ = base.__module__
+        base = self._wrap(fn, "autotune", "a @warpforge.heuristics one")
 
         configs = list(configs) if configs else [Config({})]
         for config in configs:
@@ -624,15 +631,7 @@ class Heuristics(KernelInterface):
     `args` holds every argument by name (and the values set before it)."""
 
     def __init__(self, fn, values: Dict[str, Callable[[Dict[str, Any]], Any]]):
-        if not hasattr(fn, "arg_names") or not hasattr(fn, "run"):
-            raise TypeError("@warpforge.heuristics decorates a @warpforge.jit function (or an "
-                            f"autotuned one): put it above @jit; got {fn!r}")
-        self.fn = fn
-        self.base_fn = base = _base_jit(fn)
-        self.arg_names = base.arg_names
-        self.__name__ = base.__name__
-        self.__qualname__ = base.__qualname__
-        self.__doc__ = base.__doc__
+        base = self._wrap(fn, "heuristics", "an autotuned one")
         if not isinstance(values, dict):
             raise TypeError("heuristics(values): values must be a dict of parameter name -> "
                             "function of the arguments")

@@ -135,3 +135,13 @@ def get_device_properties(device: Optional[int] = None) -> Dict[str, Any]:
     if properties is None:
         properties = _PROPERTIES[device] = _core().cuda_device_properties(device)
     return dict(properties)
+
+
+# Compiled kernels launch through this module; the compiler, which sits
+# below the runtime and does not import it, is told where it is.
+def _register_with_compiler():
+    from ..compiler import compiler
+    compiler.set_driver(sys.modules[__name__])
+
+
+_register_with_compiler()

@@ -19,13 +19,13 @@ import textwrap
 import types
 from typing import Any, Callable, Dict, Optional, Tuple
 
-from ..compiler.compiler import CompiledKernel, KernelOptions, compile_kernel
+from ..compiler.codegen import KernelFunction
+from ..compiler.compiler import CompiledKernel, compile_kernel
 from ..compiler.errors import CompilationError
+from ..compiler.options import OPTION_NAMES, KernelOptions
 from ..language.core import constexpr
 from . import cache as disk_cache
 
-_OPTION_NAMES = ("num_warps", "num_stages", "num_consumer_groups", "num_buffers_warp_spec",
-                 "maxnreg", "debug")
 
 _NUMPY_KINDS = {"f2": "fp16", "f4": "fp32", "f8": "fp64", "i1": "int8", "i2": "int16",
                 "i4": "int32", "i8": "int64", "u1": "uint8", "u2": "uint16", "u4": "uint32",
@@ -205,7 +205,7 @@ class _Namespace:
         return self.fn.__globals__[name]
 
 
-class JITFunction:
+class JITFunction(KernelFunction):
     """A function compiled by warpforge; `kernel[grid](*args)` launches it."""
 
     def __init__(self, fn: Callable, do_not_specialize=(), debug=None, noinline=None,
@@ -313,7 +313,7 @@ class JITFunction:
         key = None
         if not disk_cache.always_compile():
             key = disk_cache.entry_key(self.source_key(), sorted(specialization.items()),
-                                       options)
+                                       options.cache_key())
             payload = disk_cache.load(key)
             if payload is not None:
                 kernel = CompiledKernel.from_payload(payload)
@@ -344,13 +344,13 @@ class JITFunction:
         # An option that is also a parameter (the softmax tutorial's
         # num_stages) goes to both, as in Triton.
         raw = {k: (kwargs[k] if k in self.arg_names else kwargs.pop(k))
-               for k in _OPTION_NAMES if k in kwargs}
+               for k in OPTION_NAMES if k in kwargs}
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.__name__}: {e}") from None
         bound.apply_defaults()
-        for name in _OPTION_NAMES:
+        for name in OPTION_NAMES:
             if name in self.arg_names:
                 raw[name] = bound.arguments[name]
         return bound.arguments, raw
@@ -377,8 +377,10 @@ class JITFunction:
         key = (specs, tuple(sorted(raw.items())) if raw else ())
         kernel = self.cache.get(key)
         if kernel is None:
-            kernel = self.cache[key] = self.compile(dict(zip(arguments, specs)),
-                                                    KernelOptions(**raw))
+            options = KernelOptions(**raw)
+            # At the launch's line (user -> launcher or warmup -> run).
+            options.warn_unsupported(self.__name__, stacklevel=3)
+            kernel = self.cache[key] = self.compile(dict(zip(arguments, specs)), options)
         if warmup:
             return kernel
         if callable(grid):
@@ -421,7 +423,7 @@ class JITFunction:
                 specs.append(f"_arg_spec({p.name}, False)")
             else:
                 specs.append(f"_arg_spec({p.name})")
-        both = [n for n in _OPTION_NAMES if n in names]
+        both = [n for n in OPTION_NAMES if n in names]
         # Named after the kernel: a wrong call reads "add_kernel() missing 1
         # required positional argument: 'n'".
         fname = self.__name__

@@ -4,21 +4,31 @@
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-warps=64 2>&1 | FileCheck %s --check-prefix=WARPS64
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=threads-per-warp=64 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=target=sm_90 2>&1 | FileCheck %s --check-prefix=TARGET
+// RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-stages=0 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-ctas=2 2>&1 | FileCheck %s --check-prefix=CTAS
+// RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-consumer-groups=2 2>&1 | FileCheck %s --check-prefix=GROUPS
+// RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-buffers-warp-spec=-1 2>&1 | FileCheck %s --check-prefix=BUFFERS
 
-// The module records the CTA shape and the target; other module attributes
-// stay.  Bad options are errors at the module.
+// The module records every compile option (CTA shape, software pipeline,
+// clusters, warp specialization, target); other module attributes stay.
+// Bad options, and options the backend does not implement yet, are errors
+// at the module.
 
-// CHECK: module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32, warpforge.other = 1 : i32}
+// CHECK: module attributes {"tilegpu.num-buffers-warp-spec" = 0 : i32, "tilegpu.num-consumer-groups" = 0 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32, warpforge.other = 1 : i32}
 // CHECK: tensor<512xf32, #{{blocked[0-9]*}}>
 
 // OPTIONS: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>
-// OPTIONS: module attributes {"tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:100", "tilegpu.threads-per-warp" = 32 : i32, warpforge.other = 1 : i32}
+// OPTIONS: module attributes {"tilegpu.num-buffers-warp-spec" = 0 : i32, "tilegpu.num-consumer-groups" = 0 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:100", "tilegpu.threads-per-warp" = 32 : i32, warpforge.other = 1 : i32}
 // OPTIONS: tensor<512xf32, #[[B]]>
 
-// WARPS: module-attributes.mlir:[[@LINE+4]]:1: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 3
+// WARPS: module-attributes.mlir:[[@LINE+8]]:1: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 3
 // WARPS64: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 64
 // LANES: error: convert-tile-to-tilegpu: threads-per-warp must be 32, got 64
 // TARGET: error: convert-tile-to-tilegpu: target must be cuda:<compute capability> (e.g. cuda:90), got 'sm_90'
+// STAGES: error: convert-tile-to-tilegpu: num-stages must be at least 1, got 0
+// CTAS: error: convert-tile-to-tilegpu: num-ctas = 2: thread-block clusters are not supported yet (only 1)
+// GROUPS: error: convert-tile-to-tilegpu: num-consumer-groups = 2: warp specialization is not supported yet (only 0)
+// BUFFERS: error: convert-tile-to-tilegpu: num-buffers-warp-spec must not be negative, got -1
 module attributes {warpforge.other = 1 : i32} {
   tile.func public @kernel(%x: f32) {
     %0 = tile.splat %x : f32 -> tensor<512xf32>

@@ -1,5 +1,7 @@
-// RUN: warpforge-opt %s --split-input-file --tilegpu-pipeline | FileCheck %s
-// RUN: warpforge-opt %s --split-input-file --tilegpu-pipeline=num-stages=4 | FileCheck %s --check-prefix=OPT4
+// RUN: warpforge-opt %s --split-input-file --tilegpu-software-pipeline | FileCheck %s
+// The kernel's num_stages comes from the module (tilegpu.num-stages, which
+// convert-tile-to-tilegpu stamps): wrap each function in a module that says 4.
+// RUN: sed -e 's/^tile.func /module attributes {"tilegpu.num-stages" = 4 : i32} {\ntile.func /' -e 's/^}$/}\n}/' %s | warpforge-opt --split-input-file --tilegpu-software-pipeline | FileCheck %s --check-prefix=OPT4
 
 // Each function is the K loop of a 128x128x64 f16 matmul as the Hopper
 // layout pass leaves it: operand loads into local_alloc, warp_group_dot,

@@ -3,6 +3,7 @@
 #ifndef WARPFORGE_CONVERSION_TILETOTILEGPU_PASSES_H
 #define WARPFORGE_CONVERSION_TILETOTILEGPU_PASSES_H
 
+#include "warpforge/CompileOptions.h"
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Pass/Pass.h"
@@ -12,6 +13,10 @@ namespace warpforge {
 
 #define GEN_PASS_DECL
 #include "warpforge/Conversion/TileToTileGPU/Passes.h.inc"
+
+/// The pass options that stamp `options` on the module.
+ConvertTileToTileGPUOptions
+getConvertTileToTileGPUOptions(const CompileOptions &options);
 
 /// The default layout of a `shape` tensor in a CTA of `numWarps` warps of
 /// `threadsPerWarp` threads: row-major blocked, with

@@ -9,9 +9,14 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
   let summary = "Give every tensor a layout for a CTA of num-warps warps";
   let description = [{
     Rewrites a module of `tile` IR so that every tensor type carries a
-    distributed layout, and records the CTA shape and target in the module
-    attributes `tilegpu.num-warps`, `tilegpu.threads-per-warp` and
-    `tilegpu.target`.
+    distributed layout, and stamps the compilation's options on the module
+    once, for every later stage to read (`ModuleAttrs.h`):
+    `tilegpu.num-warps`, `tilegpu.threads-per-warp`, `tilegpu.num-stages`,
+    `tilegpu.num-ctas`, `tilegpu.num-consumer-groups`,
+    `tilegpu.num-buffers-warp-spec` and `tilegpu.target`.  The options'
+    defaults are those of `warpforge::CompileOptions`.  Options the backend
+    does not implement yet (clusters, warp specialization) are errors at the
+    module, so that nothing is silently dropped.
 
     The layout of a tensor is the default blocked layout of its shape
     (row-major; up to 4 elements per thread along the last dimension, fewer
@@ -35,10 +40,24 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     tensors have the default layout of their shape.
   }];
   let options = [
-    Option<"numWarps", "num-warps", "int", /*default=*/"4",
+    Option<"numWarps", "num-warps", "int",
+           /*default=*/"::warpforge::CompileOptions{}.numWarps",
            "Warps per CTA (a power of two, 1 to 32)">,
     Option<"threadsPerWarp", "threads-per-warp", "int", /*default=*/"32",
            "Threads per warp (32 on NVIDIA GPUs)">,
+    Option<"numStages", "num-stages", "int",
+           /*default=*/"::warpforge::CompileOptions{}.numStages",
+           "Buffers of the software pipeline of loops feeding dots (1: none)">,
+    Option<"numCtas", "num-ctas", "int",
+           /*default=*/"::warpforge::CompileOptions{}.numCtas",
+           "CTAs per cluster (only 1 is supported yet)">,
+    Option<"numConsumerGroups", "num-consumer-groups", "int",
+           /*default=*/"::warpforge::CompileOptions{}.numConsumerGroups",
+           "Consumer warpgroups of warp specialization (0: none; only 0 is "
+           "supported yet)">,
+    Option<"numBuffersWarpSpec", "num-buffers-warp-spec", "int",
+           /*default=*/"::warpforge::CompileOptions{}.numBuffersWarpSpec",
+           "Buffers between producer and consumers of warp specialization">,
     Option<"target", "target", "std::string", /*default=*/"\"cuda:90\"",
            "Target, as cuda:<compute capability>">,
   ];

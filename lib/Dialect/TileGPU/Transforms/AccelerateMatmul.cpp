@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -283,9 +284,8 @@ struct TileGPUAccelerateMatmul
     : public tilegpu::impl::TileGPUAccelerateMatmulBase<TileGPUAccelerateMatmul> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto target = module->getAttrOfType<StringAttr>(TileGPUDialect::kTarget);
-    auto warps = module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
-    if (!target || !warps || target.getValue() != "cuda:90")
+    // wgmma is Hopper's (sm_90a): other targets keep their dots.
+    if (!hasCompileOptions(module) || parseCudaTarget(getTarget(module)) != 90)
       return;
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
@@ -294,7 +294,7 @@ struct TileGPUAccelerateMatmul
     // register operand.
     for (tile::DotOp dot : dots) {
       sinkConversionsThroughCasts(module);
-      if (failed(rewriteDot(dot, warps.getInt())))
+      if (failed(rewriteDot(dot, getNumWarps(module))))
         return signalPassFailure();
     }
     sinkConversionsThroughCasts(module);

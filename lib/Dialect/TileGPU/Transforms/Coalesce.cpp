@@ -26,6 +26,7 @@
 #include "warpforge/Analysis/AxisInfo.h"
 #include "warpforge/Dialect/Tile/IR/Tile.h"
 #include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -135,14 +136,11 @@ scf::ForOp carryingLoop(Value ptr) {
 struct CoalescePass : public tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    auto numWarpsAttr =
-        module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
-    if (!numWarpsAttr)
+    // Only modules with layouts (stamped by convert-tile-to-tilegpu).
+    if (!hasCompileOptions(module))
       return;
-    unsigned numWarps = numWarpsAttr.getInt();
-    auto lanesAttr =
-        module->getAttrOfType<IntegerAttr>(TileGPUDialect::kThreadsPerWarp);
-    unsigned threadsPerWarp = lanesAttr ? lanesAttr.getInt() : 32;
+    unsigned numWarps = getNumWarps(module);
+    unsigned threadsPerWarp = getThreadsPerWarp(module);
     // Decide every access on the untouched IR (the analysis describes it).
     ModuleAxisInfoAnalysis axisInfo(module);
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plans;

@@ -100,31 +100,30 @@ def TileGPUAccelerateMatmul
   }];
 }
 
-def TileGPUPipeline : Pass<"tilegpu-pipeline", "mlir::ModuleOp"> {
+def TileGPUSoftwarePipeline
+    : Pass<"tilegpu-software-pipeline", "mlir::ModuleOp"> {
   let summary = "Software-pipeline the operand loads of warpgroup products "
                 "in loops";
   let description = [{
     Turns the global loads that feed a `tilegpu.warp_group_dot` through a
     `tilegpu.local_alloc` in an `scf.for` into asynchronous copies
-    (`cp.async`) into a ring of `num-stages` shared-memory buffers, issued
-    `num-stages - 1` iterations ahead, and keeps one product in flight
+    (`cp.async`) into a ring of S shared-memory buffers, issued S - 1
+    iterations ahead, and keeps one product in flight
     (`warp_group_dot_wait {pendings = 1}`) while the next copies are issued.
 
-    A loop's `tile.num_stages` attribute (from `tl.range(...,
-    num_stages=N)`) overrides the option for that loop.  Loops with one
+    S is the module's `tilegpu.num-stages` (the kernel's `num_stages`,
+    stamped by convert-tile-to-tilegpu; 3 when absent); a loop's
+    `tile.num_stages` attribute (from `tl.range(..., num_stages=N)`)
+    overrides it for that loop.  Loops with one
     stage, or without a load that qualifies, are left unchanged.  A load
     qualifies when its only user is a `local_alloc` read only by products
     of the loop, its `other` is absent or zero, its address and mask are
     computed from the induction variable, loop invariants and pointer
     increment chains carried by the loop, and each thread copies at least
     4 contiguous, aligned bytes (the axis analysis decides).  The header of
-    Pipeline.cpp explains the schedule and its synchronization.
+    Pipeliner/SoftwarePipeliner.cpp explains the schedule and its
+    synchronization.
   }];
-  let options = [
-    Option<"numStages", "num-stages", "int", /*default=*/"3",
-           "Shared-memory buffers per pipelined load; loads are issued "
-           "num-stages - 1 iterations ahead (1 disables pipelining)">
-  ];
 }
 
 #endif // WARPFORGE_TILEGPU_PASSES

@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - Software pipelining of product operand loads --------===//
+//===- SoftwarePipeliner.cpp - Software pipelining of dot operand loads ---===//
 //
 // A K loop of a matmul loads two operand tiles, stores them into shared
 // memory and multiplies them; done in that order, the tensor cores wait for
@@ -49,6 +49,7 @@
 
 #include "PipelineAnalysis.h"
 
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -59,7 +60,7 @@
 #include <vector>
 
 namespace warpforge::tilegpu {
-#define GEN_PASS_DEF_TILEGPUPIPELINE
+#define GEN_PASS_DEF_TILEGPUSOFTWAREPIPELINE
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace warpforge::tilegpu
 
@@ -315,14 +316,15 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   loop.erase();
 }
 
-struct PipelinePass
-    : public tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
-  using TileGPUPipelineBase::TileGPUPipelineBase;
+struct SoftwarePipelinerPass
+    : public tilegpu::impl::TileGPUSoftwarePipelineBase<SoftwarePipelinerPass> {
+  using TileGPUSoftwarePipelineBase::TileGPUSoftwarePipelineBase;
 
   void runOnOperation() override {
     // Decide every loop on the untouched IR (the axis analysis describes
     // it), inner loops first, then transform.
     ModuleAxisInfoAnalysis axisInfo(getOperation());
+    const int numStages = getNumStages(getOperation());
     std::vector<LoopPipelinePlan> plans;
     WalkResult walk = getOperation().walk([&](scf::ForOp loop) {
       int stages = numStages;

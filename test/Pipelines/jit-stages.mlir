@@ -1,15 +1,22 @@
-// RUN: warpforge-opt %s --tile-to-tilegpu | FileCheck %s
-// RUN: warpforge-opt %s --pass-pipeline='builtin.module(tile-to-tilegpu{num-warps=8})' | FileCheck %s --check-prefix=WARPS8
+// RUN: warpforge-opt %s --tile-to-tilegpu | FileCheck %s --check-prefix=CONVERT
+// RUN: warpforge-opt %s --tile-to-tilegpu --tilegpu-optimize | FileCheck %s
+// RUN: warpforge-opt %s --pass-pipeline='builtin.module(tile-to-tilegpu{num-warps=8 num-stages=4},tilegpu-optimize)' | FileCheck %s --check-prefix=WARPS8
 
-// The tile-to-tilegpu pipeline on a row softmax over a 2-D tile: the
-// conversion leaves conversions around the reduction, expansion and
-// broadcast; tilegpu-remove-layout-conversions removes them all, and the
-// row pointers and mask are computed in the layouts their users need.
+// The JIT's tilegpu stages on a row softmax over a 2-D tile.
+// tile-to-tilegpu only converts: it stamps the options on the module and
+// leaves conversions around the reduction, expansion and broadcast.
+// tilegpu-optimize (here tilegpu-remove-layout-conversions) removes them
+// all, and the row pointers and mask are computed in the layouts their
+// users need.
+
+// CONVERT: module attributes {"tilegpu.num-buffers-warp-spec" = 0 : i32, "tilegpu.num-consumer-groups" = 0 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32}
+// CONVERT-LABEL: tile.func public @softmax_rows(
+// CONVERT: tilegpu.convert_layout
 
 // CHECK-DAG: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 // CHECK-DAG: #[[ROWS:slice[0-9]*]] = #tilegpu.slice<dim = 1, parent = #[[B]]>
 // CHECK-DAG: #[[COLS:slice[0-9]*]] = #tilegpu.slice<dim = 0, parent = #[[B]]>
-// CHECK: module attributes {"tilegpu.num-warps" = 4 : i32
+// CHECK: module attributes {{{.*}}"tilegpu.num-warps" = 4 : i32
 // CHECK-LABEL: tile.func public @softmax_rows(
 // CHECK-NOT: tilegpu.convert_layout
 // CHECK-DAG: tile.make_range {{.*}} : tensor<64xi32, #[[ROWS]]>
@@ -23,7 +30,7 @@
 // CHECK-NOT: tilegpu.convert_layout
 
 // WARPS8-DAG: #[[B8:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
-// WARPS8: module attributes {"tilegpu.num-warps" = 8 : i32
+// WARPS8: module attributes {{{.*}}"tilegpu.num-stages" = 4 : i32, "tilegpu.num-warps" = 8 : i32
 // WARPS8-NOT: tilegpu.convert_layout
 // WARPS8: tile.reduce %{{.*}} axis = 1 : tensor<64x64xf32, #[[B8]]>
 // WARPS8-NOT: tilegpu.convert_layout

@@ -1,9 +1,9 @@
 //===- PipelineAnalysis.h - Which loads of a loop to pipeline ---*- C++ -*-===//
 //
-// The analysis half of tilegpu-pipeline: for one scf.for, the loads that
-// can become asynchronous copies issued ahead of their iteration, and the
-// "stage 0" computation (their addresses and masks) that must be cloned to
-// run ahead with them.
+// The analysis half of tilegpu-software-pipeline: for one scf.for, the
+// loads that can become asynchronous copies issued ahead of their
+// iteration, and the "stage 0" computation (their addresses and masks) that
+// must be cloned to run ahead with them.
 //
 //===----------------------------------------------------------------------===//
 

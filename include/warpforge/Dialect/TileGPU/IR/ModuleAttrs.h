@@ -1,0 +1,68 @@
+//===- ModuleAttrs.h - Facts a tilegpu module carries -----------*- C++ -*-===//
+//
+// `convert-tile-to-tilegpu` stamps the compilation's options on the module
+// once (`tilegpu.num-warps`, `tilegpu.num-stages`, `tilegpu.target`, ...);
+// `tilegpu-allocate-shared-memory` adds what it computes
+// (`tilegpu.shared`).  Every later pass and the Python side read them here,
+// by name, never as bare strings.  A module without an attribute (IR written
+// by hand, as lit tests do) reads the default of `CompileOptions`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_DIALECT_TILEGPU_IR_MODULEATTRS_H
+#define WARPFORGE_DIALECT_TILEGPU_IR_MODULEATTRS_H
+
+#include "warpforge/CompileOptions.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
+namespace warpforge::tilegpu {
+
+/// The module attributes' names.
+namespace attr {
+inline constexpr llvm::StringLiteral kNumWarps = "tilegpu.num-warps";
+inline constexpr llvm::StringLiteral kThreadsPerWarp =
+    "tilegpu.threads-per-warp";
+inline constexpr llvm::StringLiteral kNumStages = "tilegpu.num-stages";
+inline constexpr llvm::StringLiteral kNumCtas = "tilegpu.num-ctas";
+inline constexpr llvm::StringLiteral kNumConsumerGroups =
+    "tilegpu.num-consumer-groups";
+inline constexpr llvm::StringLiteral kNumBuffersWarpSpec =
+    "tilegpu.num-buffers-warp-spec";
+inline constexpr llvm::StringLiteral kTarget = "tilegpu.target";
+inline constexpr llvm::StringLiteral kSharedBytes = "tilegpu.shared";
+inline constexpr llvm::StringLiteral kSharedLimit = "tilegpu.shared-limit";
+} // namespace attr
+
+/// Records `options` (and a warp of `threadsPerWarp` lanes) on `module`.
+void setCompileOptions(mlir::ModuleOp module, const CompileOptions &options,
+                       int threadsPerWarp = 32);
+
+/// Whether `convert-tile-to-tilegpu` has stamped the module.
+bool hasCompileOptions(mlir::ModuleOp module);
+
+int getNumWarps(mlir::ModuleOp module);
+int getThreadsPerWarp(mlir::ModuleOp module);
+/// Threads per CTA: warps times lanes.
+int getNumThreads(mlir::ModuleOp module);
+int getNumStages(mlir::ModuleOp module);
+int getNumCtas(mlir::ModuleOp module);
+int getNumConsumerGroups(mlir::ModuleOp module);
+int getNumBuffersWarpSpec(mlir::ModuleOp module);
+/// The target, as `cuda:<compute capability>` (default `cuda:90`).
+std::string getTarget(mlir::ModuleOp module);
+/// The compute capability of a `cuda:<cc>` target, or nothing when the
+/// text is not of that form.
+std::optional<int> parseCudaTarget(llvm::StringRef target);
+/// The target's string for a compute capability: `cuda:90`.
+std::string formatCudaTarget(int computeCapability);
+
+/// Dynamic shared memory of one CTA in bytes, once assigned.
+std::optional<int64_t> getSharedBytes(mlir::ModuleOp module);
+
+} // namespace warpforge::tilegpu
+
+#endif // WARPFORGE_DIALECT_TILEGPU_IR_MODULEATTRS_H

@@ -1,0 +1,91 @@
+//===- ModuleAttrs.cpp - Facts a tilegpu module carries -------------------===//
+
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+
+using namespace mlir;
+
+namespace warpforge::tilegpu {
+namespace {
+int getInt(ModuleOp module, StringRef name, int fallback) {
+  if (auto value = module->getAttrOfType<IntegerAttr>(name))
+    return value.getInt();
+  return fallback;
+}
+} // namespace
+
+void setCompileOptions(ModuleOp module, const CompileOptions &options,
+                       int threadsPerWarp) {
+  Builder b(module.getContext());
+  module->setAttr(attr::kNumWarps, b.getI32IntegerAttr(options.numWarps));
+  module->setAttr(attr::kThreadsPerWarp, b.getI32IntegerAttr(threadsPerWarp));
+  module->setAttr(attr::kNumStages, b.getI32IntegerAttr(options.numStages));
+  module->setAttr(attr::kNumCtas, b.getI32IntegerAttr(options.numCtas));
+  module->setAttr(attr::kNumConsumerGroups,
+                  b.getI32IntegerAttr(options.numConsumerGroups));
+  module->setAttr(attr::kNumBuffersWarpSpec,
+                  b.getI32IntegerAttr(options.numBuffersWarpSpec));
+  module->setAttr(attr::kTarget, b.getStringAttr(formatCudaTarget(
+                                     options.computeCapability)));
+}
+
+bool hasCompileOptions(ModuleOp module) {
+  return module->hasAttr(attr::kNumWarps);
+}
+
+int getNumWarps(ModuleOp module) {
+  return getInt(module, attr::kNumWarps, CompileOptions{}.numWarps);
+}
+
+int getThreadsPerWarp(ModuleOp module) {
+  return getInt(module, attr::kThreadsPerWarp, 32);
+}
+
+int getNumThreads(ModuleOp module) {
+  return getNumWarps(module) * getThreadsPerWarp(module);
+}
+
+int getNumStages(ModuleOp module) {
+  return getInt(module, attr::kNumStages, CompileOptions{}.numStages);
+}
+
+int getNumCtas(ModuleOp module) {
+  return getInt(module, attr::kNumCtas, CompileOptions{}.numCtas);
+}
+
+int getNumConsumerGroups(ModuleOp module) {
+  return getInt(module, attr::kNumConsumerGroups,
+                CompileOptions{}.numConsumerGroups);
+}
+
+int getNumBuffersWarpSpec(ModuleOp module) {
+  return getInt(module, attr::kNumBuffersWarpSpec,
+                CompileOptions{}.numBuffersWarpSpec);
+}
+
+std::string getTarget(ModuleOp module) {
+  if (auto target = module->getAttrOfType<StringAttr>(attr::kTarget))
+    return target.str();
+  return formatCudaTarget(CompileOptions{}.computeCapability);
+}
+
+std::optional<int> parseCudaTarget(StringRef target) {
+  unsigned capability;
+  if (!target.consume_front("cuda:") || target.getAsInteger(10, capability))
+    return std::nullopt;
+  return static_cast<int>(capability);
+}
+
+std::string formatCudaTarget(int computeCapability) {
+  return "cuda:" + std::to_string(computeCapability);
+}
+
+std::optional<int64_t> getSharedBytes(ModuleOp module) {
+  if (auto bytes = module->getAttrOfType<IntegerAttr>(attr::kSharedBytes))
+    return bytes.getInt();
+  return std::nullopt;
+}
+
+} // namespace warpforge::tilegpu

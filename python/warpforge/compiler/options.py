@@ -1,0 +1,141 @@
+"""The compile and launch options of a kernel: their one home.
+
+`KernelOptions` declares every option a launch, `warmup`, a
+`warpforge.Config` and the autotuner accept: its name, default, meaning and
+checks. Everything else derives from it: the JIT's launch keywords
+(`OPTION_NAMES`), `Config`'s fields, the caches' keys (`cache_key`), and the
+structure the C++ stages take (`to_core`, `warpforge._C.CompileOptions`,
+whose defaults a test checks against these).
+
+Every option takes effect, or says why not: a bad value is a ValueError
+naming the option; an option the backend does not implement yet is either
+an error (`num_ctas` > 1) or, where Triton's autotune configs set it and the
+kernel is still right without it (`num_consumer_groups`), a warning at the
+launch and a kernel compiled without it (`effective()`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple
+
+
+def _option(default, doc: str):
+    return field(default=default, metadata={"doc": doc})
+
+
+class UnsupportedOptionWarning(UserWarning):
+    """An option the backend does not implement yet was set; the kernel is
+    compiled without it."""
+
+
+@dataclass(frozen=True)
+class KernelOptions:
+    """Launch and compilation options, as Triton's Config carries them."""
+
+    num_warps: int = _option(
+        4, "Warps per CTA, a power of 2 from 1 to 32. With warp specialization "
+           "(num_consumer_groups > 0), the warps of one group, as in Triton.")
+    num_stages: int = _option(
+        3, "Buffers of the software pipeline of loops feeding tl.dot (1: none); "
+           "tl.range(..., num_stages=) overrides it per loop.")
+    num_ctas: int = _option(
+        1, "CTAs per thread-block cluster. Only 1 is supported yet.")
+    num_consumer_groups: int = _option(
+        0, "Consumer warpgroups of a warp-specialized kernel (0: none). Not "
+           "supported yet: a warning, and the kernel runs without it.")
+    num_buffers_warp_spec: int = _option(
+        0, "Shared-memory buffers between the producer and the consumers of a "
+           "warp-specialized kernel.")
+    maxnreg: Optional[int] = _option(
+        None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
+              "to 256; None: no cap.")
+    debug: bool = _option(False, "Compile device_assert checks in.")
+
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name == "debug":
+                if not isinstance(value, bool):
+                    self._fail(f"debug must be True or False, got {value!r}")
+            elif not (value is None and f.name == "maxnreg") and (
+                    isinstance(value, bool) or not isinstance(value, int)):
+                self._fail(f"{f.name} must be an integer, got {value!r}")
+        if not _is_power_of_2(self.num_warps) or self.num_warps > 32:
+            self._fail(f"num_warps must be a power of 2 from 1 to 32, got {self.num_warps}")
+        if self.num_stages < 1:
+            self._fail(f"num_stages must be at least 1, got {self.num_stages}")
+        if self.num_ctas != 1:
+            self._fail(f"num_ctas={self.num_ctas}: thread-block clusters are not supported "
+                       "yet; use num_ctas=1")
+        if self.num_consumer_groups < 0 or self.num_buffers_warp_spec < 0:
+            self._fail("num_consumer_groups and num_buffers_warp_spec must be non-negative")
+        if self.num_consumer_groups and not self.num_buffers_warp_spec:
+            self._fail("warp specialization (num_consumer_groups > 0) needs "
+                       "num_buffers_warp_spec > 0")
+        if self.maxnreg is not None and not (24 <= self.maxnreg <= 256 and self.maxnreg % 8 == 0):
+            self._fail(f"maxnreg must be a multiple of 8 from 24 to 256, got {self.maxnreg}")
+
+    @staticmethod
+    def _fail(message: str):
+        raise ValueError(message)
+
+    # -- What crosses into the compiler ----------------------------------------
+
+    def unsupported(self) -> Tuple[str, ...]:
+        """Why options set here will not take effect yet, one line each."""
+        notes = []
+        if self.num_consumer_groups:
+            notes.append(f"num_consumer_groups={self.num_consumer_groups}: warp "
+                         "specialization is not supported yet; the kernel is compiled "
+                         "without it")
+        return tuple(notes)
+
+    def effective(self) -> "KernelOptions":
+        """The options the compiler applies: those `unsupported` names reset
+        to what the kernel is compiled with instead."""
+        if not self.num_consumer_groups:
+            return self
+        return dataclasses.replace(self, num_consumer_groups=0, num_buffers_warp_spec=0)
+
+    def warn_unsupported(self, where: str, stacklevel: int = 2) -> None:
+        for note in self.unsupported():
+            warnings.warn(f"{where}: {note}", UnsupportedOptionWarning, stacklevel=stacklevel + 1)
+
+    def to_core(self, capability: int = 90):
+        """The C++ stages' `CompileOptions` for these options (effective
+        ones: call `effective()` first)."""
+        from .. import ir
+        core = ir._core().CompileOptions()
+        for name in CORE_OPTION_NAMES:
+            setattr(core, name, getattr(self, name))
+        core.compute_capability = capability
+        return core
+
+    def cache_key(self) -> Tuple[Tuple[str, Any], ...]:
+        """Every option, by name: for the in-memory and disk caches."""
+        return tuple((name, getattr(self, name)) for name in OPTION_NAMES)
+
+    def as_dict(self) -> Dict[str, Any]:
+        return {name: getattr(self, name) for name in OPTION_NAMES}
+
+    @classmethod
+    def describe(cls) -> str:
+        """One line per option: name, default, meaning (for docs and errors)."""
+        return "\n".join(f"{f.name} (default {f.default!r}): {f.metadata['doc']}"
+                         for f in dataclasses.fields(cls))
+
+
+def _is_power_of_2(n) -> bool:
+    return isinstance(n, int) and n > 0 and n & (n - 1) == 0
+
+
+# Every option's name, in declaration order: the launch keywords.
+OPTION_NAMES: Tuple[str, ...] = tuple(f.name for f in dataclasses.fields(KernelOptions))
+# Those the C++ stages take (warpforge._C.CompileOptions has each); the rest
+# (maxnreg for ptxas, debug for the frontend) are applied in Python.
+CORE_OPTION_NAMES: Tuple[str, ...] = ("num_warps", "num_stages", "num_ctas",
+                                      "num_consumer_groups", "num_buffers_warp_spec")
+DEFAULTS: Dict[str, Any] = {f.name: f.default for f in dataclasses.fields(KernelOptions)}
