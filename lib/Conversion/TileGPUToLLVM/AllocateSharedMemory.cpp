@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemory.h"
 
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
@@ -75,6 +76,10 @@ struct TileGPUAllocateSharedMemory
     });
     module->setAttr(TileGPUDialect::kSharedBytes, b.getI32IntegerAttr(total));
     if (total > maxSharedBytes) {
+      // With tilegpu.shared, what a typed error (Python's OutOfResources)
+      // is made of.
+      module->setAttr(tilegpu::attr::kSharedLimit,
+                      b.getI64IntegerAttr(maxSharedBytes));
       std::string kernels;
       module.walk([&](tile::FuncOp func) {
         if (func.isKernel())

@@ -17,6 +17,7 @@ import hashlib
 import inspect
 import operator
 import types
+import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from .. import language as tl
@@ -24,6 +25,7 @@ from ..language import core, semantic
 from ..language.core import constexpr, tensor
 from .builder import TextBuilder
 from .errors import CompilationError, UnsupportedLanguageConstruct
+from .options import UnsupportedOptionWarning
 
 
 class KernelFunction:
@@ -672,7 +674,23 @@ class CodeGenerator(ast.NodeVisitor):
             return self._static_loop(node, unwrap(iterable))
         if not isinstance(node.target, ast.Name):
             raise self.error(node, "a range loop needs a single loop variable")
+        self._warn_unsupported_loop_options(it, loop)
         self._range_loop(node, loop)
+
+    def _warn_unsupported_loop_options(self, node: ast.AST, loop) -> None:
+        """tl.range's warp-specialization hints do nothing yet: say so at the
+        loop (a warning, so that Triton kernels written with them still run)."""
+        notes = []
+        if loop.warp_specialize:
+            notes.append("warp_specialize=True: warp specialization is not supported yet; "
+                         "the loop is compiled without it")
+        if loop.flatten:
+            notes.append("flatten=True applies to warp-specialized loops, which are not "
+                         "supported yet; the loop is not flattened")
+        line, _ = self._abs_pos(node)
+        for note in notes:
+            warnings.warn_explicit(f"{self.fn.__name__}: tl.range({note.split('=')[0]}=...): "
+                                   f"{note}", UnsupportedOptionWarning, self.fn.filename, line)
 
     def _static_loop(self, node: ast.For, iterable):
         try:

@@ -50,6 +50,10 @@ class range:  # noqa: A001 - the language's name
         self.num_stages = _u(num_stages)
         self.loop_unroll_factor = _u(loop_unroll_factor)
         self.warp_specialize = bool(_u(warp_specialize))
+        # Hints for warp specialization: flatten warns until it exists;
+        # never multi-buffering the accumulator is what happens anyway.
+        self.flatten = bool(_u(flatten))
+        self.disallow_acc_multi_buffer = bool(_u(disallow_acc_multi_buffer))
 
     def __iter__(self):  # interpreter only
         import builtins

@@ -1,0 +1,204 @@
+"""The options' one home (`warpforge.compiler.options.KernelOptions`) and
+what derives from it: launch keywords, Config, cache keys, the C++
+CompileOptions, the module attributes the stages stamp and read, and the
+typed results compilation returns. Runs on the CPU (no GPU needed)."""
+
+import dataclasses
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+import warpforge
+import warpforge as triton
+import warpforge.language as tl
+from warpforge import ir
+from warpforge.compiler import compiler
+from warpforge.compiler.options import (CORE_OPTION_NAMES, DEFAULTS, OPTION_NAMES, KernelOptions,
+                                        UnsupportedOptionWarning)
+from warpforge.errors import OutOfResources
+
+import zoo
+
+F16 = np.zeros(64, np.float16)
+F32 = np.zeros(64, np.float32)
+
+
+def test_one_list_of_names():
+    assert OPTION_NAMES == ("num_warps", "num_stages", "num_ctas", "num_consumer_groups",
+                            "num_buffers_warp_spec", "maxnreg", "debug")
+    # The jit launcher and Config take exactly these (Config all but debug).
+    import importlib
+    jit = importlib.import_module("warpforge.runtime.jit")
+    autotuner = importlib.import_module("warpforge.runtime.autotuner")
+    assert jit.OPTION_NAMES is OPTION_NAMES
+    config_params = set(inspect.signature(triton.Config).parameters) - {"kwargs", "pre_hook"}
+    assert config_params == set(OPTION_NAMES) - {"debug"}
+    assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES if n != "debug")
+
+
+def test_config_defaults_come_from_the_schema():
+    c = triton.Config({"BLOCK": 32})
+    for name in OPTION_NAMES:
+        if name != "debug":
+            assert getattr(c, name) == DEFAULTS[name]
+    # Triton 3.6's positional order.
+    c = triton.Config({}, 8, 4, 1, 128)
+    assert (c.num_warps, c.num_stages, c.num_ctas, c.maxnreg) == (8, 4, 1, 128)
+
+
+def test_core_options_defaults_match():
+    """C++'s CompileOptions (the defaults warpforge-opt uses) agrees with
+    KernelOptions."""
+    core = ir._core().CompileOptions()
+    for name in CORE_OPTION_NAMES:
+        assert getattr(core, name) == DEFAULTS[name], name
+    assert core.compute_capability == 90
+    converted = KernelOptions(num_warps=8, num_stages=5).to_core(90)
+    assert (converted.num_warps, converted.num_stages) == (8, 5)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"num_warps": 3}, "num_warps must be a power of 2"),
+    ({"num_warps": 4.0}, "num_warps must be an integer"),
+    ({"num_stages": 0}, "num_stages must be at least 1"),
+    ({"num_ctas": 2}, "num_ctas=2: thread-block clusters are not supported yet"),
+    ({"num_consumer_groups": 2}, "needs num_buffers_warp_spec > 0"),
+    ({"maxnreg": 20}, "maxnreg must be a multiple of 8"),
+    ({"debug": 1}, "debug must be True or False"),
+])
+def test_bad_options_name_the_option(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        KernelOptions(**kwargs)
+    with pytest.raises(ValueError, match=match):
+        triton.Config({}, **{k: v for k, v in kwargs.items() if k != "debug"}) \
+            if "debug" not in kwargs else KernelOptions(**kwargs)
+
+
+def test_bad_launch_option_is_an_error_at_the_launch():
+    with pytest.raises(ValueError, match="num_ctas=4"):
+        zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_ctas=4, grid=(1,))
+
+
+def test_num_ctas_1_is_accepted():
+    """Every launch of Triton's test_core passes num_ctas=1."""
+    k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_ctas=1, grid=(1,))
+    assert k.options.num_ctas == 1
+
+
+def test_warp_specialization_warns_and_compiles_without(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    zoo.add_kernel.cache.clear()
+    with pytest.warns(UnsupportedOptionWarning,
+                      match="add_kernel: num_consumer_groups=2: warp specialization is not "
+                            "supported yet") as record:
+        k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_warps=4,
+                                  num_consumer_groups=2, num_buffers_warp_spec=3, grid=(1,))
+    # At the caller's line, not inside warpforge.
+    assert record[0].filename == __file__
+    # What the module says is what the kernel does: no consumer groups.
+    assert '"tilegpu.num-consumer-groups" = 0' in k.asm["tilegpu"]
+    assert k.options.num_consumer_groups == 2  # what was asked, for the cache key
+    assert "cubin" in k.asm
+
+
+@triton.jit
+def ws_loop(x_ptr, n, BLOCK: tl.constexpr, WS: tl.constexpr, FLATTEN: tl.constexpr):
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in tl.range(0, n, warp_specialize=WS, flatten=FLATTEN):
+        acc += tl.load(x_ptr + i * BLOCK + tl.arange(0, BLOCK))
+    tl.store(x_ptr + tl.arange(0, BLOCK), acc)
+
+
+@pytest.mark.parametrize("ws,flatten,match", [
+    (True, False, "warp_specialize=True: warp specialization is not supported yet"),
+    (False, True, "flatten=True applies to warp-specialized loops"),
+])
+def test_range_warp_specialize_warns_at_the_loop(ws, flatten, match, frontend_only):
+    with pytest.warns(UnsupportedOptionWarning, match=match) as record:
+        ws_loop.warmup(F32, 4, BLOCK=64, WS=ws, FLATTEN=flatten, grid=(1,))
+    line = ws_loop.first_line + next(i for i, l in enumerate(ws_loop.source_lines)
+                                     if "tl.range" in l)
+    assert (record[0].filename, record[0].lineno) == (ws_loop.filename, line)
+
+
+def test_range_without_warp_specialization_is_quiet(frontend_only):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ws_loop.warmup(F32, 4, BLOCK=64, WS=False, FLATTEN=False, grid=(1,))
+
+
+def test_cache_key_is_every_option():
+    a, b = KernelOptions(), KernelOptions(num_consumer_groups=1, num_buffers_warp_spec=2)
+    assert [n for n, _ in a.cache_key()] == list(OPTION_NAMES)
+    assert a.cache_key() != b.cache_key()
+
+
+# ---------------------------------------------------------------------------
+# Stages and structured results
+# ---------------------------------------------------------------------------
+
+
+def test_jit_stages_are_named_pipelines():
+    stages = ir.jit_stages()
+    assert [(s, p) for s, p, _ in stages] == [
+        ("tile", "tile-optimize"), ("tilegpu-converted", "tile-to-tilegpu"),
+        ("tilegpu", "tilegpu-optimize"), ("llvm-dialect", "tilegpu-to-llvm")]
+    assert {p for _, p, _ in stages} <= set(ir.pipelines())
+
+
+def test_each_stage_reproduces_with_warpforge_opt_pipeline():
+    """What the JIT runs, run_pipeline (warpforge-opt's pipeline text)
+    reproduces stage by stage."""
+    k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_warps=2, grid=(1,))
+    text = ir.run_pipeline(k.asm["tile"], "tile-to-tilegpu{num-warps=2}")
+    assert text == ir.parse(k.asm["tilegpu-converted"])
+    assert ir.run_pipeline(text, "tilegpu-optimize") == ir.parse(k.asm["tilegpu"])
+
+
+def test_metadata_comes_from_module_attributes():
+    k = zoo.softmax_kernel.warmup(F32, F32, 64, 64, 4, 64, BLOCK_SIZE=64, num_stages=2,
+                                  num_warps=2, grid=(1,))
+    _, attributes = ir.run_stage(k.asm["tilegpu"], "tilegpu-to-llvm",
+                                 k.options.to_core())
+    assert attributes["tilegpu.num-warps"] == 2
+    assert k.metadata["num_warps"] == 2
+    assert k.metadata["shared"] == attributes["tilegpu.shared"] > 0
+
+
+def test_shared_memory_overflow_is_out_of_resources():
+    with pytest.raises(OutOfResources) as info:
+        zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
+                                 BLOCK_SIZE_M=256, BLOCK_SIZE_N=256, BLOCK_SIZE_K=128,
+                                 GROUP_SIZE_M=8, ACTIVATION="", num_warps=8, num_stages=4,
+                                 grid=(1,))
+    e = info.value
+    assert (e.kernel, e.resource) == ("matmul_kernel", "bytes of shared memory")
+    assert e.limit == 232448 and e.required > e.limit
+    assert "num_stages=4" in str(e)
+
+
+def test_stage_failure_carries_module_attributes():
+    k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, grid=(1,))
+    options = KernelOptions().to_core()
+    options.num_ctas = 2
+    with pytest.raises(warpforge.IRError, match="thread-block clusters are not supported yet"):
+        ir.run_stage(k.asm["tile"], "tile-to-tilegpu", options)
+
+
+def test_compiler_does_not_import_the_runtime():
+    import ast
+    import pathlib
+    root = pathlib.Path(compiler.__file__).parent
+    for path in root.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module and \
+                    node.module.split(".")[0] == "runtime" and node.level == 2:
+                pytest.fail(f"{path.name} imports warpforge.runtime")
+
+
+def test_options_documented():
+    text = KernelOptions.describe()
+    for f in dataclasses.fields(KernelOptions):
+        assert f.name in text
