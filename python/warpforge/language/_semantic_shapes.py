@@ -1,0 +1,162 @@
+"""The semantic layer's shape rules: block shapes, splat, broadcasting,
+expand_dims, reshape, permute and subscripts. `warpforge.language.semantic`
+re-exports the public names.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from . import core
+from .core import block_type, tensor
+from ._semantic_types import SemanticError, _b, to_tensor, unwrap
+
+MAX_TENSOR_NUMEL = 1 << 20
+
+
+# ---------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------
+
+
+def validate_block_shape(shape) -> List[int]:
+    shape = [int(unwrap(s)) for s in shape]
+    numel = 1
+    for s in shape:
+        if not core.is_power_of_2(s):
+            raise SemanticError(f"shape {shape}: every dimension must be a power of 2, "
+                                f"got {s}")
+        numel *= s
+    if numel > MAX_TENSOR_NUMEL:
+        raise SemanticError(f"shape {shape} has {numel} elements; a tensor holds at most "
+                            f"{MAX_TENSOR_NUMEL}")
+    return shape
+
+
+def splat(x: tensor, shape: Sequence[int]) -> tensor:
+    if x.type.is_block():
+        raise SemanticError("cannot splat a block tensor")
+    if not shape:
+        return x
+    bt = block_type(x.dtype, shape)
+    return tensor(_b().splat(x.handle, bt.to_ir()), bt)
+
+
+def broadcast_to(x: tensor, shape: Sequence[int]) -> tensor:
+    x = to_tensor(x)
+    shape = tuple(shape)
+    if not x.type.is_block():
+        return splat(x, shape)
+    if x.shape == shape:
+        return x
+    if len(x.shape) != len(shape):
+        raise SemanticError(f"cannot broadcast a tensor of shape {list(x.shape)} to "
+                            f"{list(shape)}: ranks differ")
+    for have, want in zip(x.shape, shape):
+        if have != want and have != 1:
+            raise SemanticError(f"cannot broadcast shape {list(x.shape)} to {list(shape)}")
+    bt = block_type(x.dtype, shape)
+    return tensor(_b().broadcast(x.handle, bt.to_ir()), bt)
+
+
+def broadcast_shapes(a: Sequence[int], b: Sequence[int]) -> List[int]:
+    if not a:
+        return list(b)
+    if not b:
+        return list(a)
+    a, b = list(a), list(b)
+    if len(a) < len(b):
+        a = [1] * (len(b) - len(a)) + a
+    if len(b) < len(a):
+        b = [1] * (len(a) - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            raise SemanticError(f"shapes {a} and {b} cannot be broadcast together: "
+                                f"dimension sizes {x} and {y} differ and neither is 1")
+        out.append(max(x, y))
+    return out
+
+
+def _lift_rank(x: tensor, rank: int) -> tensor:
+    while x.type.is_block() and len(x.shape) < rank:
+        x = expand_dims(x, 0)
+    return x
+
+
+def broadcast_pair(a: tensor, b: tensor):
+    if not a.type.is_block() and not b.type.is_block():
+        return a, b
+    shape = broadcast_shapes(a.shape, b.shape)
+    a = broadcast_to(_lift_rank(a, len(shape)), shape)
+    b = broadcast_to(_lift_rank(b, len(shape)), shape)
+    return a, b
+
+
+def expand_dims(x: tensor, axis) -> tensor:
+    x = to_tensor(x)
+    axes = unwrap(axis)
+    axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
+    for ax in sorted(int(unwrap(a)) % (len(x.shape) + 1) if int(unwrap(a)) < 0 else int(unwrap(a))
+                     for a in axes):
+        rank = len(x.shape)
+        if ax < 0 or ax > rank:
+            raise SemanticError(f"expand_dims axis {ax} is out of range for a rank-{rank} tensor")
+        if not x.type.is_block():
+            x = splat(x, [1])
+            continue
+        shape = list(x.shape)
+        shape.insert(ax, 1)
+        bt = block_type(x.dtype, shape)
+        x = tensor(_b().expand_dims(x.handle, ax, bt.to_ir()), bt)
+    return x
+
+
+def reshape(x: tensor, shape: Sequence[int], can_reorder: bool = False) -> tensor:
+    shape = validate_block_shape(shape)
+    x = to_tensor(x)
+    if not x.type.is_block():
+        return splat(x, shape) if all(s == 1 for s in shape) else _shape_error(x, shape)
+    bt = block_type(x.dtype, shape)
+    if bt.numel != x.numel:
+        raise SemanticError(f"cannot reshape a tensor of {x.numel} elements "
+                            f"{list(x.shape)} to {shape} ({bt.numel} elements)")
+    return tensor(_b().reshape(x.handle, bt.to_ir(), bool(can_reorder)), bt)
+
+
+def _shape_error(x, shape):
+    raise SemanticError(f"cannot reshape a scalar to {list(shape)}")
+
+
+def permute(x: tensor, order: Optional[Sequence[int]]) -> tensor:
+    x = to_tensor(x)
+    if not x.type.is_block():
+        raise SemanticError("trans/permute needs a tensor")
+    rank = len(x.shape)
+    if order is None:
+        if rank != 2:
+            raise SemanticError(f"trans without dims needs a 2-D tensor, got {rank}-D")
+        order = [1, 0]
+    order = [int(unwrap(o)) for o in order]
+    if sorted(order) != list(range(rank)):
+        raise SemanticError(f"permutation {order} is not a permutation of 0..{rank - 1}")
+    bt = block_type(x.dtype, [x.shape[o] for o in order])
+    return tensor(_b().trans(x.handle, order, bt.to_ir()), bt)
+
+
+def subscript(x: tensor, slices) -> tensor:
+    if not isinstance(slices, tuple):
+        slices = (slices,)
+    out = x
+    dim = 0
+    for s in slices:
+        s = unwrap(s)
+        if s is None:
+            out = expand_dims(out, dim)
+            dim += 1
+        elif isinstance(s, slice) and s.start is None and s.stop is None and s.step is None:
+            dim += 1
+        else:
+            raise SemanticError(f"unsupported tensor index {s!r}: only `None` and `:` "
+                                "are allowed (e.g. x[:, None])")
+    return out
