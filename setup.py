@@ -12,7 +12,7 @@ import shutil
 import subprocess
 import sys
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -61,7 +61,7 @@ setup(
     version="0.1.0",
     description="An MLIR-based tile-language compiler for NVIDIA Hopper GPUs",
     package_dir={"": "python"},
-    packages=["warpforge"],
+    packages=find_packages("python"),
     ext_modules=[CMakeExtension("warpforge._C")],
     cmdclass={"build_ext": CMakeBuild},
     python_requires=">=3.9",
