@@ -33,6 +33,8 @@ void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  // tl.range(..., loop_unroll_factor=N), after LICM as in Triton.
+  pm.addPass(tile::createTileLoopUnroll());
   pm.addPass(createSymbolDCEPass());
 }
 

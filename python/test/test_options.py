@@ -202,3 +202,50 @@ def test_options_documented():
     text = KernelOptions.describe()
     for f in dataclasses.fields(KernelOptions):
         assert f.name in text
+
+
+# ---------------------------------------------------------------------------
+# tl.range(loop_unroll_factor=) takes effect
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def unrolled_sum(x_ptr, out_ptr, n, BLOCK: tl.constexpr, UNROLL: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    acc = tl.zeros((BLOCK,), tl.float32)
+    for i in tl.range(0, n, loop_unroll_factor=UNROLL):
+        acc += tl.load(x_ptr + i * BLOCK + offs) * (i + 1)
+    tl.store(out_ptr + offs, acc)
+
+
+def test_loop_unroll_factor_unrolls(frontend_only):
+    k = unrolled_sum.warmup(F32, F32, 7, BLOCK=16, UNROLL=3, grid=(1,))
+    # A main loop with the body three times, and an epilogue loop.
+    assert k.asm["tile"].count("scf.for") == 2
+    assert k.asm["tile"].count("tile.load") == 4
+    assert "loop_unroll_factor" not in k.asm["tile"]
+
+
+def _unrolled_reference(x, n, block):
+    rows = x.reshape(-1, block)[:n].astype(np.float64)
+    return (rows * np.arange(1, n + 1)[:, None]).sum(0)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9])
+def test_loop_unroll_factor_interpreter(n, monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    x = np.random.default_rng(n).standard_normal(16 * 9).astype(np.float32)
+    out = np.full(16, np.nan, np.float32)
+    unrolled_sum[(1,)](x, out, n, BLOCK=16, UNROLL=4)
+    np.testing.assert_allclose(out, _unrolled_reference(x, n, 16), rtol=1e-5)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n,unroll", [(1, 4), (7, 4), (8, 4), (9, 2), (9, 3)])
+def test_loop_unroll_factor_gpu(n, unroll):
+    import torch
+    x = torch.randn(16 * 9, device="cuda")
+    out = torch.full((16,), float("nan"), device="cuda")
+    unrolled_sum[(1,)](x, out, n, BLOCK=16, UNROLL=unroll)
+    ref = _unrolled_reference(x.cpu().numpy(), n, 16)
+    np.testing.assert_allclose(out.cpu().numpy(), ref, rtol=1e-5)

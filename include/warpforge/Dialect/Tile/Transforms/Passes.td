@@ -36,4 +36,20 @@ def TileVerifyKernels : Pass<"tile-verify-kernels", "mlir::ModuleOp"> {
   ];
 }
 
+def TileLoopUnroll : Pass<"tile-loop-unroll", "mlir::ModuleOp"> {
+  let summary = "Unroll the loops that ask for it (tl.range(..., "
+                "loop_unroll_factor=N))";
+  let description = [{
+    Unrolls every `scf.for` carrying `tile.loop_unroll_factor = N` (N > 1)
+    by N: the body is repeated N times per iteration of a loop with N times
+    the step, and an epilogue loop runs the iterations left over when the
+    trip count is not a multiple of N (bounds known only at run time are
+    handled too).  The attribute is removed; a factor of 1 only removes it.
+    A factor below 1 is an error at the loop.  As Triton's loop unroller,
+    this runs on tile IR, before layouts and software pipelining.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // WARPFORGE_TILE_PASSES
