@@ -83,8 +83,8 @@ AxisInfo AxisInfo::getEntryState(Value value) {
   auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!func)
     return info;
-  auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                 "tile.divisibility");
+  auto hint = func.getArgAttrOfType<IntegerAttr>(
+      arg.getArgNumber(), tile::TileDialect::kDivisibility);
   if (!hint || !hint.getValue().isStrictlyPositive())
     return info;
   int64_t divisor = highestPowerOf2Divisor(

@@ -875,9 +875,9 @@ AxisInfo warpforge::applyHints(Operation *op, Type resultType, AxisInfo info) {
       return {};
     return attr.asArrayRef();
   };
-  ArrayRef<int32_t> divisibilityHint = hint("tile.divisibility");
-  ArrayRef<int32_t> contiguityHint = hint("tile.contiguity");
-  ArrayRef<int32_t> constancyHint = hint("tile.constancy");
+  ArrayRef<int32_t> divisibilityHint = hint(tile::TileDialect::kDivisibility);
+  ArrayRef<int32_t> contiguityHint = hint(tile::TileDialect::kContiguity);
+  ArrayRef<int32_t> constancyHint = hint(tile::TileDialect::kConstancy);
   if (divisibilityHint.empty() && contiguityHint.empty() &&
       constancyHint.empty())
     return info;

@@ -249,3 +249,12 @@ def test_loop_unroll_factor_gpu(n, unroll):
     unrolled_sum[(1,)](x, out, n, BLOCK=16, UNROLL=unroll)
     ref = _unrolled_reference(x.cpu().numpy(), n, 16)
     np.testing.assert_allclose(out.cpu().numpy(), ref, rtol=1e-5)
+
+
+def test_python_attribute_names_match_the_stages():
+    from warpforge.compiler import attrs
+    k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, grid=(1,))
+    _, stamped = ir.run_stage(k.asm["tile"], "tile-to-tilegpu", KernelOptions().to_core())
+    assert set(attrs.MODULE_OPTIONS) == {n for n in stamped if n.startswith("tilegpu.")}
+    _, lowered = ir.run_stage(k.asm["tilegpu"], "tilegpu-to-llvm", KernelOptions().to_core())
+    assert attrs.SHARED_BYTES in lowered

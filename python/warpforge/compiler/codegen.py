@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from .. import language as tl
 from ..language import core, semantic
 from ..language.core import constexpr, tensor
+from . import attrs as attrs_
 from .builder import TextBuilder
 from .errors import CompilationError, UnsupportedLanguageConstruct
 from .options import UnsupportedOptionWarning
@@ -740,11 +741,11 @@ class CodeGenerator(ast.NodeVisitor):
         yields = self._loop_yields(node, carried, inits, body_scope, body_lines)
         attrs = []
         if loop.num_stages is not None:
-            attrs.append(f"tile.num_stages = {int(loop.num_stages)} : i32")
+            attrs.append(f"{attrs_.NUM_STAGES} = {int(loop.num_stages)} : i32")
         if loop.loop_unroll_factor is not None:
-            attrs.append(f"tile.loop_unroll_factor = {int(loop.loop_unroll_factor)} : i32")
+            attrs.append(f"{attrs_.LOOP_UNROLL_FACTOR} = {int(loop.loop_unroll_factor)} : i32")
         if loop.warp_specialize:
-            attrs.append("tile.warp_specialize")
+            attrs.append(attrs_.WARP_SPECIALIZE)
         results = self.builder.scf_for(lb.handle, ub.handle, st.handle,
                                        [t.handle for t in inits], args, body_lines,
                                        [y.handle for y in yields], ", ".join(attrs))

@@ -17,6 +17,7 @@ from .. import ir
 from ..errors import IRError, OutOfResources
 from ..language import core
 from ..language.core import constexpr, tensor, use_builder
+from . import attrs
 from .builder import TextBuilder
 from .codegen import CodeGenerator, FunctionContext
 from .errors import CompilationError
@@ -206,7 +207,7 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
             arg_names.append(name)
             arg_types.append(ty)
             div = divisibility.get(name)
-            arg_attrs.append(f"tile.divisibility = {div} : i32" if div else "")
+            arg_attrs.append(f"{attrs.DIVISIBILITY} = {div} : i32" if div else "")
         else:
             raise CompilationError(f"{fn.__name__}: no type or value for parameter '{name}'")
 
@@ -247,8 +248,8 @@ def _from_ir_error(fn, e: IRError, ir_name: str, config: str = "") -> Exception:
     d = errors[0] if errors else None
     # tilegpu-allocate-shared-memory records what the kernel needs and the
     # limit on the module before it fails.
-    needed = e.attributes.get(SHARED_BYTES_ATTR)
-    limit = e.attributes.get(SHARED_LIMIT_ATTR)
+    needed = e.attributes.get(attrs.SHARED_BYTES)
+    limit = e.attributes.get(attrs.SHARED_LIMIT)
     if isinstance(needed, int) and isinstance(limit, int) and needed > limit:
         where = f"the config {config} is too large: " if config else ""
         return OutOfResources(fn.__name__, "bytes of shared memory", needed, limit,
@@ -316,9 +317,6 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
 
 _STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
 
-# Module attributes the stages record (ModuleAttrs.h names them in C++).
-SHARED_BYTES_ATTR = "tilegpu.shared"
-SHARED_LIMIT_ATTR = "tilegpu.shared-limit"
 
 
 def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
@@ -343,8 +341,8 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     kernel.metadata = {
         **ptxas,
         "name": fn.__name__,
-        "num_warps": attributes.get("tilegpu.num-warps", kernel.options.num_warps),
-        "shared": attributes.get(SHARED_BYTES_ATTR, 0),
+        "num_warps": attributes.get(attrs.NUM_WARPS, kernel.options.num_warps),
+        "shared": attributes.get(attrs.SHARED_BYTES, 0),
         "capability": capability,
         "ptxas_log": log,
     }

@@ -83,8 +83,7 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder,
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   StringRef name = attr.getName().strref();
-  if (name != "tile.divisibility" && name != "tile.contiguity" &&
-      name != "tile.constancy")
+  if (name != kDivisibility && name != kContiguity && name != kConstancy)
     return success();
   if (op->getNumResults() != 1)
     return op->emitOpError() << name << " applies to ops with one result, got "

@@ -587,7 +587,7 @@ void FuncOp::print(OpAsmPrinter &p) {
 
 LogicalResult FuncOp::verify() {
   for (unsigned i = 0, e = getNumArguments(); i < e; ++i) {
-    Attribute attr = getArgAttr(i, "tile.divisibility");
+    Attribute attr = getArgAttr(i, TileDialect::kDivisibility);
     if (!attr)
       continue;
     // getValue(), not getInt(): the attribute may be of an unsigned type.

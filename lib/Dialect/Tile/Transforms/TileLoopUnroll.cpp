@@ -19,8 +19,8 @@ namespace warpforge::tile {
 using namespace mlir;
 
 namespace {
-/// The frontend's name for the factor (tl.range's keyword).
-constexpr llvm::StringLiteral kUnrollFactor = "tile.loop_unroll_factor";
+constexpr llvm::StringLiteral kUnrollFactor =
+    warpforge::tile::TileDialect::kLoopUnrollFactor;
 
 struct TileLoopUnrollPass
     : public warpforge::tile::impl::TileLoopUnrollBase<TileLoopUnrollPass> {

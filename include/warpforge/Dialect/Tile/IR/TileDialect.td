@@ -41,6 +41,18 @@ def Tile_Dialect : Dialect {
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
+
+    /// Attribute names the frontend writes and passes read.  On kernel
+    /// arguments and on ops (the axis analysis' hints, per dimension):
+    static constexpr llvm::StringLiteral kDivisibility = "tile.divisibility";
+    static constexpr llvm::StringLiteral kContiguity = "tile.contiguity";
+    static constexpr llvm::StringLiteral kConstancy = "tile.constancy";
+    /// On scf.for, from tl.range(...):
+    static constexpr llvm::StringLiteral kNumStages = "tile.num_stages";
+    static constexpr llvm::StringLiteral kLoopUnrollFactor =
+        "tile.loop_unroll_factor";
+    static constexpr llvm::StringLiteral kWarpSpecialize =
+        "tile.warp_specialize";
   }];
 }
 

@@ -70,7 +70,7 @@ using namespace warpforge::tilegpu;
 
 namespace {
 
-constexpr llvm::StringLiteral kNumStagesAttr = "tile.num_stages";
+constexpr llvm::StringLiteral kNumStagesAttr = tile::TileDialect::kNumStages;
 
 Value createI32(OpBuilder &builder, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(builder, loc, value, 32);

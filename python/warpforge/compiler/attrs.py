@@ -1,0 +1,30 @@
+"""The IR attribute names Python writes or reads, in one place.
+
+They mirror the C++ declarations: the tile dialect's (`TileDialect.td`:
+`TileDialect::kDivisibility`, ...) and the facts a tilegpu module carries
+(`warpforge/Dialect/TileGPU/IR/ModuleAttrs.h`: `tilegpu::attr::kNumWarps`,
+...). `python/test/test_options.py` checks the module attributes against
+what the stages actually record.
+"""
+
+# On kernel arguments (and, as hints, on ops).
+DIVISIBILITY = "tile.divisibility"
+# On scf.for, from tl.range(...).
+NUM_STAGES = "tile.num_stages"
+LOOP_UNROLL_FACTOR = "tile.loop_unroll_factor"
+WARP_SPECIALIZE = "tile.warp_specialize"
+
+# On a tilegpu module: the compile options convert-tile-to-tilegpu stamps...
+NUM_WARPS = "tilegpu.num-warps"
+THREADS_PER_WARP = "tilegpu.threads-per-warp"
+NUM_STAGES_MODULE = "tilegpu.num-stages"
+NUM_CTAS = "tilegpu.num-ctas"
+NUM_CONSUMER_GROUPS = "tilegpu.num-consumer-groups"
+NUM_BUFFERS_WARP_SPEC = "tilegpu.num-buffers-warp-spec"
+TARGET = "tilegpu.target"
+# ...and what tilegpu-allocate-shared-memory computes.
+SHARED_BYTES = "tilegpu.shared"
+SHARED_LIMIT = "tilegpu.shared-limit"
+
+MODULE_OPTIONS = (NUM_WARPS, THREADS_PER_WARP, NUM_STAGES_MODULE, NUM_CTAS,
+                  NUM_CONSUMER_GROUPS, NUM_BUFFERS_WARP_SPEC, TARGET)
