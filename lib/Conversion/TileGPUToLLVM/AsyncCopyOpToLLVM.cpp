@@ -17,7 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Conversion/TileGPUToLLVM/MaskUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/PTXBuilder.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "mlir/IR/Matchers.h"
@@ -46,44 +49,39 @@ bool isZeroBitsSplat(Value v) {
 /// (cg, which bypasses L1, exists for 16-byte copies only).
 void emitCpAsync(OpBuilder &b, Location loc, Value dst, Value src,
                  unsigned bytes, Value srcSize, Value owner) {
-  SmallVector<Value> operands{dst, src};
-  // Shared-memory pointers are 32-bit (the target's nvptx-short-ptr data
-  // layout): "r", not "l", so that no 64-bit copy of the address is made.
-  std::string constraints = "r,l";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (owner) {
-    operands.push_back(owner);
-    constraints += ",b";
-    os << "@$" << operands.size() - 1 << " ";
-  }
-  os << "cp.async." << (bytes == 16 ? "cg" : "ca")
-     << ".shared.global [ $0 + 0 ], [ $1 + 0 ], " << bytes;
-  if (srcSize) {
-    operands.push_back(srcSize);
-    constraints += ",r";
-    os << ", $" << operands.size() - 1;
-  }
-  os << ";";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
-                            LLVM::AsmDialectAttr{}, ArrayAttr{});
+  PTXBuilder ptx;
+  PTXBuilder::Operand dstAddr = ptx.addInput(dst, kSharedPointerConstraint);
+  PTXBuilder::Operand srcAddr = ptx.addInput(src, "l");
+  std::optional<PTXBuilder::Operand> p;
+  if (owner)
+    p = ptx.addInput(owner, "b");
+  SmallVector<std::string> args{PTXBuilder::address(dstAddr),
+                                PTXBuilder::address(srcAddr),
+                                std::to_string(bytes)};
+  if (srcSize)
+    args.push_back(ptx.addInput(srcSize, "r"));
+  ptx.instr(bytes == 16 ? "cp.async.cg.shared.global"
+                        : "cp.async.ca.shared.global",
+            args, p);
+  ptx.launch(b, loc);
 }
 
 unsigned powerOfTwoFloor(unsigned n) { return n ? 1u << llvm::Log2_32(n) : 1; }
 
 struct AsyncCopyOpConversion
-    : public OpConversionPattern<AsyncCopyGlobalToLocalOp> {
+    : public TargetOpConversionPattern<AsyncCopyGlobalToLocalOp> {
   AsyncCopyOpConversion(const TypeConverter &converter, MLIRContext *context,
-                        AccessQueries queries)
-      : OpConversionPattern(converter, context), queries(queries) {}
+                        const TargetInfo &targetInfo, AccessQueries queries)
+      : TargetOpConversionPattern(converter, context, targetInfo),
+        queries(queries) {}
 
   LogicalResult
   matchAndRewrite(AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType ptrType = op.getPtrs().getType();
+    if (failed(requireFeature(op, targetInfo.supportsCpAsync(), "cp.async")))
+      return failure();
     if (failed(checkSharedElementAccess(op, op.getDst())))
       return failure();
     if (!isLowerableDistributed(ptrType.getEncoding()))
@@ -144,24 +142,28 @@ struct AsyncCopyOpConversion
 };
 
 struct AsyncCommitGroupOpConversion
-    : public OpConversionPattern<AsyncCommitGroupOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public TargetOpConversionPattern<AsyncCommitGroupOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(AsyncCommitGroupOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, targetInfo.supportsCpAsync(), "cp.async")))
+      return failure();
     NVVM::CpAsyncCommitGroupOp::create(rewriter, op.getLoc());
     rewriter.replaceOp(op, i32Val(rewriter, op.getLoc(), 0));
     return success();
   }
 };
 
-struct AsyncWaitOpConversion : public OpConversionPattern<AsyncWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct AsyncWaitOpConversion : public TargetOpConversionPattern<AsyncWaitOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(AsyncWaitOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, targetInfo.supportsCpAsync(), "cp.async")))
+      return failure();
     NVVM::CpAsyncWaitGroupOp::create(rewriter, op.getLoc(),
                                      op.getNumAttr());
     rewriter.replaceOp(op, i32Val(rewriter, op.getLoc(), 0));
@@ -170,12 +172,15 @@ struct AsyncWaitOpConversion : public OpConversionPattern<AsyncWaitOp> {
 };
 
 struct FenceAsyncSharedOpConversion
-    : public OpConversionPattern<FenceAsyncSharedOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public TargetOpConversionPattern<FenceAsyncSharedOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(FenceAsyncSharedOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, targetInfo.supportsAsyncProxy(),
+                              "fence.proxy.async")))
+      return failure();
     emitAsyncProxyFence(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();
@@ -186,9 +191,10 @@ struct FenceAsyncSharedOpConversion
 
 void warpforge::populateAsyncCopyOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    AccessQueries queries) {
+    const TargetInfo &targetInfo, AccessQueries queries) {
   patterns.add<AsyncCopyOpConversion>(converter, patterns.getContext(),
-                                      queries);
+                                      targetInfo, queries);
   patterns.add<AsyncCommitGroupOpConversion, AsyncWaitOpConversion,
-               FenceAsyncSharedOpConversion>(converter, patterns.getContext());
+               FenceAsyncSharedOpConversion>(converter, patterns.getContext(),
+                                             targetInfo);
 }

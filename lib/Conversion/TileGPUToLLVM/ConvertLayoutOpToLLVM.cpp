@@ -22,6 +22,8 @@
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -62,7 +64,7 @@ struct ExchangePlan {
 };
 
 unsigned getThreadCount(Attribute layout) {
-  return getWarpCount(layout) * 32;
+  return getWarpCount(layout) * TargetInfo::kWarpSize;
 }
 
 /// Row-major linear indices of the elements thread `tid` holds.
@@ -432,7 +434,8 @@ int64_t warpforge::getExchangeScratchBytes(Operation *op) {
 }
 
 void warpforge::populateConvertLayoutOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<ConvertLayoutOpConversion, ReshapeOpConversion>(
       converter, patterns.getContext());
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -266,7 +267,8 @@ struct PrintOpConversion : public OpConversionPattern<tile::PrintOp> {
 } // namespace
 
 void warpforge::populateDebugOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<AssertOpConversion, PrintOpConversion>(converter,
                                                       patterns.getContext());
 }

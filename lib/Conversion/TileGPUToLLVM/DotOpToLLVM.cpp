@@ -49,7 +49,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Conversion/TileGPUToLLVM/PTXBuilder.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 #include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
 
@@ -227,24 +229,6 @@ std::pair<Value, Value> unpackPair(OpBuilder &b, Location loc, Value word,
           LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 1))};
 }
 
-/// The results of an inline asm with `count` outputs.
-SmallVector<Value> getAsmResults(OpBuilder &b, Location loc,
-                                 LLVM::InlineAsmOp op, unsigned count) {
-  if (count == 1)
-    return {op.getResult(0)};
-  SmallVector<Value> results;
-  for (unsigned i = 0; i < count; ++i)
-    results.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
-  return results;
-}
-
-Type getAsmResultType(OpBuilder &b, Type word, unsigned count) {
-  if (count == 1)
-    return word;
-  return LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                          SmallVector<Type>(count, word));
-}
-
 /// One `wgmma.mma_async`: `acc` (f32, i32, or f16 pairs as i32) are the
 /// accumulator registers, tied to the results; `a` is a descriptor (SS) or
 /// four i32 (RS); `immediates` follow scale-d (none for integer types).
@@ -253,56 +237,47 @@ SmallVector<Value> emitMmaAsync(OpBuilder &b, Location loc,
                                 ValueRange a, Value bDesc,
                                 StringRef immediates) {
   bool f32Acc = acc.front().getType().isF32();
-  unsigned n = acc.size();
-  std::string text, constraints;
-  llvm::raw_string_ostream os(text), cs(constraints);
-  SmallVector<Value> operands(acc.begin(), acc.end());
-  for (unsigned i = 0; i < n; ++i)
-    cs << (i ? "," : "") << (f32Acc ? "=f" : "=r");
-  for (unsigned i = 0; i < n; ++i)
-    cs << "," << i;
-  unsigned next = n;
-  os << "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, $" << next + n << ", 0;\n\t"
-     << instruction << " {";
-  for (unsigned i = 0; i < n; ++i)
-    os << (i ? ", $" : "$") << i;
-  os << "}, ";
-  // Operand numbers: outputs 0..n-1, tied inputs n..2n-1, then scale-d,
-  // then A, then B.
-  operands.push_back(i32Val(b, loc, 1)); // scale-d: accumulate onto acc
-  cs << ",r";
-  unsigned aIdx = 2 * n + 1;
-  if (a.size() == 1) {
-    os << "$" << aIdx;
-    cs << ",l";
-  } else {
-    os << "{";
-    for (unsigned i = 0; i < a.size(); ++i) {
-      os << (i ? ", $" : "$") << aIdx + i;
-      cs << ",r";
-    }
-    os << "}";
-  }
-  operands.append(a.begin(), a.end());
-  os << ", $" << aIdx + a.size() << ", p" << (immediates.empty() ? "" : ", ")
-     << immediates << ";\n\t}";
-  cs << ",l";
-  operands.push_back(bDesc);
   Type word = f32Acc ? Type(b.getF32Type()) : Type(b.getI32Type());
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, getAsmResultType(b, word, n), operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
-  return getAsmResults(b, loc, asmOp, n);
+  PTXBuilder ptx;
+  SmallVector<PTXBuilder::Operand> d;
+  for (unsigned i = 0; i < acc.size(); ++i)
+    d.push_back(ptx.addOutput(f32Acc ? "f" : "r", word));
+  for (auto [out, in] : llvm::zip(d, acc))
+    ptx.addTiedInput(in, out);
+  // scale-d = 1: accumulate onto acc.
+  PTXBuilder::Operand scaleD = ptx.addInput(i32Val(b, loc, 1), "r");
+  std::string aArg;
+  if (a.size() == 1) {
+    aArg = ptx.addInput(a.front(), "l");
+  } else {
+    SmallVector<PTXBuilder::Operand> aRegs;
+    for (Value v : a)
+      aRegs.push_back(ptx.addInput(v, "r"));
+    aArg = PTXBuilder::vector(aRegs);
+  }
+  PTXBuilder::Operand bArg = ptx.addInput(bDesc, "l");
+  SmallVector<std::string> args{PTXBuilder::vector(d), aArg, bArg, "p"};
+  if (!immediates.empty())
+    args.push_back(immediates.str());
+  // scale-d is a predicate operand, set from a register in a scope of its
+  // own.
+  ptx.line("{")
+      .instr(".reg .pred", {"p"})
+      .instr("setp.ne.b32", {"p", scaleD, "0"})
+      .instr(instruction, args)
+      .line("}");
+  return ptx.launch(b, loc);
 }
 
 struct WarpGroupDotOpConversion
-    : public OpConversionPattern<WarpGroupDotOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public TargetOpConversionPattern<WarpGroupDotOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(WarpGroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, targetInfo.supportsWgmma(), "wgmma")))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     RankedTensorType dType = op.getD().getType();
@@ -411,12 +386,14 @@ struct WarpGroupDotOpConversion
 };
 
 struct WarpGroupDotWaitOpConversion
-    : public OpConversionPattern<WarpGroupDotWaitOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public TargetOpConversionPattern<WarpGroupDotWaitOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(WarpGroupDotWaitOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, targetInfo.supportsWgmma(), "wgmma")))
+      return failure();
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     // Every element goes through the asm as a register it "writes", so that
@@ -424,55 +401,36 @@ struct WarpGroupDotWaitOpConversion
     // in pairs.
     SmallVector<SmallVector<Value>> elems;
     SmallVector<Value> words;
-    std::string constraints;
-    llvm::raw_string_ostream cs(constraints);
     for (auto [input, lowered] :
          llvm::zip(op.getInputs(), adaptor.getInputs())) {
       Type elemType = cast<RankedTensorType>(input.getType()).getElementType();
       elems.push_back(unpackLLElements(loc, lowered, b));
       SmallVector<Value> &values = elems.back();
       if (elemType.isF32() || elemType.isInteger(32)) {
-        for (Value v : values) {
-          words.push_back(v);
-          cs << (words.size() > 1 ? "," : "")
-             << (elemType.isF32() ? "=f" : "=r");
-        }
+        words.append(values.begin(), values.end());
       } else if (elemType.getIntOrFloatBitWidth() == 16 &&
                  values.size() % 2 == 0) {
-        for (unsigned i = 0; i < values.size(); i += 2) {
+        for (unsigned i = 0; i < values.size(); i += 2)
           words.push_back(packPair(b, loc, values[i], values[i + 1]));
-          cs << (words.size() > 1 ? "," : "") << "=r";
-        }
       } else {
         return op.emitError("cannot wait on a tensor of ")
                << elemType << " (the wait ties 32-bit and 16-bit elements)";
       }
     }
-    for (unsigned i = 0; i < words.size(); ++i)
-      cs << "," << i;
-    std::string text =
-        "wgmma.wait_group.sync.aligned " + std::to_string(op.getPendings()) +
-        ";";
     SmallVector<Value> results;
     if (words.empty()) {
-      LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{}, text, "",
-                                /*has_side_effects=*/true,
-                                /*is_align_stack=*/false,
-                                LLVM::TailCallKind::None,
-                                LLVM::AsmDialectAttr{}, ArrayAttr{});
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, op.getPendings());
     } else {
-      SmallVector<Type> wordTypes;
+      PTXBuilder ptx;
+      SmallVector<PTXBuilder::Operand> outs;
       for (Value w : words)
-        wordTypes.push_back(w.getType());
-      Type resultType =
-          words.size() == 1
-              ? wordTypes.front()
-              : LLVM::LLVMStructType::getLiteral(b.getContext(), wordTypes);
-      auto asmOp = LLVM::InlineAsmOp::create(
-          b, loc, resultType, words, text, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
-      results = getAsmResults(b, loc, asmOp, words.size());
+        outs.push_back(
+            ptx.addOutput(w.getType().isF32() ? "f" : "r", w.getType()));
+      for (auto [out, w] : llvm::zip(outs, words))
+        ptx.addTiedInput(w, out);
+      ptx.instr("wgmma.wait_group.sync.aligned",
+                {std::to_string(op.getPendings())});
+      results = ptx.launch(b, loc);
     }
 
     // Unpack the words into each output.
@@ -503,7 +461,8 @@ struct WarpGroupDotWaitOpConversion
 } // namespace
 
 void warpforge::populateDotOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion>(
-      converter, patterns.getContext());
+      converter, patterns.getContext(), targetInfo);
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Conversion/TileGPUToLLVM/PTXBuilder.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
@@ -191,14 +192,20 @@ struct BitcastOpConversion : ElementwiseTileOpConversion<tile::BitcastOp> {
   }
 };
 
-/// Runs one PTX conversion instruction on a scalar.
-Value ptxConvert(OpBuilder &b, Location loc, StringRef instruction,
-                 StringRef constraints, Type resultType, ValueRange operands) {
-  auto op = LLVM::InlineAsmOp::create(
-      b, loc, resultType, operands, instruction, constraints,
-      /*has_side_effects=*/false, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
-  return op.getResult(0);
+/// Runs one PTX conversion instruction `opcode $0, $1[, $1];` on a scalar:
+/// the result in a `resultConstraint` register of `resultType`, the source
+/// in a `srcConstraint` one, passed `srcCount` times (conversions to a
+/// pair take a source per half).  Pure: LLVM may move or drop it.
+Value ptxConvert(OpBuilder &b, Location loc, StringRef opcode,
+                 StringRef resultConstraint, Type resultType,
+                 StringRef srcConstraint, Value src, unsigned srcCount = 1) {
+  PTXBuilder ptx;
+  PTXBuilder::Operand out = ptx.addOutput(resultConstraint, resultType);
+  PTXBuilder::Operand in = ptx.addInput(src, srcConstraint);
+  SmallVector<std::string> args{out};
+  args.append(srcCount, in);
+  ptx.instr(opcode, args);
+  return ptx.launch(b, loc, /*hasSideEffects=*/false).front();
 }
 
 struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
@@ -222,9 +229,9 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
       // fp8 -> f16 in hardware (a pair at a time; the high half is unused),
       // then to the destination.
       Value wide = LLVM::ZExtOp::create(b, loc, i16, src);
-      std::string text =
-          std::string("cvt.rn.f16x2.") + fp8Name(srcType) + "x2 $0, $1;";
-      Value pair = ptxConvert(b, loc, text, "=r,h", i32, wide);
+      std::string opcode =
+          std::string("cvt.rn.f16x2.") + fp8Name(srcType) + "x2";
+      Value pair = ptxConvert(b, loc, opcode, "r", i32, "h", wide);
       Value half = LLVM::BitcastOp::create(
           b, loc, f16, LLVM::TruncOp::create(b, loc, i16, pair));
       if (dstType.isF16())
@@ -247,9 +254,10 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
         asF32 = LLVM::FPExtOp::create(b, loc, f32, src);
       else if (srcType.isF64())
         asF32 = LLVM::FPTruncOp::create(b, loc, f32, src);
-      std::string text = std::string("cvt.rn.satfinite.") +
-                         fp8Name(dstType) + "x2.f32 $0, $1, $1;";
-      Value pair = ptxConvert(b, loc, text, "=h,f", i16, asF32);
+      std::string opcode =
+          std::string("cvt.rn.satfinite.") + fp8Name(dstType) + "x2.f32";
+      Value pair = ptxConvert(b, loc, opcode, "h", i16, "f", asF32,
+                              /*srcCount=*/2);
       return LLVM::TruncOp::create(b, loc, result, pair);
     }
     unsigned srcBits = srcType.getIntOrFloatBitWidth();
@@ -264,10 +272,9 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
       op.emitError("round-toward-zero conversion is supported from f32 only");
       return nullptr;
     }
-    std::string text =
-        std::string("cvt.rz.") + (dstType.isF16() ? "f16" : "bf16") +
-        ".f32 $0, $1;";
-    Value bits = ptxConvert(b, loc, text, "=h,f", i16, src);
+    std::string opcode =
+        std::string("cvt.rz.") + (dstType.isF16() ? "f16" : "bf16") + ".f32";
+    Value bits = ptxConvert(b, loc, opcode, "h", i16, "f", src);
     return LLVM::BitcastOp::create(b, loc, result, bits);
   }
 };
@@ -275,7 +282,8 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
 } // namespace
 
 void warpforge::populateElementwiseOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ArithMathOnTensorConversion>(converter, context);
   patterns.add<TensorConstantConversion, AddPtrOpConversion,

@@ -1,6 +1,7 @@
 //===- FuncOpToLLVM.cpp - Kernels to NVVM kernel functions ----------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -45,7 +46,7 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
       return failure();
 
     auto module = op->getParentOfType<ModuleOp>();
-    int32_t threads = getNumWarps(module) * 32;
+    int32_t threads = getNumWarps(module) * TargetInfo::kWarpSize;
     func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
@@ -82,7 +83,8 @@ struct ReturnOpConversion : public OpConversionPattern<tile::ReturnOp> {
 } // namespace
 
 void warpforge::populateFuncOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<FuncOpConversion, ReturnOpConversion>(converter,
                                                      patterns.getContext());
 }

@@ -8,7 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Conversion/TileGPUToLLVM/MaskUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/PTXBuilder.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -24,8 +28,8 @@ struct VectorShape {
   unsigned words;     // registers
   unsigned wordBits;  // 16, 32 or 64
   unsigned elemBits;  // bits of one element in memory
-  StringRef constraint;
   unsigned accessWidth; // bits of one register's access (8 for one byte)
+  StringRef constraint() const { return getRegisterConstraint(wordBits); }
   /// The PTX type suffix of the access.
   std::string accessBits() const { return "b" + std::to_string(accessWidth); }
   unsigned perWord() const { return std::max(1u, wordBits / elemBits); }
@@ -35,10 +39,10 @@ VectorShape getVectorShape(Type element, unsigned vec) {
   unsigned elemBits = memoryBits(element);
   unsigned total = elemBits * vec;
   if (total <= 16)
-    return {1, 16, elemBits, "h", total};
+    return {1, 16, elemBits, total};
   if (elemBits == 64)
-    return {vec, 64, 64, "l", 64};
-  return {total / 32, 32, elemBits, "r", 32};
+    return {vec, 64, 64, 64};
+  return {total / 32, 32, elemBits, 32};
 }
 
 Type wordType(OpBuilder &b, const VectorShape &shape) {
@@ -111,16 +115,6 @@ Value andPreds(OpBuilder &b, Location loc, Value a, Value c) {
   return LLVM::AndOp::create(b, loc, a, c);
 }
 
-SmallVector<Value> asmResults(LLVM::InlineAsmOp op, OpBuilder &b,
-                              Location loc, unsigned count) {
-  if (count == 1)
-    return {op.getResult(0)};
-  SmallVector<Value> results;
-  for (unsigned i = 0; i < count; ++i)
-    results.push_back(LLVM::ExtractValueOp::create(b, loc, op.getResult(0), i));
-  return results;
-}
-
 /// One predicated vector load; `others` (may be empty) fill masked-off
 /// elements, zero otherwise.
 SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Value ptr,
@@ -128,60 +122,32 @@ SmallVector<Value> emitVectorLoad(OpBuilder &b, Location loc, Value ptr,
                                   Type elemType, unsigned vec,
                                   StringRef qualifiers) {
   VectorShape shape = getVectorShape(elemType, vec);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  SmallVector<Value> operands{ptr};
-  std::string constraints;
+  PTXBuilder ptx;
+  SmallVector<PTXBuilder::Operand> words;
   for (unsigned w = 0; w < shape.words; ++w)
-    constraints += "=" + shape.constraint.str() + ",";
-  constraints += "l";
-  unsigned ptrIdx = shape.words;
-  unsigned predIdx = 0, otherIdx = 0;
+    words.push_back(ptx.addOutput(shape.constraint(), wordType(b, shape)));
+  PTXBuilder::Operand addr = ptx.addInput(ptr, "l");
+  std::optional<PTXBuilder::Operand> p;
   if (pred) {
-    operands.push_back(pred);
-    constraints += ",b";
-    predIdx = ptrIdx + 1;
-    otherIdx = predIdx + 1;
-    SmallVector<Value> otherWords;
-    if (!others.empty()) {
-      otherWords = packWords(b, loc, others, shape);
-      for (Value w : otherWords) {
-        operands.push_back(w);
-        constraints += "," + shape.constraint.str();
-      }
-    }
-    for (unsigned w = 0; w < shape.words; ++w) {
-      if (!others.empty())
-        os << "mov.b" << shape.wordBits << " $" << w << ", $" << otherIdx + w
-           << ";\n\t";
-      else
-        os << "mov.b" << shape.wordBits << " $" << w << ", 0;\n\t";
-    }
-    os << "@$" << predIdx << " ";
-  }
-  os << "ld" << qualifiers;
-  if (shape.words > 1)
-    os << ".v" << shape.words;
-  os << "." << shape.accessBits() << " ";
-  if (shape.words > 1) {
-    os << "{";
+    // Masked-off registers keep `others` (or zero): set them first, then
+    // load under the predicate.
+    p = ptx.addInput(pred, "b");
+    SmallVector<std::string> fill(shape.words, "0");
+    if (!others.empty())
+      for (auto [w, word] : llvm::enumerate(packWords(b, loc, others, shape)))
+        fill[w] = ptx.addInput(word, shape.constraint());
+    std::string mov = "mov.b" + std::to_string(shape.wordBits);
     for (unsigned w = 0; w < shape.words; ++w)
-      os << (w ? ", $" : "$") << w;
-    os << "}";
-  } else {
-    os << "$0";
+      ptx.instr(mov, {words[w], fill[w]});
   }
-  os << ", [ $" << ptrIdx << " + 0 ];";
-  Type resultType = wordType(b, shape);
+  std::string opcode = ("ld" + qualifiers).str();
   if (shape.words > 1)
-    resultType = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(shape.words, resultType));
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, resultType, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
-  SmallVector<Value> words = asmResults(asmOp, b, loc, shape.words);
-  return unpackWords(b, loc, words, shape, elemType, vec);
+    opcode += ".v" + std::to_string(shape.words);
+  opcode += "." + shape.accessBits();
+  std::string dst = shape.words > 1 ? PTXBuilder::vector(words)
+                                    : words.front().str();
+  ptx.instr(opcode, {dst, PTXBuilder::address(addr)}, p);
+  return unpackWords(b, loc, ptx.launch(b, loc), shape, elemType, vec);
 }
 
 void emitVectorStore(OpBuilder &b, Location loc, Value ptr, Value pred,
@@ -189,37 +155,22 @@ void emitVectorStore(OpBuilder &b, Location loc, Value ptr, Value pred,
                      StringRef qualifiers) {
   Type elemType = values[0].getType();
   VectorShape shape = getVectorShape(elemType, vec);
-  SmallVector<Value> words = packWords(b, loc, values, shape);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  SmallVector<Value> operands{ptr};
-  std::string constraints = "l";
-  for (Value w : words) {
-    operands.push_back(w);
-    constraints += "," + shape.constraint.str();
-  }
-  if (pred) {
-    operands.push_back(pred);
-    constraints += ",b";
-    os << "@$" << operands.size() - 1 << " ";
-  }
-  os << "st" << qualifiers;
+  PTXBuilder ptx;
+  PTXBuilder::Operand addr = ptx.addInput(ptr, "l");
+  SmallVector<PTXBuilder::Operand> words;
+  for (Value w : packWords(b, loc, values, shape))
+    words.push_back(ptx.addInput(w, shape.constraint()));
+  std::optional<PTXBuilder::Operand> p;
+  if (pred)
+    p = ptx.addInput(pred, "b");
+  std::string opcode = ("st" + qualifiers).str();
   if (shape.words > 1)
-    os << ".v" << shape.words;
-  os << "." << shape.accessBits() << " [ $0 + 0 ], ";
-  if (shape.words > 1) {
-    os << "{";
-    for (unsigned w = 0; w < shape.words; ++w)
-      os << (w ? ", $" : "$") << w + 1;
-    os << "}";
-  } else {
-    os << "$1";
-  }
-  os << ";";
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, text, constraints,
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
-                            LLVM::AsmDialectAttr{}, ArrayAttr{});
+    opcode += ".v" + std::to_string(shape.words);
+  opcode += "." + shape.accessBits();
+  std::string src = shape.words > 1 ? PTXBuilder::vector(words)
+                                    : words.front().str();
+  ptx.instr(opcode, {PTXBuilder::address(addr), src}, p);
+  ptx.launch(b, loc);
 }
 
 /// i1 true in thread 0 only: scalar stores and atomics happen once.
@@ -429,38 +380,28 @@ Value emitAtomic(OpBuilder &b, Location loc, StringRef instruction,
                  Value ptr, ArrayRef<Value> values, Value pred, Type type,
                  bool needResult) {
   unsigned bits = type.getIntOrFloatBitWidth();
-  StringRef c = bits == 16 ? "h" : bits == 32 ? "r" : "l";
-  Type intType = b.getIntegerType(bits);
-  SmallVector<Value> operands{ptr};
-  std::string constraints = needResult ? ("=" + c + ",l").str() : "l";
-  for (Value v : values) {
-    operands.push_back(toMemoryInt(b, loc, v, bits));
-    constraints += "," + c.str();
-  }
-  unsigned first = needResult ? 1 : 0;
-  std::string text;
-  llvm::raw_string_ostream os(text);
+  StringRef c = getRegisterConstraint(bits);
+  PTXBuilder ptx;
+  std::optional<PTXBuilder::Operand> result;
   if (needResult)
-    os << "mov.b" << bits << " $0, 0;\n\t";
-  if (pred) {
-    operands.push_back(pred);
-    constraints += ",b";
-    os << "@$" << first + operands.size() - 1 << " ";
-  }
-  os << instruction << " ";
-  if (needResult)
-    os << "$0, ";
-  os << "[ $" << first << " + 0 ]";
-  for (unsigned i = 0; i < values.size(); ++i)
-    os << ", $" << first + 1 + i;
-  os << ";";
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, needResult ? TypeRange{intType} : TypeRange{}, operands, text,
-      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, LLVM::AsmDialectAttr{}, ArrayAttr{});
+    result = ptx.addOutput(c, b.getIntegerType(bits));
+  SmallVector<std::string> args;
+  if (result)
+    args.push_back(*result);
+  args.push_back(PTXBuilder::address(ptx.addInput(ptr, "l")));
+  for (Value v : values)
+    args.push_back(ptx.addInput(toMemoryInt(b, loc, v, bits), c));
+  std::optional<PTXBuilder::Operand> p;
+  if (pred)
+    p = ptx.addInput(pred, "b");
+  // A masked-off thread's result is zero.
+  if (result)
+    ptx.instr("mov.b" + std::to_string(bits), {*result, "0"});
+  ptx.instr(instruction, args, p);
+  SmallVector<Value> outputs = ptx.launch(b, loc);
   if (!needResult)
     return nullptr;
-  return fromMemoryInt(b, loc, asmOp.getResult(0), type);
+  return fromMemoryInt(b, loc, outputs.front(), type);
 }
 
 /// A scalar atomic runs in thread 0; its result reaches the other threads
@@ -592,7 +533,7 @@ struct AtomicCASOpConversion : AtomicConversionBase<tile::AtomicCASOp> {
 
 void warpforge::populateLoadStoreOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
-    AccessQueries queries) {
+    const TargetInfo &targetInfo, AccessQueries queries) {
   MLIRContext *context = patterns.getContext();
   patterns.add<LoadOpConversion, StoreOpConversion>(converter, context,
                                                     queries);

@@ -23,6 +23,8 @@
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -34,13 +36,6 @@ using namespace warpforge::tilegpu;
 
 namespace {
 
-/// Where each operand's partials live in the op's scratch: operand `i` at
-/// byte `offsets[i]`, slot (output element * distinctWarps + warp).
-struct ReduceScratch {
-  SmallVector<int64_t> offsets;
-  int64_t bytes = 0;
-};
-
 RankedTensorType getSourceType(tile::ReduceOp op) {
   return cast<RankedTensorType>(op.getSrcs()[0].getType());
 }
@@ -49,27 +44,19 @@ int64_t getOutputElements(RankedTensorType type, unsigned axis) {
   return type.getNumElements() / type.getDimSize(axis);
 }
 
-/// Null when the reduction needs no scratch (a single warp, or copies of
-/// one warp's data, along the axis).
-std::optional<ReduceScratch> getReduceScratch(tile::ReduceOp op) {
+/// Where each operand's partials live in the op's scratch: slot (output
+/// element * distinctWarps + warp) of its array.  Null when the reduction
+/// needs no scratch (a single warp, or copies of one warp's data, along the
+/// axis).
+std::optional<OperandScratch> getReduceScratch(tile::ReduceOp op) {
   RankedTensorType type = getSourceType(op);
   if (!isBlockedLike(type.getEncoding()))
     return std::nullopt;
   AxisDistribution axis = getAxisDistribution(type, op.getAxis());
   if (axis.distinctWarps == 1)
     return std::nullopt;
-  ReduceScratch scratch;
-  int64_t slots = getOutputElements(type, op.getAxis()) * axis.distinctWarps;
-  for (Value src : op.getSrcs()) {
-    Type element = cast<RankedTensorType>(src.getType()).getElementType();
-    unsigned bytes = isa<tile::PointerType>(element)
-                         ? 8
-                         : getSharedStorageBytes(element);
-    scratch.bytes = llvm::alignTo(scratch.bytes, 8);
-    scratch.offsets.push_back(scratch.bytes);
-    scratch.bytes += slots * bytes;
-  }
-  return scratch;
+  return getOperandScratch(
+      op.getSrcs(), getOutputElements(type, op.getAxis()) * axis.distinctWarps);
 }
 
 /// The offset of a root element with the axis coordinate dropped: the key
@@ -112,7 +99,6 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
         return op.emitError("reductions of pointers are not supported");
 
     AxisDistribution axis = getAxisDistribution(srcType, axisDim);
-    unsigned numOperands = op.getSrcs().size();
     Region &combiner = op.getCombineOp();
     auto combine = [&](ValueRange lhs, ValueRange rhs) {
       return emitCombine(rewriter, combiner, lhs, rhs);
@@ -128,9 +114,8 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
       outputIndex.try_emplace(offset, i);
 
     // Step 1: combine within the thread.
-    SmallVector<SmallVector<Value>> elements; // [operand][element]
-    for (Value src : adaptor.getSrcs())
-      elements.push_back(unpackLLElements(loc, src, rewriter));
+    SmallVector<SmallVector<Value>> elements = // [element][operand]
+        unpackOperandTuples(loc, adaptor.getSrcs(), rewriter);
     SmallVector<SmallVector<Value>> acc(outOffsets.size()); // [out][operand]
     auto srcOffsets = getRootElementOffsets(layout, srcType.getShape());
     for (auto [e, offset] : llvm::enumerate(srcOffsets)) {
@@ -138,11 +123,8 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
       if (it == outputIndex.end())
         return op.emitError("reduce layout has an element outside the "
                             "output (internal error)");
-      SmallVector<Value> value;
-      for (unsigned i = 0; i < numOperands; ++i)
-        value.push_back(elements[i][e]);
       SmallVector<Value> &slot = acc[it->second];
-      slot = slot.empty() ? value : combine(slot, value);
+      slot = slot.empty() ? elements[e] : combine(slot, elements[e]);
     }
 
     // Step 2: butterfly shuffles over the lanes holding distinct elements.
@@ -167,12 +149,11 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
 
     // Step 3: across warps, through scratch shared memory.
     if (axis.distinctWarps > 1) {
-      std::optional<ReduceScratch> scratch = getReduceScratch(op);
-      if (!op->hasAttr("tilegpu.scratch"))
-        return op.emitError("reduction across warps has no scratch shared "
-                            "memory; run tilegpu-allocate-shared-memory "
-                            "first");
-      Value base = getScratchBase(rewriter, loc, op);
+      std::optional<OperandScratch> scratch = getReduceScratch(op);
+      FailureOr<Value> base =
+          getRequiredScratchBase(rewriter, op, "reduction across warps");
+      if (failed(base))
+        return failure();
       Value warpAlong = getLaneAndWarpAlongAxis(rewriter, loc, axis).second;
       // Warps holding copies write the same values to their original's
       // slot; so do the lanes along the axis, which all hold the warp's
@@ -188,58 +169,35 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
           outLinear.push_back(linearize(rewriter, loc, coords,
                                         outType.getShape()));
       }
-      auto slotPtr = [&](unsigned operand, Value out, Value warpIndex) {
-        Type storage = acc[0][operand].getType().isInteger(1)
-                           ? rewriter.getI8Type()
-                           : acc[0][operand].getType();
-        Value ptr = gep(rewriter, loc, rewriter.getI8Type(), base,
-                        i32Val(rewriter, loc, scratch->offsets[operand]));
-        Value slot = LLVM::AddOp::create(
+      auto slotIndex = [&](Value out, Value warpIndex) -> Value {
+        return LLVM::AddOp::create(
             rewriter, loc,
             LLVM::MulOp::create(rewriter, loc, out,
                                 i32Val(rewriter, loc, axis.distinctWarps)),
             warpIndex);
-        return gep(rewriter, loc, storage, ptr, slot);
       };
       // Earlier reads of the scratch (a previous op's) must be done.
       emitBarrier(rewriter, loc);
       for (auto [r, value] : llvm::enumerate(acc))
-        for (unsigned i = 0; i < numOperands; ++i)
-          LLVM::StoreOp::create(rewriter, loc,
-                                toSharedStorage(rewriter, loc, value[i]),
-                                slotPtr(i, outLinear[r], warpSlot));
+        storeOperandSlot(rewriter, loc, *base, *scratch, value,
+                         [&] { return slotIndex(outLinear[r], warpSlot); });
       emitBarrier(rewriter, loc);
       for (auto [r, value] : llvm::enumerate(acc)) {
         SmallVector<Value> total;
+        SmallVector<Type> types = llvm::to_vector(ValueRange(value).getTypes());
         for (unsigned w = 0; w < axis.distinctWarps; ++w) {
-          SmallVector<Value> partial;
-          for (unsigned i = 0; i < numOperands; ++i) {
-            Type type = value[i].getType();
-            Value ptr = slotPtr(i, outLinear[r], i32Val(rewriter, loc, w));
-            Type storage = type.isInteger(1) ? rewriter.getI8Type() : type;
-            partial.push_back(fromSharedStorage(
-                rewriter, loc, LLVM::LoadOp::create(rewriter, loc, storage, ptr),
-                type));
-          }
+          SmallVector<Value> partial =
+              loadOperandSlot(rewriter, loc, *base, *scratch, types, [&] {
+                return slotIndex(outLinear[r], i32Val(rewriter, loc, w));
+              });
           total = total.empty() ? partial : combine(total, partial);
         }
         value = total;
       }
     }
 
-    SmallVector<Value> results;
-    for (unsigned i = 0; i < numOperands; ++i) {
-      if (scalarResult) {
-        results.push_back(acc[0][i]);
-        continue;
-      }
-      SmallVector<Value> values;
-      for (SmallVector<Value> &value : acc)
-        values.push_back(value[i]);
-      results.push_back(packLLElements(loc, getTypeConverter(), values,
-                                       rewriter, op.getResultTypes()[i]));
-    }
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(op, packOperandTuples(loc, getTypeConverter(), acc,
+                                             op.getResultTypes(), rewriter));
     return success();
   }
 };
@@ -247,11 +205,12 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
 } // namespace
 
 int64_t warpforge::getReduceScratchBytes(tile::ReduceOp op) {
-  std::optional<ReduceScratch> scratch = getReduceScratch(op);
+  std::optional<OperandScratch> scratch = getReduceScratch(op);
   return scratch ? scratch->bytes : 0;
 }
 
 void warpforge::populateReduceOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<ReduceOpConversion>(converter, patterns.getContext());
 }

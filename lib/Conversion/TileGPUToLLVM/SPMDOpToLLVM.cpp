@@ -1,6 +1,7 @@
 //===- SPMDOpToLLVM.cpp - Program ids and CTA barriers --------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 using namespace mlir;
@@ -49,7 +50,8 @@ struct BarrierOpConversion : public OpConversionPattern<tile::BarrierOp> {
 } // namespace
 
 void warpforge::populateSPMDOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<GridQueryConversion<tile::GetProgramIdOp, NVVM::BlockIdXOp,
                                    NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
                GridQueryConversion<tile::GetNumProgramsOp, NVVM::GridDimXOp,

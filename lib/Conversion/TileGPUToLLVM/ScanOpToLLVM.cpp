@@ -26,6 +26,8 @@
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemory.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -44,14 +46,9 @@ RankedTensorType getSourceType(tile::ScanOp op) {
   return cast<RankedTensorType>(op.getSrcs()[0].getType());
 }
 
-/// Operand `i`'s run totals live at byte `offsets[i]` of the scratch, slot
+/// Operand `i`'s run totals live in its array of the scratch, at slot
 /// ((run * distinctWarps + warp) * lines + line).
-struct ScanScratch {
-  SmallVector<int64_t> offsets;
-  int64_t bytes = 0;
-};
-
-std::optional<ScanScratch> getScanScratch(tile::ScanOp op) {
+std::optional<OperandScratch> getScanScratch(tile::ScanOp op) {
   RankedTensorType type = getSourceType(op);
   if (!isBlockedLike(type.getEncoding()))
     return std::nullopt;
@@ -59,18 +56,8 @@ std::optional<ScanScratch> getScanScratch(tile::ScanOp op) {
   if (axis.distinctWarps == 1)
     return std::nullopt;
   int64_t lines = type.getNumElements() / type.getDimSize(op.getAxis());
-  int64_t slots = int64_t(axis.reps) * axis.distinctWarps * lines;
-  ScanScratch scratch;
-  for (Value src : op.getSrcs()) {
-    Type element = cast<RankedTensorType>(src.getType()).getElementType();
-    unsigned bytes = isa<tile::PointerType>(element)
-                         ? 8
-                         : getSharedStorageBytes(element);
-    scratch.bytes = llvm::alignTo(scratch.bytes, 8);
-    scratch.offsets.push_back(scratch.bytes);
-    scratch.bytes += slots * bytes;
-  }
-  return scratch;
+  return getOperandScratch(op.getSrcs(),
+                           int64_t(axis.reps) * axis.distinctWarps * lines);
 }
 
 struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
@@ -100,7 +87,6 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
     BlockedEncodingAttr root = getRootBlocked(layout);
     int64_t tileAlong = int64_t(root.getSizePerThread()[axis.rootDim]) *
                         axis.lanes * axis.warps;
-    unsigned numOperands = op.getSrcs().size();
     Region &combiner = op.getCombineOp();
     auto combine = [&](ValueRange lhs, ValueRange rhs) -> Tuple {
       return emitCombine(rewriter, combiner, lhs, rhs);
@@ -129,15 +115,8 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
       lines[it->second][pos] = e;
     }
 
-    SmallVector<Tuple> values(offsets.size()); // [element][operand]
-    {
-      SmallVector<SmallVector<Value>> unpacked;
-      for (Value src : adaptor.getSrcs())
-        unpacked.push_back(unpackLLElements(loc, src, rewriter));
-      for (unsigned e = 0; e < offsets.size(); ++e)
-        for (unsigned i = 0; i < numOperands; ++i)
-          values[e].push_back(unpacked[i][e]);
-    }
+    SmallVector<Tuple> values = // [element][operand]
+        unpackOperandTuples(loc, adaptor.getSrcs(), rewriter);
     // Visiting order of runs and of elements within a run.
     auto visit = [&](unsigned n, unsigned i) { return reverse ? n - 1 - i : i; };
     auto element = [&](unsigned line, unsigned run, unsigned k) {
@@ -237,11 +216,11 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
         }
       }
     } else {
-      if (!op->hasAttr("tilegpu.scratch"))
-        return op.emitError("scan across warps has no scratch shared memory; "
-                            "run tilegpu-allocate-shared-memory first");
-      std::optional<ScanScratch> scratch = getScanScratch(op);
-      Value base = getScratchBase(rewriter, loc, op);
+      FailureOr<Value> base =
+          getRequiredScratchBase(rewriter, op, "scan across warps");
+      if (failed(base))
+        return failure();
+      std::optional<OperandScratch> scratch = getScanScratch(op);
       unsigned pw = axis.distinctWarps;
       SmallVector<int64_t> lineShape(type.getShape());
       lineShape.erase(lineShape.begin() + axisDim);
@@ -253,19 +232,14 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
         coords.erase(coords.begin() + axisDim);
         lineLinear.push_back(linearize(rewriter, loc, coords, lineShape));
       }
-      auto slotPtr = [&](unsigned operand, unsigned l, unsigned r,
-                         Value warpSlot) {
-        Type t = runTotals[0][0][operand].getType();
-        Type storage = t.isInteger(1) ? rewriter.getI8Type() : t;
-        Value ptr = gep(rewriter, loc, rewriter.getI8Type(), base,
-                        i32Val(rewriter, loc, scratch->offsets[operand]));
+      auto slotIndex = [&](unsigned l, unsigned r, Value warpSlot) {
         // ((r * pw + warp) * numLines + line)
         Value slot = LLVM::AddOp::create(rewriter, loc, warpSlot,
                                          i32Val(rewriter, loc, r * pw));
         slot = LLVM::MulOp::create(rewriter, loc, slot,
                                    i32Val(rewriter, loc, numLines));
-        slot = LLVM::AddOp::create(rewriter, loc, slot, lineLinear[l]);
-        return gep(rewriter, loc, storage, ptr, slot);
+        return LLVM::AddOp::create(rewriter, loc, slot, lineLinear[l])
+            .getResult();
       };
       // Copies of a warp store the same totals in its slot, as do all its
       // lanes (they all hold the run totals): no predicate is needed.
@@ -274,11 +248,8 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
       emitBarrier(rewriter, loc);
       for (unsigned l = 0; l < lines.size(); ++l)
         for (unsigned r = 0; r < axis.reps; ++r)
-          for (unsigned i = 0; i < numOperands; ++i)
-            LLVM::StoreOp::create(
-                rewriter, loc,
-                toSharedStorage(rewriter, loc, runTotals[l][r][i]),
-                slotPtr(i, l, r, warpSlot));
+          storeOperandSlot(rewriter, loc, *base, *scratch, runTotals[l][r],
+                           [&] { return slotIndex(l, r, warpSlot); });
       emitBarrier(rewriter, loc);
       Value vWarp = visitIndex(warpAlong, pw);
       for (unsigned l = 0; l < lines.size(); ++l) {
@@ -286,18 +257,13 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
         for (unsigned ri = 0; ri < axis.reps; ++ri) {
           unsigned r = visit(axis.reps, ri);
           SmallVector<Tuple> totals; // in visiting order of the warps
-          for (unsigned wi = 0; wi < pw; ++wi) {
-            Tuple t;
-            for (unsigned i = 0; i < numOperands; ++i) {
-              Type type = runTotals[l][r][i].getType();
-              Type storage = type.isInteger(1) ? rewriter.getI8Type() : type;
-              Value ptr = slotPtr(i, l, r, i32Val(rewriter, loc, visit(pw, wi)));
-              t.push_back(fromSharedStorage(
-                  rewriter, loc,
-                  LLVM::LoadOp::create(rewriter, loc, storage, ptr), type));
-            }
-            totals.push_back(t);
-          }
+          SmallVector<Type> types =
+              llvm::to_vector(ValueRange(runTotals[l][r]).getTypes());
+          for (unsigned wi = 0; wi < pw; ++wi)
+            totals.push_back(
+                loadOperandSlot(rewriter, loc, *base, *scratch, types, [&] {
+                  return slotIndex(l, r, i32Val(rewriter, loc, visit(pw, wi)));
+                }));
           // carry = running, then the totals of the warps visited before
           // this one.
           Tuple carry = running.empty() ? totals[0] : running;
@@ -320,15 +286,9 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
       }
     }
 
-    SmallVector<Value> results;
-    for (unsigned i = 0; i < numOperands; ++i) {
-      SmallVector<Value> elems;
-      for (Tuple &v : values)
-        elems.push_back(v[i]);
-      results.push_back(packLLElements(loc, getTypeConverter(), elems,
-                                       rewriter, op.getResult()[i].getType()));
-    }
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(op,
+                       packOperandTuples(loc, getTypeConverter(), values,
+                                         op.getResult().getTypes(), rewriter));
     return success();
   }
 };
@@ -336,11 +296,12 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
 } // namespace
 
 int64_t warpforge::getScanScratchBytes(tile::ScanOp op) {
-  std::optional<ScanScratch> scratch = getScanScratch(op);
+  std::optional<OperandScratch> scratch = getScanScratch(op);
   return scratch ? scratch->bytes : 0;
 }
 
 void warpforge::populateScanOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<ScanOpConversion>(converter, patterns.getContext());
 }

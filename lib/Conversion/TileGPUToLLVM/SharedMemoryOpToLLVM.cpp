@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 using namespace mlir;
@@ -214,7 +215,8 @@ struct MemDescSubsliceOpConversion
 } // namespace
 
 void warpforge::populateSharedMemoryOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<LocalAllocOpConversion, LocalDeallocOpConversion,
                LocalLoadOpConversion, LocalStoreOpConversion,
                MemDescIndexOpConversion, MemDescSubsliceOpConversion>(

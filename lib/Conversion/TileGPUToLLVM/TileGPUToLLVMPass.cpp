@@ -3,7 +3,8 @@
 #include "warpforge/Analysis/AxisInfo.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
-#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/TargetInfo.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -30,8 +31,9 @@ LogicalResult rejectUnsupportedOps(ModuleOp module) {
   WalkResult result = module.walk([](Operation *op) {
     StringRef why;
     if (isa<tile::DotOp>(op))
-      why = "tl.dot is not supported by the GPU backend yet (it comes with "
-            "the Hopper wgmma lowering)";
+      why = "tl.dot reached the LLVM lowering: only dots that "
+            "tilegpu-accelerate-matmul turned into wgmma (Hopper) are "
+            "supported";
     else if (isa<tile::MakeTensorDescriptorOp, tile::DescriptorLoadOp,
                  tile::DescriptorStoreOp>(op))
       why = "tensor descriptors (TMA) are not supported by the GPU backend "
@@ -58,7 +60,8 @@ void declareSharedMemory(ModuleOp module) {
   auto type = LLVM::LLVMArrayType::get(b.getI8Type(), 0);
   LLVM::GlobalOp::create(b, module.getLoc(), type, /*isConstant=*/false,
                          LLVM::Linkage::External, "warpforge_smem",
-                         Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
+                         Attribute(), /*alignment=*/1024,
+                         TargetInfo::kSharedAddressSpace);
 }
 
 struct ConvertTileGPUToLLVM
@@ -74,7 +77,9 @@ struct ConvertTileGPUToLLVM
           << " attribute: run convert-tile-to-tilegpu first";
       return signalPassFailure();
     }
-    if (failed(rejectUnsupportedOps(module)))
+    // The target, read once: the patterns share it.
+    FailureOr<TargetInfo> targetInfo = TargetInfo::fromModule(module);
+    if (failed(targetInfo) || failed(rejectUnsupportedOps(module)))
       return signalPassFailure();
     declareSharedMemory(module);
 
@@ -92,10 +97,10 @@ struct ConvertTileGPUToLLVM
 
     TileGPUToLLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    populateFuncOpToLLVMPatterns(converter, patterns);
-    populateSPMDOpToLLVMPatterns(converter, patterns);
-    populateElementwiseOpToLLVMPatterns(converter, patterns);
-    populateViewOpToLLVMPatterns(converter, patterns);
+    populateFuncOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateSPMDOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateElementwiseOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateViewOpToLLVMPatterns(converter, patterns, *targetInfo);
     // Along the dimension the layout gives each thread consecutive
     // elements: that is where a vector runs.
     VectorSizeQuery vectorSize = [&axisInfo](Value ptr,
@@ -114,14 +119,16 @@ struct ConvertTileGPUToLLVM
       return llvm::to_vector(axisInfo.getAxisInfo(mask).getConstancy());
     };
     AccessQueries queries{vectorSize, maskConstancy};
-    populateLoadStoreOpToLLVMPatterns(converter, patterns, queries);
-    populateAsyncCopyOpToLLVMPatterns(converter, patterns, queries);
-    populateReduceOpToLLVMPatterns(converter, patterns);
-    populateScanOpToLLVMPatterns(converter, patterns);
-    populateConvertLayoutOpToLLVMPatterns(converter, patterns);
-    populateSharedMemoryOpToLLVMPatterns(converter, patterns);
-    populateDotOpToLLVMPatterns(converter, patterns);
-    populateDebugOpToLLVMPatterns(converter, patterns);
+    populateLoadStoreOpToLLVMPatterns(converter, patterns, *targetInfo,
+                                      queries);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns, *targetInfo,
+                                      queries);
+    populateReduceOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateScanOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateConvertLayoutOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateDotOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateDebugOpToLLVMPatterns(converter, patterns, *targetInfo);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // libdevice for the math functions it has (accurate, and what CUDA C
     // uses); LLVM intrinsics for the rest.

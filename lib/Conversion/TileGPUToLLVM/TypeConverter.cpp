@@ -27,7 +27,8 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
     return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
   });
   addConversion([context](MemDescType) -> Type {
-    return LLVM::LLVMPointerType::get(context, 3);
+    return LLVM::LLVMPointerType::get(context,
+                                      TargetInfo::kSharedAddressSpace);
   });
   addConversion([context](AsyncTokenType) -> Type {
     return IntegerType::get(context, 32);

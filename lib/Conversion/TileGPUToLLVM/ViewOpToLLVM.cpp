@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -190,7 +191,8 @@ struct TransOpConversion : public OpConversionPattern<tile::TransOp> {
 } // namespace
 
 void warpforge::populateViewOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
   patterns.add<MakeRangeOpConversion, SplatOpConversion, BroadcastOpConversion,
                ExpandDimsOpConversion, TransOpConversion>(
       converter, patterns.getContext());

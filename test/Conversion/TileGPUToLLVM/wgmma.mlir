@@ -302,3 +302,19 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// A wait with nothing to tie is NVVM's typed op, not inline asm (the same
+// `wgmma.wait_group.sync.aligned 1;` in PTX).  The explicit target is the
+// one the lowering assumes without the attribute.
+// CHECK-LABEL: llvm.func @wait_on_nothing
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: llvm.return
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
+  tile.func public @wait_on_nothing() {
+    "tilegpu.warp_group_dot_wait"() {pendings = 1 : i32} : () -> ()
+    tile.return
+  }
+}

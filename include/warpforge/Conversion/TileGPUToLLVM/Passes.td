@@ -35,12 +35,12 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "mlir::ModuleOp"> {
     `llvm.func`s with `nvvm.kernel` and their thread count as
     `nvvm.reqntid`.  Control flow must already be in `cf` form.
 
+    The target is the module's `tilegpu.target` attribute (`cuda:<cc>`,
+    set by convert-tile-to-tilegpu; `cuda:90` when absent): ops whose
+    instructions the target lacks (wgmma needs sm_90a) are errors.
+
     An op or layout without a lowering is an error at the op's location.
   }];
-  let options = [
-    Option<"computeCapability", "compute-capability", "int32_t",
-           /*default=*/"90", "Target compute capability (90 for sm_90a)">
-  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect"];
 }

@@ -11,6 +11,9 @@
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include "warpforge/Conversion/TileGPUToLLVM/TargetInfo.h"
 
 #include <functional>
 
@@ -25,25 +28,49 @@ public:
   explicit TileGPUToLLVMTypeConverter(mlir::MLIRContext *context);
 };
 
-/// Target facts the patterns need.
-struct TargetInfo {
-  int computeCapability = 90;
+/// A pattern whose lowering depends on the target: the instructions it
+/// emits exist on some GPUs only.
+template <typename SourceOp>
+class TargetOpConversionPattern : public mlir::OpConversionPattern<SourceOp> {
+public:
+  TargetOpConversionPattern(const mlir::TypeConverter &converter,
+                            mlir::MLIRContext *context,
+                            const TargetInfo &targetInfo)
+      : mlir::OpConversionPattern<SourceOp>(converter, context),
+        targetInfo(targetInfo) {}
+
+protected:
+  /// Fails with an error at `op` when the target lacks `feature` (its
+  /// `supported` fact), instead of emitting PTX that ptxas rejects.
+  mlir::LogicalResult requireFeature(mlir::Operation *op, bool supported,
+                                     llvm::StringRef feature) const {
+    if (supported)
+      return mlir::success();
+    return op->emitError(feature)
+           << " is not available on target " << targetInfo.getTargetName();
+  }
+
+  const TargetInfo &targetInfo;
 };
 
 void populateFuncOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
 void populateSPMDOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
 void populateElementwiseOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
+                                         mlir::RewritePatternSet &patterns,
+                                         const TargetInfo &targetInfo);
 void populateViewOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
 /// The widest vector, in elements, a thread may use for a load or store
 /// through the pointer tensor `ptr` under `mask` (which may be null): the
 /// elements must be contiguous in memory and aligned to the vector, and the
 /// mask constant across it.  The axis analysis answers it; 1 is always safe.
-using VectorSizeQuery = std::function<unsigned(mlir::Value ptr,
-                                               mlir::Value mask)>;
+using VectorSizeQuery =
+    std::function<unsigned(mlir::Value ptr, mlir::Value mask)>;
 /// Per dimension of the mask tensor `mask`, the length of the aligned runs
 /// along which its value is constant (1 when nothing is known): elements in
 /// one run share one predicate.
@@ -57,28 +84,36 @@ struct AccessQueries {
 
 void populateLoadStoreOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &targetInfo,
                                        AccessQueries queries);
 void populateReduceOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                    mlir::RewritePatternSet &patterns);
+                                    mlir::RewritePatternSet &patterns,
+                                    const TargetInfo &targetInfo);
 void populateScanOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                  mlir::RewritePatternSet &patterns);
+                                  mlir::RewritePatternSet &patterns,
+                                  const TargetInfo &targetInfo);
 void populateConvertLayoutOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
-void populateSharedMemoryOpToLLVMPatterns(
-    TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns);
+    TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns,
+    const TargetInfo &targetInfo);
+void populateSharedMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns,
+                                          const TargetInfo &targetInfo);
 /// tilegpu.warp_group_dot and tilegpu.warp_group_dot_wait (Hopper wgmma,
 /// inline PTX).
 void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                 mlir::RewritePatternSet &patterns);
+                                 mlir::RewritePatternSet &patterns,
+                                 const TargetInfo &targetInfo);
 /// cp.async copies into shared memory (vector widths and shared predicates
 /// from `queries`, as for loads), their groups and waits, and the
 /// async-proxy fence.
 void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
+                                       const TargetInfo &targetInfo,
                                        AccessQueries queries);
 /// tile.assert (`__assertfail`) and tile.print (`vprintf`).
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
-                                   mlir::RewritePatternSet &patterns);
+                                   mlir::RewritePatternSet &patterns,
+                                   const TargetInfo &targetInfo);
 
 } // namespace warpforge
 

@@ -14,6 +14,17 @@ namespace warpforge {
 /// dead once the op is done, so all ops share one region.
 int64_t getScratchBytes(mlir::Operation *op);
 
+/// Where a reduction or scan across warps exchanges partial results: one
+/// array of `slots` elements per operand, operand `i`'s at byte
+/// `offsets[i]` (8-byte aligned) of the op's scratch.
+struct OperandScratch {
+  llvm::SmallVector<int64_t> offsets;
+  int64_t bytes = 0;
+};
+/// The arrays for the operands `tensors` (their element types) of `slots`
+/// elements each.
+OperandScratch getOperandScratch(mlir::ValueRange tensors, int64_t slots);
+
 /// The scratch of each kind of op, defined beside its lowering.
 int64_t getReduceScratchBytes(tile::ReduceOp op);
 int64_t getScanScratchBytes(tile::ScanOp op);

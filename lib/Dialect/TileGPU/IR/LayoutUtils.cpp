@@ -306,4 +306,31 @@ RankedTensorType withEncoding(RankedTensorType type, Attribute encoding) {
                                encoding);
 }
 
+//===----------------------------------------------------------------------===//
+// The NVMMA shared-memory layout
+//===----------------------------------------------------------------------===//
+
+NVMMAGeometry::NVMMAGeometry(ArrayRef<int64_t> shape,
+                             NVMMASharedEncodingAttr layout)
+    : contigDim(layout.getTransposed() ? 0 : 1), otherDim(1 - contigDim),
+      lc(shape[contigDim]), lo(shape[otherDim]),
+      eb(layout.getElementBitWidth() / 8),
+      swizzle(layout.getSwizzlingByteWidth()) {}
+
+int64_t getNVMMAOffset(ArrayRef<int64_t> coords, ArrayRef<int64_t> shape,
+                       NVMMASharedEncodingAttr layout) {
+  NVMMAGeometry g(shape, layout);
+  int64_t c = coords[g.contigDim], o = coords[g.otherDim];
+  if (g.swizzle == 0)
+    return (o * g.lc + c) * g.eb;
+  int64_t u = getNVMMAUnswizzledOffset(o, c, g.lo, g.swizzle, g.eb);
+  return u ^ (((u >> 7) & (g.swizzle / 16 - 1)) << 4);
+}
+
+int64_t getNVMMAUnswizzledOffset(int64_t o, int64_t c, int64_t lo,
+                                 int64_t swizzleBytes, int64_t elemBytes) {
+  int64_t w = swizzleBytes / elemBytes;
+  return (c / w) * lo * swizzleBytes + o * swizzleBytes + (c % w) * elemBytes;
+}
+
 } // namespace warpforge::tilegpu

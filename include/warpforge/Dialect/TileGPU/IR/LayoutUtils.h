@@ -22,6 +22,7 @@
 namespace warpforge::tilegpu {
 
 class BlockedEncodingAttr;
+class NVMMASharedEncodingAttr;
 class WgmmaEncodingAttr;
 
 /// True for layouts whose element placement the helpers below describe:
@@ -144,6 +145,41 @@ unsigned getWarpCount(mlir::Attribute layout);
 /// The tensor type with its encoding replaced.
 mlir::RankedTensorType withEncoding(mlir::RankedTensorType type,
                                     mlir::Attribute encoding);
+
+//===----------------------------------------------------------------------===//
+// The NVMMA shared-memory layout
+//
+// Where element (o, c) of a 2-D `#tilegpu.nvmma_shared` buffer sits.  With
+// `transposed` dim 0 is the contiguous one, else dim 1; call its size Lc,
+// the other Lo, the element bytes eb and W = S / eb for S =
+// swizzlingByteWidth.  The contiguous dim is cut into Lc / W column blocks,
+// block j a dense Lo x S-byte array at j * Lo * S; element (o, c) sits at
+//   u = (c / W) * Lo * S + o * S + (c % W) * eb
+// and physically at u ^ (((u >> 7) & (S / 16 - 1)) << 4): the 16-byte
+// chunks of each 128-byte line permuted by the line's index within the
+// 8-line (S = 128), 4-pair (64) or 2-quad (32) swizzle atom, as wgmma and
+// TMA read them.  S = 0: dense, the contiguous dim fastest.  The lowering
+// emits the same computation at run time (emitNVMMAOffset).
+//===----------------------------------------------------------------------===//
+
+/// The parameters above of a 2-D buffer of `shape` in `layout`.
+struct NVMMAGeometry {
+  NVMMAGeometry(llvm::ArrayRef<int64_t> shape, NVMMASharedEncodingAttr layout);
+  unsigned contigDim, otherDim;
+  int64_t lc, lo, eb, swizzle; // Lc, Lo, eb, S
+  int64_t width() const { return swizzle / eb; } // W: elements per line
+};
+
+/// The byte offset of element `coords` of a 2-D `shape` buffer in `layout`.
+int64_t getNVMMAOffset(llvm::ArrayRef<int64_t> coords,
+                       llvm::ArrayRef<int64_t> shape,
+                       NVMMASharedEncodingAttr layout);
+
+/// The unswizzled offset u above of element (o, c) in a buffer of `lo`
+/// rows of `swizzleBytes`-byte lines (S > 0): what wgmma descriptors
+/// address (the hardware applies the XOR).
+int64_t getNVMMAUnswizzledOffset(int64_t o, int64_t c, int64_t lo,
+                                 int64_t swizzleBytes, int64_t elemBytes);
 
 } // namespace warpforge::tilegpu
 

@@ -1,0 +1,64 @@
+//===- TargetInfo.h - What the lowering knows about the GPU -----*- C++ -*-===//
+//
+// The facts about the target the lowering to LLVM and NVVM depends on, in
+// one place.  The module's `tilegpu.target` attribute (`cuda:<cc>`, set by
+// convert-tile-to-tilegpu) is their one source: convert-tilegpu-to-llvm
+// reads it once and hands the result to every pattern.  Facts that are the
+// same on every NVIDIA GPU warpforge supports (warp size, the shared
+// address space) are constants, so that helpers called without a
+// TargetInfo use the same names.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_CONVERSION_TILEGPUTOLLVM_TARGETINFO_H
+#define WARPFORGE_CONVERSION_TILEGPUTOLLVM_TARGETINFO_H
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace warpforge {
+
+class TargetInfo {
+public:
+  /// Threads per warp.
+  static constexpr unsigned kWarpSize = 32;
+  /// NVPTX address spaces of global and shared memory.
+  static constexpr unsigned kGlobalAddressSpace = 1;
+  static constexpr unsigned kSharedAddressSpace = 3;
+  /// Bits of a shared-memory address: the NVPTX data layout warpforge uses
+  /// (nvptx-short-ptr) makes them 32-bit, so inline PTX passes them in `r`
+  /// registers and no 64-bit copy of the address is made.
+  static constexpr unsigned kSharedPointerBits = 32;
+  /// The target of a module without `tilegpu.target` (the default of
+  /// convert-tile-to-tilegpu's `target` option).
+  static constexpr int kDefaultComputeCapability = 90;
+
+  explicit TargetInfo(int computeCapability)
+      : computeCapability(computeCapability) {}
+
+  /// The target `module` is compiled for; an error at the module's location
+  /// when its `tilegpu.target` is not `cuda:<compute capability>`.
+  static mlir::FailureOr<TargetInfo> fromModule(mlir::ModuleOp module);
+
+  /// E.g. 90 for sm_90.
+  int getComputeCapability() const { return computeCapability; }
+  /// `cuda:<cc>`, as the attribute spells it.
+  std::string getTargetName() const;
+
+  /// Hopper's warpgroup MMA (wgmma.*), part of the architecture-specific
+  /// sm_90a feature set, which warpforge compiles sm_90 code for; later
+  /// architectures do not carry sm_90a features.
+  bool supportsWgmma() const { return computeCapability == 90; }
+  /// `fence.proxy.async` (sm_90 and later).
+  bool supportsAsyncProxy() const { return computeCapability >= 90; }
+  /// `cp.async` (sm_80 and later).
+  bool supportsCpAsync() const { return computeCapability >= 80; }
+
+private:
+  int computeCapability;
+};
+
+} // namespace warpforge
+
+#endif // WARPFORGE_CONVERSION_TILEGPUTOLLVM_TARGETINFO_H

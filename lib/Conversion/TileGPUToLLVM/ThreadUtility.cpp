@@ -1,0 +1,302 @@
+//===- ThreadUtility.cpp - Thread ids, element indices, shuffles ----------===//
+//
+// Which thread is running and which elements of a distributed tensor it
+// holds, and how values move between the lanes of a warp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
+
+#include "warpforge/Conversion/TileGPUToLLVM/TargetInfo.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace warpforge::tilegpu;
+
+namespace warpforge {
+
+unsigned getNumWarps(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  // convert-tilegpu-to-llvm checks that the attribute is there before any
+  // pattern runs.
+  auto attr = module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
+  assert(attr && "module has no tilegpu.num-warps");
+  return attr.getInt();
+}
+
+unsigned getNumThreads(OpBuilder &b) {
+  return TargetInfo::kWarpSize *
+         getNumWarps(b.getInsertionBlock()->getParentOp());
+}
+
+Value getThreadId(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+std::pair<Value, Value> getLaneAndWarpId(OpBuilder &b, Location loc) {
+  Value tid = getThreadId(b, loc);
+  Value lane = LLVM::AndOp::create(b, loc, tid,
+                                   i32Val(b, loc, TargetInfo::kWarpSize - 1));
+  Value warp = LLVM::LShrOp::create(
+      b, loc, tid, i32Val(b, loc, llvm::Log2_32(TargetInfo::kWarpSize)));
+  return {lane, warp};
+}
+
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                               ArrayRef<unsigned> sizes,
+                               ArrayRef<unsigned> order) {
+  SmallVector<Value> indices(sizes.size());
+  unsigned stride = 1;
+  for (unsigned d : order) {
+    Value v = linear;
+    if (stride != 1)
+      v = LLVM::UDivOp::create(b, loc, v, i32Val(b, loc, stride));
+    if (sizes[d] == 1)
+      v = i32Val(b, loc, 0);
+    else
+      v = LLVM::URemOp::create(b, loc, v, i32Val(b, loc, sizes[d]));
+    indices[d] = v;
+    stride *= sizes[d];
+  }
+  return indices;
+}
+
+SmallVector<Value> getThreadBase(OpBuilder &b, Location loc,
+                                 Attribute layout) {
+  BlockedEncodingAttr root = getRootBlocked(layout);
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  SmallVector<Value> lanes =
+      delinearize(b, loc, lane, root.getThreadsPerWarp(), root.getOrder());
+  SmallVector<Value> warps =
+      delinearize(b, loc, warp, root.getWarpsPerCTA(), root.getOrder());
+  SmallVector<Value> base;
+  for (unsigned d = 0; d < root.getRank(); ++d) {
+    Value w = LLVM::MulOp::create(b, loc, warps[d],
+                                  i32Val(b, loc, root.getThreadsPerWarp()[d]));
+    Value t = LLVM::AddOp::create(b, loc, w, lanes[d]);
+    base.push_back(LLVM::MulOp::create(
+        b, loc, t, i32Val(b, loc, root.getSizePerThread()[d])));
+  }
+  return base;
+}
+
+namespace {
+/// emitIndices for wgmma accumulators and register operands: a base row and
+/// column per thread plus compile-time offsets (see LayoutUtils.h).
+SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
+                                                 RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
+  unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  Value warpM = LLVM::URemOp::create(b, loc, warp, i32Val(b, loc, wM));
+  Value row = LLVM::AddOp::create(
+      b, loc, LLVM::MulOp::create(b, loc, warpM, i32Val(b, loc, 16)),
+      LLVM::UDivOp::create(b, loc, lane, i32Val(b, loc, 4)));
+  Value col = LLVM::MulOp::create(
+      b, loc, LLVM::URemOp::create(b, loc, lane, i32Val(b, loc, 4)),
+      i32Val(b, loc, 2));
+  if (!isa<DotOperandEncodingAttr>(layout) && wN > 1) {
+    Value warpN = LLVM::URemOp::create(
+        b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, wM)),
+        i32Val(b, loc, wN));
+    col = LLVM::AddOp::create(
+        b, loc, col,
+        LLVM::MulOp::create(b, loc, warpN,
+                            i32Val(b, loc, wgmma.getInstrShape()[1])));
+  }
+  SmallVector<SmallVector<Value>> indices;
+  for (auto [r, c] : getWgmmaElementOffsets(layout, type.getShape())) {
+    Value rv = r ? LLVM::AddOp::create(b, loc, row, i32Val(b, loc, r)).getResult()
+                 : row;
+    Value cv = c ? LLVM::AddOp::create(b, loc, col, i32Val(b, loc, c)).getResult()
+                 : col;
+    indices.push_back({rv, cv});
+  }
+  return indices;
+}
+} // namespace
+
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
+                                            RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+    return emitWgmmaIndices(b, loc, type);
+  SmallVector<unsigned> removed;
+  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
+  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+  SmallVector<int64_t> tile = getRootCTATile(root);
+  SmallVector<Value> base = getThreadBase(b, loc, layout);
+  SmallVector<SmallVector<Value>> indices;
+  for (const SmallVector<int64_t> &offset :
+       getRootElementOffsets(layout, type.getShape())) {
+    SmallVector<Value> coords;
+    for (unsigned d = 0; d < root.getRank(); ++d) {
+      if (llvm::is_contained(removed, d))
+        continue;
+      Value c = offset[d] == 0
+                    ? base[d]
+                    : LLVM::AddOp::create(b, loc, base[d],
+                                          i32Val(b, loc, offset[d]));
+      // A tensor smaller than the CTA tile wraps around (shapes are powers
+      // of two, so the modulo is a mask).
+      if (rootShape[d] < tile[d])
+        c = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, rootShape[d] - 1));
+      coords.push_back(c);
+    }
+    indices.push_back(std::move(coords));
+  }
+  return indices;
+}
+
+namespace {
+/// Applies `shuffle` to an i32-sized piece of `value`, splitting or
+/// extending other widths.
+Value shuffleAny(OpBuilder &b, Location loc, Value value,
+                 function_ref<Value(Value)> shuffle32) {
+  Type type = value.getType();
+  if (isa<LLVM::LLVMPointerType>(type)) {
+    Value asInt = LLVM::PtrToIntOp::create(b, loc, b.getI64Type(), value);
+    return LLVM::IntToPtrOp::create(b, loc, type,
+                                    shuffleAny(b, loc, asInt, shuffle32));
+  }
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type i32 = b.getI32Type();
+  if (bits == 64) {
+    Type i64 = b.getI64Type();
+    Value asInt = type.isInteger(64)
+                      ? value
+                      : LLVM::BitcastOp::create(b, loc, i64, value).getResult();
+    Value lo = LLVM::TruncOp::create(b, loc, i32, asInt);
+    Value hi = LLVM::TruncOp::create(
+        b, loc, i32, LLVM::LShrOp::create(b, loc, asInt, i64Val(b, loc, 32)));
+    lo = LLVM::ZExtOp::create(b, loc, i64, shuffle32(lo));
+    hi = LLVM::ZExtOp::create(b, loc, i64, shuffle32(hi));
+    Value joined = LLVM::OrOp::create(
+        b, loc, lo, LLVM::ShlOp::create(b, loc, hi, i64Val(b, loc, 32)));
+    return type.isInteger(64)
+               ? joined
+               : LLVM::BitcastOp::create(b, loc, type, joined).getResult();
+  }
+  if (bits == 32) {
+    Value asInt = type.isInteger(32)
+                      ? value
+                      : LLVM::BitcastOp::create(b, loc, i32, value).getResult();
+    Value r = shuffle32(asInt);
+    return type.isInteger(32) ? r
+                              : LLVM::BitcastOp::create(b, loc, type, r)
+                                    .getResult();
+  }
+  // Narrower: through an integer of the same width, zero-extended.
+  Type narrow = b.getIntegerType(bits);
+  Value asInt = type.isInteger(bits)
+                    ? value
+                    : LLVM::BitcastOp::create(b, loc, narrow, value).getResult();
+  Value r = LLVM::TruncOp::create(
+      b, loc, narrow,
+      shuffle32(LLVM::ZExtOp::create(b, loc, i32, asInt).getResult()));
+  return type.isInteger(bits) ? r
+                              : LLVM::BitcastOp::create(b, loc, type, r)
+                                    .getResult();
+}
+} // namespace
+
+Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask) {
+  return shuffleAny(b, loc, value, [&](Value v) -> Value {
+    return NVVM::ShflOp::create(
+        b, loc, v.getType(), i32Val(b, loc, -1), v, i32Val(b, loc, laneMask),
+        i32Val(b, loc, TargetInfo::kWarpSize - 1), NVVM::ShflKind::bfly,
+        UnitAttr());
+  });
+}
+
+Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value srcLane) {
+  return shuffleAny(b, loc, value, [&](Value v) -> Value {
+    return NVVM::ShflOp::create(
+        b, loc, v.getType(), i32Val(b, loc, -1), v, srcLane,
+        i32Val(b, loc, TargetInfo::kWarpSize - 1), NVVM::ShflKind::idx,
+        UnitAttr());
+  });
+}
+
+Value getUniformWarpId(OpBuilder &b, Location loc) {
+  return shuffleIdx(b, loc, getLaneAndWarpId(b, loc).second,
+                    i32Val(b, loc, 0));
+}
+
+Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
+                ArrayRef<int64_t> shape) {
+  Value linear;
+  int64_t stride = 1;
+  for (int d = int(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] != 1) {
+      Value term = stride == 1 ? coords[d]
+                               : LLVM::MulOp::create(b, loc, coords[d],
+                                                     i32Val(b, loc, stride))
+                                     .getResult();
+      linear = linear ? LLVM::AddOp::create(b, loc, linear, term).getResult()
+                      : term;
+    }
+    stride *= shape[d];
+  }
+  return linear ? linear : i32Val(b, loc, 0);
+}
+
+AxisDistribution getAxisDistribution(RankedTensorType type, unsigned axis) {
+  Attribute layout = type.getEncoding();
+  SmallVector<unsigned> removed;
+  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
+  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+  AxisDistribution dist;
+  // The axis-th dimension the slices kept.
+  unsigned kept = 0;
+  for (unsigned d = 0; d < root.getRank(); ++d) {
+    if (llvm::is_contained(removed, d))
+      continue;
+    if (kept++ == axis) {
+      dist.rootDim = d;
+      break;
+    }
+  }
+  unsigned d = dist.rootDim;
+  int64_t size = rootShape[d];
+  unsigned spt = root.getSizePerThread()[d];
+  dist.lanes = root.getThreadsPerWarp()[d];
+  dist.warps = root.getWarpsPerCTA()[d];
+  int64_t tile = int64_t(spt) * dist.lanes * dist.warps;
+  dist.elemsPerRep = std::min<int64_t>(spt, size);
+  dist.reps = std::max<int64_t>(1, size / tile);
+  // Thread positions along the axis holding distinct elements.
+  int64_t positions = size >= tile ? int64_t(dist.lanes) * dist.warps
+                                   : std::max<int64_t>(1, size / spt);
+  dist.distinctLanes = std::min<int64_t>(dist.lanes, positions);
+  dist.distinctWarps = std::max<int64_t>(1, positions / dist.lanes);
+  for (unsigned o : root.getOrder()) {
+    if (o == d)
+      break;
+    dist.laneStride *= root.getThreadsPerWarp()[o];
+    dist.warpStride *= root.getWarpsPerCTA()[o];
+  }
+  return dist;
+}
+
+std::pair<Value, Value> getLaneAndWarpAlongAxis(OpBuilder &b, Location loc,
+                                                const AxisDistribution &axis) {
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  auto along = [&](Value id, unsigned stride, unsigned count) -> Value {
+    if (count == 1)
+      return i32Val(b, loc, 0);
+    if (stride != 1)
+      id = LLVM::LShrOp::create(b, loc, id,
+                                i32Val(b, loc, llvm::Log2_32(stride)));
+    return LLVM::AndOp::create(b, loc, id, i32Val(b, loc, count - 1));
+  };
+  return {along(lane, axis.laneStride, axis.lanes),
+          along(warp, axis.warpStride, axis.warps)};
+}
+
+} // namespace warpforge
