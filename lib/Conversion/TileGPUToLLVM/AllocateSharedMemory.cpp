@@ -74,7 +74,7 @@ struct TileGPUAllocateSharedMemory
       if (int64_t bytes = getScratchBytes(op))
         op->setAttr("tilegpu.scratch", b.getI32IntegerAttr(firstFit(bytes)));
     });
-    module->setAttr(TileGPUDialect::kSharedBytes, b.getI32IntegerAttr(total));
+    module->setAttr(tilegpu::attr::kSharedBytes, b.getI32IntegerAttr(total));
     if (total > maxSharedBytes) {
       // With tilegpu.shared, what a typed error (Python's OutOfResources)
       // is made of.

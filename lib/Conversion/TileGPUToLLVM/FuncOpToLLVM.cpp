@@ -51,14 +51,12 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
-    if (auto maxnreg = module->getAttrOfType<IntegerAttr>("tilegpu.maxnreg"))
-      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                    rewriter.getI32IntegerAttr(maxnreg.getInt()));
     // Pointer arguments specialized as 16-byte aligned tell LLVM so.
     for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (!isa<tile::PointerType>(type.getInput(i)))
         continue;
-      if (auto div = op.getArgAttrOfType<IntegerAttr>(i, "tile.divisibility"))
+      if (auto div = op.getArgAttrOfType<IntegerAttr>(
+              i, tile::TileDialect::kDivisibility))
         func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                         rewriter.getI64IntegerAttr(div.getInt()));
     }

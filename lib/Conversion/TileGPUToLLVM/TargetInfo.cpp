@@ -2,30 +2,29 @@
 
 #include "warpforge/Conversion/TileGPUToLLVM/TargetInfo.h"
 
-#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 using namespace mlir;
 
 namespace warpforge {
 
 FailureOr<TargetInfo> TargetInfo::fromModule(ModuleOp module) {
-  Attribute attr = module->getAttr(tilegpu::TileGPUDialect::kTarget);
+  Attribute attr = module->getAttr(tilegpu::attr::kTarget);
   if (!attr)
-    return TargetInfo(kDefaultComputeCapability);
+    return TargetInfo(CompileOptions{}.computeCapability);
   auto text = dyn_cast<StringAttr>(attr);
-  StringRef rest = text ? text.getValue() : StringRef();
-  unsigned cc = 0;
-  if (!text || !rest.consume_front("cuda:") || rest.getAsInteger(10, cc) ||
-      cc == 0)
+  std::optional<int> cc =
+      text ? tilegpu::parseCudaTarget(text.getValue()) : std::nullopt;
+  if (!cc || *cc == 0)
     return module.emitError("module attribute ")
-           << tilegpu::TileGPUDialect::kTarget << " = " << attr
+           << tilegpu::attr::kTarget << " = " << attr
            << " is not a target: expected \"cuda:<compute capability>\", "
               "e.g. \"cuda:90\"";
-  return TargetInfo(cc);
+  return TargetInfo(*cc);
 }
 
 std::string TargetInfo::getTargetName() const {
-  return "cuda:" + std::to_string(computeCapability);
+  return tilegpu::formatCudaTarget(computeCapability);
 }
 
 } // namespace warpforge

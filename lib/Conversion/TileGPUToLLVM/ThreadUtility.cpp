@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 
 #include "warpforge/Conversion/TileGPUToLLVM/TargetInfo.h"
@@ -23,9 +24,8 @@ unsigned getNumWarps(Operation *op) {
                                   : op->getParentOfType<ModuleOp>();
   // convert-tilegpu-to-llvm checks that the attribute is there before any
   // pattern runs.
-  auto attr = module->getAttrOfType<IntegerAttr>(TileGPUDialect::kNumWarps);
-  assert(attr && "module has no tilegpu.num-warps");
-  return attr.getInt();
+  assert(hasCompileOptions(module) && "module has no tilegpu.num-warps");
+  return tilegpu::getNumWarps(module);
 }
 
 unsigned getNumThreads(OpBuilder &b) {

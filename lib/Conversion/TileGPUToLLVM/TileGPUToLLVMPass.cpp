@@ -1,5 +1,6 @@
 //===- TileGPUToLLVMPass.cpp - Lower tilegpu to LLVM and NVVM -------------===//
 
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Analysis/AxisInfo.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
@@ -71,9 +72,9 @@ struct ConvertTileGPUToLLVM
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
-    if (!module->hasAttr(TileGPUDialect::kNumWarps)) {
+    if (!tilegpu::hasCompileOptions(module)) {
       module.emitError("module has no ")
-          << TileGPUDialect::kNumWarps
+          << tilegpu::attr::kNumWarps
           << " attribute: run convert-tile-to-tilegpu first";
       return signalPassFailure();
     }
@@ -91,7 +92,8 @@ struct ConvertTileGPUToLLVM
     // element-wise lowering would copy them onto scalar LLVM ops.
     module.walk([](Operation *op) {
       for (StringRef hint :
-           {"tile.divisibility", "tile.contiguity", "tile.constancy"})
+           {tile::TileDialect::kDivisibility, tile::TileDialect::kContiguity,
+            tile::TileDialect::kConstancy})
         op->removeAttr(hint);
     });
 

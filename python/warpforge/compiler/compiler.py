@@ -308,7 +308,9 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
         raise _from_ir_error(fn, e, ir_name, _describe_config(constants, options)) from None
     if gpu:
-        _compile_to_binary(fn, kernel, located, capability, attributes)
+        # The target's one home from here on is the module's tilegpu.target,
+        # which convert-tile-to-tilegpu stamped from the options.
+        _compile_to_binary(fn, kernel, located, _capability_of(attributes), attributes)
     if dump_dir:
         for stage, body in kernel.asm.items():
             _dump(dump_dir, fn.__name__, _STAGE_FILES.get(stage, f"{stage}.mlir"), body)
@@ -317,6 +319,14 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
 
 _STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
 
+
+
+def _capability_of(attributes: Dict[str, Any]) -> int:
+    """90 for a module whose tilegpu.target is "cuda:90"."""
+    target = attributes[attrs.TARGET]
+    if not (isinstance(target, str) and target.startswith("cuda:") and target[5:].isdigit()):
+        raise CompilationError(f"internal compiler error: module target {target!r}")
+    return int(target[5:])
 
 
 def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,

@@ -30,14 +30,11 @@ public:
   /// (nvptx-short-ptr) makes them 32-bit, so inline PTX passes them in `r`
   /// registers and no 64-bit copy of the address is made.
   static constexpr unsigned kSharedPointerBits = 32;
-  /// The target of a module without `tilegpu.target` (the default of
-  /// convert-tile-to-tilegpu's `target` option).
-  static constexpr int kDefaultComputeCapability = 90;
-
   explicit TargetInfo(int computeCapability)
       : computeCapability(computeCapability) {}
 
-  /// The target `module` is compiled for; an error at the module's location
+  /// The target `module` is compiled for (CompileOptions' default when it
+  /// has no `tilegpu.target`); an error at the module's location
   /// when its `tilegpu.target` is not `cuda:<compute capability>`.
   static mlir::FailureOr<TargetInfo> fromModule(mlir::ModuleOp module);
 

@@ -27,8 +27,9 @@ def TileGPU_Dialect : Dialect {
     that only exist once layouts do: layout conversions, shared-memory
     allocation and access, asynchronous copies and barriers.
 
-    The module records the CTA shape in `tilegpu.num-warps` and
-    `tilegpu.threads-per-warp`, and the target in `tilegpu.target`.
+    The module records the compile options (`tilegpu.num-warps`,
+    `tilegpu.num-stages`, `tilegpu.target`, ...) and what passes compute
+    (`tilegpu.shared`); `ModuleAttrs.h` names them and reads them.
   }];
   let dependentDialects = ["::warpforge::tile::TileDialect",
                            "::mlir::arith::ArithDialect"];
@@ -39,13 +40,6 @@ def TileGPU_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();
-
-    /// Module attribute names.
-    static constexpr llvm::StringLiteral kNumWarps = "tilegpu.num-warps";
-    static constexpr llvm::StringLiteral kThreadsPerWarp =
-        "tilegpu.threads-per-warp";
-    static constexpr llvm::StringLiteral kTarget = "tilegpu.target";
-    static constexpr llvm::StringLiteral kSharedBytes = "tilegpu.shared";
   }];
 }
 
