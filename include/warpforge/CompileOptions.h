@@ -36,6 +36,33 @@ struct CompileOptions {
   int computeCapability = 90;
 };
 
+/// The integer fields that pass and pipeline options spell as this
+/// structure does (MLIR's generated pass options of
+/// convert-tile-to-tilegpu and `CompileOptionsPipelineOptions`): the one
+/// list both directions of conversion below walk.  The target differs
+/// (`target = "cuda:90"` on the pass, `compute-capability` on pipelines).
+#define WARPFORGE_COMPILE_OPTION_FIELDS(X)                                     \
+  X(numWarps) X(numStages) X(numCtas) X(numConsumerGroups) X(numBuffersWarpSpec)
+
+/// The CompileOptions of such pass or pipeline options.
+template <typename Options>
+CompileOptions toCompileOptions(const Options &from, int computeCapability) {
+  CompileOptions to;
+#define WARPFORGE_COPY_FIELD(field) to.field = from.field;
+  WARPFORGE_COMPILE_OPTION_FIELDS(WARPFORGE_COPY_FIELD)
+#undef WARPFORGE_COPY_FIELD
+  to.computeCapability = computeCapability;
+  return to;
+}
+
+/// Sets such pass or pipeline options from `from` (all but the target).
+template <typename Options>
+void setCompileOptionFields(const CompileOptions &from, Options &to) {
+#define WARPFORGE_COPY_FIELD(field) to.field = from.field;
+  WARPFORGE_COMPILE_OPTION_FIELDS(WARPFORGE_COPY_FIELD)
+#undef WARPFORGE_COPY_FIELD
+}
+
 } // namespace warpforge
 
 #endif // WARPFORGE_COMPILEOPTIONS_H

@@ -40,14 +40,7 @@ void warpforge::buildTileOptimizePipeline(OpPassManager &pm) {
 
 warpforge::CompileOptions
 warpforge::CompileOptionsPipelineOptions::toCompileOptions() const {
-  CompileOptions options;
-  options.numWarps = numWarps;
-  options.numStages = numStages;
-  options.numCtas = numCtas;
-  options.numConsumerGroups = numConsumerGroups;
-  options.numBuffersWarpSpec = numBuffersWarpSpec;
-  options.computeCapability = computeCapability;
-  return options;
+  return warpforge::toCompileOptions(*this, computeCapability);
 }
 
 void warpforge::buildTileToTileGPUPipeline(OpPassManager &pm,

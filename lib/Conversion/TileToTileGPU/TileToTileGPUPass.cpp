@@ -19,20 +19,18 @@ struct ConvertTileToTileGPUPass
     : public warpforge::impl::ConvertTileToTileGPUBase<
           ConvertTileToTileGPUPass> {
   using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
+  // Reads the (protected) options as CompileOptions.
+  template <typename Options>
+  friend CompileOptions warpforge::toCompileOptions(const Options &, int);
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (failed(checkOptions(module)) || failed(checkTensorTypes(module)))
       return signalPassFailure();
     MLIRContext *context = &getContext();
-    CompileOptions options;
-    options.numWarps = numWarps;
-    options.numStages = numStages;
-    options.numCtas = numCtas;
-    options.numConsumerGroups = numConsumerGroups;
-    options.numBuffersWarpSpec = numBuffersWarpSpec;
-    options.computeCapability = *tilegpu::parseCudaTarget(target);
-    tilegpu::setCompileOptions(module, options, threadsPerWarp);
+    tilegpu::setCompileOptions(
+        module, toCompileOptions(*this, *tilegpu::parseCudaTarget(target)),
+        threadsPerWarp);
 
     TileGPUTypeConverter typeConverter(context, numWarps, threadsPerWarp,
                                        getMaxSizePerThread(module));
@@ -135,11 +133,7 @@ struct ConvertTileToTileGPUPass
 ConvertTileToTileGPUOptions
 warpforge::getConvertTileToTileGPUOptions(const CompileOptions &options) {
   ConvertTileToTileGPUOptions pass;
-  pass.numWarps = options.numWarps;
-  pass.numStages = options.numStages;
-  pass.numCtas = options.numCtas;
-  pass.numConsumerGroups = options.numConsumerGroups;
-  pass.numBuffersWarpSpec = options.numBuffersWarpSpec;
+  setCompileOptionFields(options, pass);
   pass.target = tilegpu::formatCudaTarget(options.computeCapability);
   return pass;
 }
