@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Pipelines/Pipelines.h"
 #include "warpforge/Target/NVPTX.h"
 
@@ -50,7 +51,8 @@ llvm::cl::opt<EmitKind> emitKind(
 llvm::cl::opt<int> computeCapability(
     "compute-capability",
     llvm::cl::desc("With --emit=llvm-ir/ptx: the GPU's compute capability, "
-                   "major * 10 + minor (90: sm_90a)"),
+                   "major * 10 + minor (90: sm_90a); default: the module's "
+                   "tilegpu.target, else 90"),
     llvm::cl::init(90), llvm::cl::cat(targetCategory));
 
 llvm::cl::opt<int> targetOptLevel(
@@ -77,6 +79,13 @@ public:
 
   void runOnOperation() final {
     markAllAnalysesPreserved();
+    // The module's target (stamped by convert-tile-to-tilegpu, kept through
+    // the lowering) is the target's one home; the flag overrides it.
+    if (!computeCapability.getNumOccurrences())
+      if (auto target = getOperation()->getAttrOfType<StringAttr>(
+              warpforge::tilegpu::attr::kTarget))
+        if (auto cc = warpforge::tilegpu::parseCudaTarget(target.getValue()))
+          options.computeCapability = *cc;
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> llvmModule =
         warpforge::nvptx::compileToLLVMIR(getOperation(), llvmContext,
