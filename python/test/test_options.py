@@ -164,6 +164,8 @@ def test_metadata_comes_from_module_attributes():
                                  k.options.to_core())
     assert attributes["tilegpu.num-warps"] == 2
     assert k.metadata["num_warps"] == 2
+    assert k.metadata["num_threads"] == 64
+    assert (k.metadata["num_ctas"], k.metadata["num_consumer_groups"]) == (1, 0)
     assert k.metadata["shared"] == attributes["tilegpu.shared"] > 0
 
 

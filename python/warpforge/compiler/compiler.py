@@ -29,11 +29,15 @@ class CompiledKernel:
     """One specialization of a kernel, compiled: its IR at every stage in
     `asm`, and what launching needs.
 
-    The GPU backend fills `asm["cubin"]` (bytes) and `metadata`: "name", the
-    kernel's symbol in the cubin (default: `name`); "shared", the dynamic
-    shared memory of each launch in bytes (default 0); "num_warps", the warps
-    per block (default: `options.num_warps`). Without a cubin, `launch`
-    reports that GPU code generation is not available.
+    The GPU backend fills `asm["cubin"]` (bytes) and `metadata`, read from
+    the module's attributes and ptxas's report: "name", the kernel's symbol
+    in the cubin (default: `name`); "shared", the dynamic shared memory of
+    each launch in bytes (default 0); "num_warps" and "num_threads" per
+    block, "num_ctas" and "num_consumer_groups" as compiled (default:
+    `options`); "capability"; ptxas's "registers", "spill_stores",
+    "spill_loads", "static_shared", "stack_frame", "barriers" and its log.
+    Without a cubin, `launch` reports that GPU code generation is not
+    available.
     """
 
     name: str
@@ -351,7 +355,12 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     kernel.metadata = {
         **ptxas,
         "name": fn.__name__,
-        "num_warps": attributes.get(attrs.NUM_WARPS, kernel.options.num_warps),
+        # What the stages recorded on the module: the CTA shape, clusters
+        # and consumer groups actually compiled, dynamic shared memory.
+        "num_warps": attributes[attrs.NUM_WARPS],
+        "num_threads": attributes[attrs.NUM_WARPS] * attributes[attrs.THREADS_PER_WARP],
+        "num_ctas": attributes[attrs.NUM_CTAS],
+        "num_consumer_groups": attributes[attrs.NUM_CONSUMER_GROUPS],
         "shared": attributes.get(attrs.SHARED_BYTES, 0),
         "capability": capability,
         "ptxas_log": log,
