@@ -43,10 +43,25 @@ def mlir_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+# The largest finite value of each narrower float type: beyond it a value
+# rounds to infinity (round to nearest even, as a cast does).
+_FLOAT_MAX = {"f32": (2 - 2.0 ** -23) * 2.0 ** 127 * (1 + 2.0 ** -25),
+              "f16": 65504.0 + 16.0, "bf16": (2 - 2.0 ** -7) * 2.0 ** 127 * (1 + 2.0 ** -9)}
+
+
 def float_literal(value: float, ir_type: str) -> str:
-    """A float attribute's text; non-finite values as the type's bit pattern."""
+    """A float attribute's text; non-finite values (and finite ones too
+    large for the type, which round to infinity) as the type's bit pattern.
+    MLIR's float literals need a mantissa with a point: `1.0e-05`, never
+    Python's `1e-05`."""
+    if math.isfinite(value) and abs(value) < _FLOAT_MAX.get(ir_type, math.inf):
+        text = repr(float(value))
+        if "." not in text and "e" in text:
+            mantissa, exponent = text.split("e")
+            text = f"{mantissa}.0e{exponent}"
+        return text
     if math.isfinite(value):
-        return repr(float(value))
+        value = math.copysign(math.inf, value)
     if ir_type == "f64":
         return "0x%016X" % struct.unpack("<Q", struct.pack("<d", value))[0]
     bits32 = struct.unpack("<I", struct.pack("<f", value))[0]

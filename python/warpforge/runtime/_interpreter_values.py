@@ -195,7 +195,7 @@ def _round_generic(x, fmt: str, rtz: bool) -> np.ndarray:
 
 def _tf32(x: np.ndarray) -> np.ndarray:
     """f32 values rounded to tf32 (10 mantissa bits, to nearest even)."""
-    x = np.ascontiguousarray(x, dtype=np.float32)
+    x = np.asarray(x, dtype=np.float32, order="C")
     u = x.view(np.uint32)
     with np.errstate(all="ignore"):
         r = (u + np.uint32(0xFFF) + ((u >> np.uint32(13)) & np.uint32(1))) & np.uint32(0xFFFFE000)
@@ -204,7 +204,7 @@ def _tf32(x: np.ndarray) -> np.ndarray:
 
 
 def _bf16_from_f32(x: np.ndarray, rtz: bool) -> np.ndarray:
-    x = np.ascontiguousarray(x, dtype=np.float32)
+    x = np.asarray(x, dtype=np.float32, order="C")
     u = x.view(np.uint32)
     with np.errstate(all="ignore"):
         if rtz:
@@ -276,7 +276,7 @@ def _fp8_encode(x: np.ndarray, name: str) -> np.ndarray:
 def to_bits(data: np.ndarray, elem: _Elem) -> np.ndarray:
     """The raw bits of values of type `elem`, as unsigned integers of its
     width (uint8 for i1 and fp8)."""
-    data = np.ascontiguousarray(data)
+    data = np.asarray(data, order="C")
     name = elem.name
     if elem.kind == "p":
         return data.astype(np.uint64)
@@ -292,7 +292,7 @@ def to_bits(data: np.ndarray, elem: _Elem) -> np.ndarray:
 
 
 def from_bits(bits: np.ndarray, elem: _Elem) -> np.ndarray:
-    bits = np.ascontiguousarray(bits)
+    bits = np.asarray(bits, order="C")
     name = elem.name
     if elem.kind == "p":
         return bits.astype(np.uint64)
@@ -429,7 +429,7 @@ class Memory:
 
 def decode(raw: np.ndarray, elem: _Elem) -> np.ndarray:
     """(n, nbytes) little-endian bytes -> n values in `elem`'s storage."""
-    raw = np.ascontiguousarray(raw)
+    raw = np.asarray(raw, order="C")
     if elem.kind == "i" and elem.bits == 1:
         return raw[:, 0] != 0
     bits = raw.view({1: "<u1", 2: "<u2", 4: "<u4", 8: "<u8"}[elem.nbytes]).reshape(-1)
@@ -441,4 +441,4 @@ def encode(values: np.ndarray, elem: _Elem) -> np.ndarray:
     if elem.kind == "i" and elem.bits == 1:
         return values.astype(np.uint8).reshape(-1, 1)
     bits = to_bits(values, elem).astype({1: "<u1", 2: "<u2", 4: "<u4", 8: "<u8"}[elem.nbytes])
-    return np.ascontiguousarray(bits).view(np.uint8).reshape(-1, elem.nbytes)
+    return np.asarray(bits, order="C").view(np.uint8).reshape(-1, elem.nbytes)

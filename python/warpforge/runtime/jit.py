@@ -430,22 +430,23 @@ class JITFunction(KernelFunction):
         if not fname.isidentifier() or keyword.iskeyword(fname) or fname in env or \
                 fname in names:
             fname = "launcher"
-        src = [f"def {fname}({', '.join(arglist)}, *, grid, stream=None, **options):"]
+        src = [f"def {fname}({''.join(a + ', ' for a in arglist)}*, grid, stream=None, "
+               "**options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
         src += [
             "    if _self.interpreting():",
             "        kernel = None",
             "    else:",
             "        try:",
-            f"            key = (({', '.join(specs)},), tuple(sorted(options.items())) if options else ())",
+            f"            key = ({_tuple_src(specs)}, tuple(sorted(options.items())) if options else ())",
             "        except (TypeError, ValueError):",
             "            key = None  # run() names the argument in the error",
             "        kernel = _cache.get(key)",
             "    if kernel is None:",
             f"        return _self.run(grid=grid, stream=stream, "
-            f"{', '.join(f'{n}={n}' for n in names)}, "
+            f"{''.join(f'{n}={n}, ' for n in names)}"
             f"**{{k: v for k, v in options.items() if k not in {tuple(both)!r}}})",
-            f"    args = ({', '.join(names)},)",
+            f"    args = {_tuple_src(names)}",
             "    if callable(grid):",
             f"        grid = grid(_self._meta(dict(zip({tuple(names)!r}, args)), options))",
             "    if type(grid) is not tuple or len(grid) != 3:",
@@ -460,6 +461,11 @@ class JITFunction(KernelFunction):
         """Compiles for these arguments without launching; `.asm` holds every
         stage."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+def _tuple_src(items) -> str:
+    """Python source of a tuple of these expressions: `()`, `(a,)`, `(a, b,)`."""
+    return "(" + "".join(f"{i}, " for i in items).rstrip(" ") + ")"
 
 
 def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, interpret=None):
