@@ -40,3 +40,56 @@ def frontend_only(monkeypatch):
     jit = importlib.import_module("warpforge.runtime.jit")
     monkeypatch.setattr(jit, "compile_kernel",
                         functools.partial(compiler.compile_kernel, gpu=False))
+
+
+@pytest.fixture
+def interpreted(monkeypatch):
+    """Kernels run on the CPU interpreter. Not autouse: the interpreter's test
+    files (test_interpreter*.py) apply it to all their tests with
+    pytestmark = pytest.mark.usefixtures("interpreted")."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+
+
+@pytest.fixture
+def autotune_isolated(monkeypatch, tmp_path):
+    """Interpreted kernels, a private disk cache, default printing. Not
+    autouse: the autotuner's test files (test_autotune*.py, test_testing.py)
+    apply it to all their tests with pytestmark."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path / "cache"))
+    for name in ("WARPFORGE_AUTOTUNE_QUIET", "WARPFORGE_CACHE_AUTOTUNING",
+                 "WARPFORGE_ALWAYS_COMPILE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def compiled(monkeypatch):
+    """For the autotuner's tests: compiles for real (counting, by thread),
+    launches through a stand-in that refuses kernels whose BLOCK the 'GPU'
+    cannot load."""
+    import importlib
+    import threading
+
+    from warpforge.compiler.compiler import CompiledKernel
+    from warpforge.errors import OutOfResources
+    jit_module = importlib.import_module("warpforge.runtime.jit")
+
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
+    record = {"compiles": [], "launches": []}
+    real = jit_module.compile_kernel
+
+    def compile_kernel(fn, signature, constants, divisibility=None, options=None):
+        record["compiles"].append((constants.get("BLOCK"), threading.current_thread().name))
+        if constants.get("BLOCK") == 8192:
+            raise OutOfResources(fn.__name__, "bytes of shared memory", 8192 * 40, 232448)
+        return real(fn, signature, constants, divisibility, options)
+
+    def launch(kernel, grid, args, stream=None):
+        block = kernel.constants.get("BLOCK", 0)
+        if block >= 4096:
+            raise OutOfResources(kernel.name, "registers per thread", 300, 255)
+        record["launches"].append((block, kernel.options.num_warps, grid))
+
+    monkeypatch.setattr(jit_module, "compile_kernel", compile_kernel)
+    monkeypatch.setattr(CompiledKernel, "launch", launch)
+    return record

@@ -1,11 +1,21 @@
-"""@warpforge.autotune, @warpforge.heuristics, warpforge.Config and
-warpforge.testing.
+"""@warpforge.autotune and @warpforge.heuristics: the choice of a config and
+its in-memory cache, pruning, configs that fail, compilation errors and
+warmup on the compile path, progress lines, timings cached on disk,
+heuristics, and errors at decoration.
 
 On the CPU the kernels run on the interpreter (or, for the compile path,
 against a stand-in for the GPU launch) and a fake do_bench returns a fixed
 time per config: it runs the call once and prices the META dict that the
 launch grid received, so a timing belongs to the config that really ran.
 Inputs are random and non-zero, sizes odd, outputs poisoned before launch.
+
+The other tests of the autotuner: test_autotune_configs.py (warpforge.Config,
+reset_to_zero, restore_value and hooks, compiling the configs in parallel)
+and test_testing.py (warpforge.testing, and the tests on a GPU). Their shared
+helpers are in autotune_helpers.py; the fixtures `autotune_isolated` (which
+each of these files applies to all its tests with `pytestmark`) and
+`compiled` are in conftest.py. Kernels whose source lines the messages name
+(add_tagged, add_small_blocks) are defined here.
 """
 
 import io
@@ -14,41 +24,17 @@ import os
 import subprocess
 import sys
 import textwrap
-import threading
-import time
 
 import numpy as np
 import pytest
 
 import warpforge as triton
 import warpforge.language as tl
-from warpforge import testing
-from warpforge.compiler.compiler import CompiledKernel
 from warpforge.errors import AutotuneError, OutOfResources
 
-jit_module = sys.modules["warpforge.runtime.jit"]
+from autotune_helpers import BLOCK_CONFIGS, BLOCK_COST, N, FakeBench, poisoned, rand
 
-N = 1000
-RNG = np.random.default_rng(7)
-
-
-@pytest.fixture(autouse=True)
-def _isolated(monkeypatch, tmp_path):
-    """Interpreted kernels, a private disk cache, default printing."""
-    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
-    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path / "cache"))
-    for name in ("WARPFORGE_AUTOTUNE_QUIET", "WARPFORGE_CACHE_AUTOTUNING",
-                 "WARPFORGE_ALWAYS_COMPILE"):
-        monkeypatch.delenv(name, raising=False)
-
-
-def rand(n, dtype=np.float32):
-    v = RNG.uniform(0.5, 2.0, n).astype(dtype)
-    return np.where(RNG.random(n) < 0.5, -v, v).astype(dtype)
-
-
-def poisoned(n, dtype=np.float32):
-    return np.full(n, np.nan, dtype)
+pytestmark = pytest.mark.usefixtures("autotune_isolated")
 
 
 @triton.jit
@@ -62,47 +48,11 @@ def add_tagged(x_ptr, y_ptr, out_ptr, n, TAG: tl.constexpr, BLOCK: tl.constexpr)
 
 
 @triton.jit
-def accumulate(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    """out += x with atomics: every run adds to what the last one left."""
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.atomic_add(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
-
-
-@triton.jit
-def double_in_place(x_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 2, mask=mask)
-
-
-@triton.jit
 def add_small_blocks(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
     tl.static_assert(BLOCK <= 1024, "BLOCK is too large for this kernel")
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1, mask=mask)
-
-
-class FakeBench:
-    """do_bench stand-in: runs `fn` once and returns `cost(meta)` for the
-    META that the launch grid saw."""
-
-    def __init__(self, cost):
-        self.cost = cost
-        self.metas = []  # every META a grid received, benchmarks and launches
-        self.calls = 0
-
-    def grid(self, meta):
-        self.metas.append(dict(meta))
-        return (triton.cdiv(meta["n"], meta["BLOCK"]),)
-
-    def __call__(self, fn):
-        self.calls += 1
-        seen = len(self.metas)
-        fn()
-        assert len(self.metas) == seen + 1, "the benchmarked call launched nothing"
-        return self.cost(self.metas[-1])
 
 
 def never_bench(fn):
@@ -117,47 +67,6 @@ TAG_COST = {1: 3.0, 2: 0.5, 3: 1.25}
 
 def tuned_add(bench, key=("n",), configs=TAG_CONFIGS, **kwargs):
     return triton.autotune(configs, key=list(key), do_bench=bench, **kwargs)(add_tagged)
-
-
-# ---------------------------------------------------------------------------
-# Config
-# ---------------------------------------------------------------------------
-
-
-def test_config_str_lists_meta_parameters_then_options():
-    c = triton.Config({"BLOCK_M": 128, "BLOCK_N": 64}, num_warps=8)
-    assert str(c) == "BLOCK_M: 128, BLOCK_N: 64, num_warps: 8, num_stages: 3"
-    assert repr(c) == f"Config({c})"
-    ws = triton.Config({"BLOCK_M": 128}, num_warps=4, num_stages=4, num_consumer_groups=2,
-                       num_buffers_warp_spec=3, maxnreg=128)
-    assert str(ws) == ("BLOCK_M: 128, num_warps: 4, num_stages: 4, num_consumer_groups: 2, "
-                       "num_buffers_warp_spec: 3, maxnreg: 128")
-
-
-def test_config_all_kwargs_leaves_out_unset_options():
-    c = triton.Config({"BLOCK": 64}, num_warps=2, num_stages=5)
-    assert c.all_kwargs() == {"BLOCK": 64, "num_warps": 2, "num_stages": 5, "num_ctas": 1,
-                              "num_consumer_groups": 0, "num_buffers_warp_spec": 0}
-    assert triton.Config({}, maxnreg=96).all_kwargs()["maxnreg"] == 96
-
-
-def test_configs_compare_by_value():
-    a = triton.Config({"BLOCK": 64}, num_warps=2)
-    assert a == triton.Config({"BLOCK": 64}, num_warps=2) and hash(a) == hash(
-        triton.Config({"BLOCK": 64}, num_warps=2))
-    assert a != triton.Config({"BLOCK": 64}, num_warps=4)
-    assert a != triton.Config({"BLOCK": 128}, num_warps=2)
-
-
-@pytest.mark.parametrize("options,message", [
-    ({"num_warps": 3}, "num_warps must be a power of 2"),
-    ({"num_stages": 0}, "num_stages must be at least 1"),
-    ({"maxnreg": 100}, "maxnreg must be a multiple of 8"),
-    ({"num_consumer_groups": 2}, "needs num_buffers_warp_spec > 0"),
-])
-def test_bad_config_options_are_rejected_where_written(options, message):
-    with pytest.raises(ValueError, match=r"Config\(BLOCK: 64, .*\): .*" + message):
-        triton.Config({"BLOCK": 64}, **options)
 
 
 # ---------------------------------------------------------------------------
@@ -330,107 +239,6 @@ def test_perf_model_without_top_k_keeps_every_config():
 
 
 # ---------------------------------------------------------------------------
-# reset_to_zero, restore_value and hooks
-# ---------------------------------------------------------------------------
-
-
-BLOCK_CONFIGS = [triton.Config({"BLOCK": 128}), triton.Config({"BLOCK": 256}),
-                 triton.Config({"BLOCK": 512})]
-BLOCK_COST = {128: 2.0, 256: 1.0, 512: 3.0}
-
-
-def test_without_reset_every_benchmark_run_accumulates():
-    bench = FakeBench(lambda meta: BLOCK_COST[meta["BLOCK"]])
-    kernel = triton.autotune(BLOCK_CONFIGS, key=["n"], do_bench=bench)(accumulate)
-    x, out = rand(N), rand(N)
-    start = out.copy()
-    kernel[bench.grid](x, out, N)
-    np.testing.assert_allclose(out, start + 4 * x, rtol=1e-6)  # 3 benchmarks + the launch
-
-
-def test_reset_to_zero_zeroes_before_each_benchmark_and_the_launch():
-    zero_at_start = []
-
-    def bench(fn):
-        fn()
-        zero_at_start.append(bool(np.all(out == x)))  # one run on a zeroed output
-        return BLOCK_COST[sizes.pop(0)]
-
-    sizes = [128, 256, 512]
-    kernel = triton.autotune(BLOCK_CONFIGS, key=["n"], do_bench=bench,
-                             reset_to_zero=["out_ptr"])(accumulate)
-    x, out = rand(N), rand(N)
-    kernel[lambda meta: (triton.cdiv(N, meta["BLOCK"]),)](x, out, N)
-    assert zero_at_start == [True, True, True]
-    np.testing.assert_array_equal(out, x)
-    assert kernel.best_config is BLOCK_CONFIGS[1]
-    kernel[lambda meta: (triton.cdiv(N, meta["BLOCK"]),)](x, out, N)  # tuned: no reset
-    np.testing.assert_array_equal(out, 2 * x)
-
-
-def test_restore_value_restores_after_each_benchmark():
-    bench = FakeBench(lambda meta: BLOCK_COST[meta["BLOCK"]])
-    kernel = triton.autotune(BLOCK_CONFIGS, key=["n"], do_bench=bench,
-                             restore_value=["x_ptr"])(double_in_place)
-    x = rand(N)
-    start = x.copy()
-    kernel[bench.grid](x, N)
-    np.testing.assert_array_equal(x, 2 * start)  # only the real launch doubled it
-    assert kernel.restore_copies == {}
-
-
-def test_restore_value_restores_when_the_launch_fails(compiled, monkeypatch):
-    def launch(kernel, grid, args, stream=None):
-        x = args[0]
-        if kernel.constants["BLOCK"] == 512:
-            x[:] = -7.0  # wrote, then the launch failed
-            raise OutOfResources(kernel.name, "registers per thread", 300, 255)
-        x *= 2  # what the kernel does
-
-    monkeypatch.setattr(CompiledKernel, "launch", launch)
-    bench = FakeBench(lambda meta: BLOCK_COST[meta["BLOCK"]])
-    kernel = triton.autotune(BLOCK_CONFIGS, key=["n"], do_bench=bench,
-                             restore_value=["x_ptr"])(triton.jit(double_in_place.fn))
-    x = rand(N)
-    start = x.copy()
-    kernel[bench.grid](x, N)
-    assert kernel.best_config is BLOCK_CONFIGS[1]
-    np.testing.assert_array_equal(x, 2 * start)
-
-
-def test_user_hooks_replace_the_reset_and_see_every_argument():
-    events = []
-
-    def pre_hook(nargs, reset_only=False):
-        events.append(("pre", nargs["BLOCK"], nargs["n"], reset_only))
-
-    def post_hook(nargs, exception):
-        events.append(("post", nargs["BLOCK"], exception))
-
-    bench = FakeBench(lambda meta: BLOCK_COST[meta["BLOCK"]])
-    kernel = triton.autotune(BLOCK_CONFIGS, key=["n"], do_bench=bench, reset_to_zero=["out_ptr"],
-                             pre_hook=pre_hook, post_hook=post_hook)(accumulate)
-    x, out = rand(N), rand(N)
-    start = out.copy()
-    kernel[bench.grid](x, out, N)
-    assert events == [("pre", 128, N, False), ("post", 128, None),
-                      ("pre", 256, N, False), ("post", 256, None),
-                      ("pre", 512, N, False), ("post", 512, None),
-                      ("pre", 256, N, True)]
-    np.testing.assert_allclose(out, start + 4 * x, rtol=1e-6)  # the user hook did not reset
-
-
-def test_config_pre_hook_runs_before_benchmarks_and_the_launch():
-    seen = []
-    configs = [triton.Config({"BLOCK": 128}, pre_hook=lambda nargs: seen.append(
-        (nargs["BLOCK"], nargs["num_warps"]))), triton.Config({"BLOCK": 256})]
-    bench = FakeBench(lambda meta: {128: 1.0, 256: 2.0}[meta["BLOCK"]])
-    kernel = triton.autotune(configs, key=["n"], do_bench=bench)(accumulate)
-    kernel[bench.grid](rand(N), rand(N), N)
-    assert seen == [(128, 4), (128, 4)]
-
-
-# ---------------------------------------------------------------------------
 # Configs that fail
 # ---------------------------------------------------------------------------
 
@@ -501,84 +309,6 @@ def test_other_kernel_errors_are_not_swallowed():
 # ---------------------------------------------------------------------------
 # The compile path (no interpreter; a stand-in for the GPU launch)
 # ---------------------------------------------------------------------------
-
-
-@pytest.fixture
-def compiled(monkeypatch):
-    """Compiles for real (counting, by thread), launches through a stand-in
-    that refuses kernels whose BLOCK the 'GPU' cannot load."""
-    monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
-    record = {"compiles": [], "launches": []}
-    real = jit_module.compile_kernel
-
-    def compile_kernel(fn, signature, constants, divisibility=None, options=None):
-        record["compiles"].append((constants.get("BLOCK"), threading.current_thread().name))
-        if constants.get("BLOCK") == 8192:
-            raise OutOfResources(fn.__name__, "bytes of shared memory", 8192 * 40, 232448)
-        return real(fn, signature, constants, divisibility, options)
-
-    def launch(kernel, grid, args, stream=None):
-        block = kernel.constants.get("BLOCK", 0)
-        if block >= 4096:
-            raise OutOfResources(kernel.name, "registers per thread", 300, 255)
-        record["launches"].append((block, kernel.options.num_warps, grid))
-
-    monkeypatch.setattr(jit_module, "compile_kernel", compile_kernel)
-    monkeypatch.setattr(CompiledKernel, "launch", launch)
-    return record
-
-
-def test_configs_compile_in_parallel_once_then_benchmark(compiled, capsys):
-    configs = [triton.Config({"BLOCK": b}, num_warps=w)
-               for b, w in [(256, 4), (1024, 4), (1024, 8), (4096, 8), (8192, 8)]]
-    cost = {(256, 4): 3.0, (1024, 4): 1.5, (1024, 8): 2.0, (4096, 8): 0.5, (8192, 8): 0.25}
-    bench = FakeBench(lambda meta: cost[meta["BLOCK"], meta["num_warps"]])
-    kernel = triton.autotune(configs, key=["n"], do_bench=bench)(
-        triton.jit(accumulate.fn))  # a fresh in-process cache
-    kernel[bench.grid](rand(N), rand(N), N)
-    # Each config compiled once, on the pool; the benchmarks and the launch
-    # hit the JIT's cache.
-    assert sorted(b for b, _ in compiled["compiles"]) == [256, 1024, 1024, 4096, 8192]
-    assert all(name.startswith("warpforge-autotune") for _, name in compiled["compiles"])
-    # 8192 failed to compile and was not benchmarked; 4096 compiled but
-    # failed to launch; 1024 with 4 warps is the fastest of the rest.
-    assert kernel.best_config is configs[1]
-    assert compiled["launches"] == [(256, 4, (4, 1, 1)), (1024, 4, (1, 1, 1)),
-                                    (1024, 8, (1, 1, 1)), (1024, 4, (1, 1, 1))]
-    assert kernel.configs_timings == {configs[0]: 3.0, configs[1]: 1.5, configs[2]: 2.0,
-                                      configs[3]: float("inf"), configs[4]: float("inf")}
-    err = capsys.readouterr().err.splitlines()
-    assert err[0] == ("autotune accumulate [n=1000]: skipped config (BLOCK: 8192, "
-                      "num_warps: 8, num_stages: 3): OutOfResources: kernel "
-                      "'accumulate' needs 327680 bytes of shared memory, but the limit "
-                      "is 232448")
-    assert err[1] == ("autotune accumulate [n=1000]: skipped config (BLOCK: 4096, "
-                      "num_warps: 8, num_stages: 3): OutOfResources: kernel "
-                      "'accumulate' needs 300 registers per thread, but the limit is 255")
-    assert err[2].startswith("autotune accumulate [n=1000]: 5/5 configs, best 1.5 ms (BLOCK: "
-                             "1024, num_warps: 4, num_stages: 3), 2 skipped, ")
-    assert len(err) == 3
-
-
-def test_parallel_compilation_matches_serial_compilation(compiled, monkeypatch):
-    import zoo
-    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
-    configs = [triton.Config({"BLOCK_SIZE": b}, num_warps=w, num_stages=s)
-               for b in (32, 64, 128, 256, 512, 1024) for w, s in ((4, 3), (8, 2))]
-    tuned = triton.jit(zoo.layer_norm_fwd.fn)
-    kernel = triton.autotune(configs, key=["N"], do_bench=lambda fn: (fn(), 1.0)[1])(tuned)
-    rows, cols = 3, 77
-    x, y = rand(rows * cols), poisoned(rows * cols)
-    w, b, mean, rstd = rand(cols), rand(cols), poisoned(rows), poisoned(rows)
-    kernel[(rows,)](x, y, w, b, mean, rstd, cols, cols, 1e-5)
-    assert len(compiled["compiles"]) == len(configs) and len(tuned.cache) == len(configs)
-    serial = triton.jit(zoo.layer_norm_fwd.fn)
-    for config in configs:
-        expected = serial.warmup(x, y, w, b, mean, rstd, cols, cols, 1e-5, **config.all_kwargs())
-        (got,) = [k for k in tuned.cache.values()
-                  if k.constants["BLOCK_SIZE"] == config.kwargs["BLOCK_SIZE"]
-                  and k.options.num_warps == config.num_warps]
-        assert got.asm["tile"] == expected.asm["tile"]
 
 
 def test_compilation_errors_skip_the_config(compiled, capsys):
@@ -919,149 +649,3 @@ def test_do_bench_must_return_milliseconds():
     kernel = tuned_add(lambda fn: "fast")
     with pytest.raises(TypeError, match="do_bench returned 'fast'"):
         kernel[lambda meta: (1,)](rand(N), rand(N), poisoned(N), N)
-
-
-# ---------------------------------------------------------------------------
-# warpforge.testing
-# ---------------------------------------------------------------------------
-
-
-def test_summarize_statistics():
-    times = [4.0, 1.0, 3.0, 2.0]
-    assert testing.summarize(times) == 2.0  # the lower middle value, as torch.median
-    assert testing.summarize(times, return_mode="mean") == 2.5
-    assert testing.summarize(times, return_mode="min") == 1.0
-    assert testing.summarize(times, return_mode="max") == 4.0
-    assert testing.summarize(times, return_mode="all") == times
-    assert testing.summarize(times, quantiles=[0.5, 0.0, 1.0]) == [2.5, 1.0, 4.0]
-    assert testing.summarize(times, quantiles=[0.25]) == pytest.approx(1.75)
-    with pytest.raises(ValueError, match="return_mode must be one of"):
-        testing.summarize(times, return_mode="average")
-    with pytest.raises(ValueError, match=r"quantiles must lie in \[0, 1\]"):
-        testing.summarize(times, quantiles=[50])
-
-
-def test_do_bench_cpu_fills_the_repetition_budget():
-    calls = []
-    ms = testing.do_bench_cpu(lambda: calls.append(1), warmup=1, rep=2)
-    assert ms >= 0 and len(calls) > 3
-    low, mid, high = testing.do_bench_cpu(lambda: sum(range(1000)), warmup=0, rep=2,
-                                          quantiles=[0.2, 0.5, 0.8])
-    assert 0 < low <= mid <= high
-
-
-def test_do_bench_interleaved_takes_turns(monkeypatch):
-    """Every iteration runs each function once, after a flush, in an order
-    rotated by one; index j of the returned lists is one iteration."""
-    sys.path.insert(0, os.path.dirname(__file__))
-    import bench_fake_torch
-    monkeypatch.setitem(sys.modules, "torch", bench_fake_torch)
-    monkeypatch.setattr(testing, "L2_FLUSH_BYTES", 4096)  # NumPy would zero 256 MB
-    calls = []
-
-    def work(name, seconds):
-        def fn():
-            calls.append(name)
-            deadline = time.perf_counter() + seconds
-            while time.perf_counter() < deadline:
-                pass
-        return fn
-
-    times = testing.do_bench_interleaved({"short": work("short", 1e-4),
-                                          "long": work("long", 1e-3)}, warmup=2, rep=10)
-    assert set(times) == {"short", "long"} and len(times["short"]) == len(times["long"]) > 3
-    assert testing.summarize(times["long"]) > 5 * testing.summarize(times["short"])
-    # One call each, then the turns: short-long, long-short, short-long, ...
-    assert calls[:2] == ["short", "long"]
-    turns = [tuple(calls[i:i + 2]) for i in range(2, len(calls), 2)]
-    assert set(turns[0::2]) == {("short", "long")} and set(turns[1::2]) == {("long", "short")}
-    with pytest.raises(ValueError, match="at least one function"):
-        testing.do_bench_interleaved({})
-
-
-def test_testing_imports_without_torch():
-    code = "import sys, warpforge.testing; assert 'torch' not in sys.modules"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)), timeout=60)
-    assert run.returncode == 0, run.stderr
-
-
-def test_do_bench_without_cuda_says_why():
-    try:
-        import torch
-        if torch.cuda.is_available():
-            pytest.skip("a CUDA device is present")
-    except ImportError:
-        pass
-    with pytest.raises(RuntimeError, match=r"warpforge.testing.do_bench .*(PyTorch|CUDA)"):
-        testing.do_bench(lambda: None)
-
-
-# ---------------------------------------------------------------------------
-# GPU
-# ---------------------------------------------------------------------------
-
-
-@triton.jit
-def gpu_add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
-    mask = offsets < n_elements
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    tl.store(out_ptr + offsets, x + y, mask=mask)
-
-
-GPU_CONFIGS = [triton.Config({"BLOCK_SIZE": 256}, num_warps=4),
-               triton.Config({"BLOCK_SIZE": 1024}, num_warps=4),
-               triton.Config({"BLOCK_SIZE": 4096}, num_warps=8)]
-
-
-@pytest.mark.gpu
-def test_gpu_autotuned_vector_add(monkeypatch):
-    torch = pytest.importorskip("torch")
-    monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
-    kernel = triton.autotune(GPU_CONFIGS, key=["n_elements"], warmup=5, rep=20,
-                             cache_results=True)(gpu_add_kernel)
-    g = torch.Generator(device="cuda").manual_seed(0)
-    for n in (98431, 1_000_003):
-        x = torch.rand(n, device="cuda", generator=g) + 0.5
-        y = torch.rand(n, device="cuda", generator=g) - 1.5
-        out = torch.full((n,), float("nan"), device="cuda")
-        kernel[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, out, n)
-        torch.cuda.synchronize()
-        assert kernel.best_config in GPU_CONFIGS
-        timings = kernel.configs_timings
-        assert len(timings) == 3 and all(0 < t < 1000 for t in timings.values())
-        torch.testing.assert_close(out, x + y, rtol=0, atol=0)
-    assert len(kernel.cache) == 2
-
-    # Another autotuner (as in a new process) reads the timings from disk.
-    def never(fn):
-        raise AssertionError("benchmarked again")
-    again = triton.autotune(GPU_CONFIGS, key=["n_elements"], do_bench=never,
-                            cache_results=True)(gpu_add_kernel)
-    out = torch.full((n,), float("nan"), device="cuda")
-    again[lambda meta: (triton.cdiv(n, meta["BLOCK_SIZE"]),)](x, y, out, n)
-    torch.cuda.synchronize()
-    assert again.best_config == kernel.best_config
-    torch.testing.assert_close(out, x + y, rtol=0, atol=0)
-
-
-@pytest.mark.gpu
-def test_gpu_do_bench_times_a_real_function():
-    torch = pytest.importorskip("torch")
-    a = torch.randn(2048, 2048, device="cuda")
-    b = torch.randn(2048, 2048, device="cuda")
-    small = testing.do_bench(lambda: a[:256, :256] @ b[:256, :256], warmup=5, rep=20)
-    large = testing.do_bench(lambda: a @ b, warmup=5, rep=20)
-    assert 0 < small < large < 100
-    low, mid, high = testing.do_bench(lambda: a @ b, warmup=5, rep=20,
-                                      quantiles=[0.2, 0.5, 0.8])
-    assert 0 < low <= mid <= high
-    paired = testing.do_bench_interleaved({"small": lambda: a[:256, :256] @ b[:256, :256],
-                                           "large": lambda: a @ b}, warmup=5, rep=20)
-    assert len(paired["small"]) == len(paired["large"]) > 1
-    assert 0 < testing.summarize(paired["small"]) < testing.summarize(paired["large"]) < 100
-    graph_ms = testing.do_bench_cudagraph(lambda: a.add_(1.0), rep=10)
-    assert 0 < graph_ms < 10
