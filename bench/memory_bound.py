@@ -12,9 +12,13 @@ softmax kernel (fresh caches, in a new process) and the warm launch overhead.
 
     python bench/memory_bound.py [--quick] [--only softmax,layernorm] [--results-dir DIR]
     python bench/memory_bound.py --dry-run    # no GPU: compile, interpret, report
+    python bench/memory_bound.py --plot DIR   # also: GB/s by size, as CSV and PNG
 
 The JSON report goes to bench/results/memory_bound-<date>.json; the summary
-table is printed last. The exit status is 1 when any check or run failed.
+table is printed last. `--plot DIR` draws the measured GB/s of each kernel and
+dtype against its size, one line per provider, with warpforge.testing's
+perf_report: memory_bound-<kernel>-<dtype>.csv and .png (with matplotlib)
+and results.html in DIR. The exit status is 1 when any check or run failed.
 """
 
 from __future__ import annotations
@@ -405,6 +409,33 @@ def gpu_table(report) -> str:
     return common.format_table(headers, rows)
 
 
+def plot_results(report, plot_dir: str) -> List[str]:
+    """Draws the measured GB/s with perf_report: for each kernel and dtype,
+    the size (elements) on the x axis and one line per provider; a failed
+    measurement is a gap. Returns the plot names."""
+    from warpforge.testing import Benchmark, perf_report
+    groups: Dict[Tuple[str, str], Dict[Tuple[int, str], Dict[str, Any]]] = {}
+    for r in report["results"]:
+        shape = "x".join(map(str, r["shape"]))
+        groups.setdefault((r["kernel"], r["dtype"]), {})[(math.prod(r["shape"]), shape)] = \
+            r["providers"]
+    benchmarks = []
+    for (kernel, dtype), by_size in groups.items():
+        providers = [p for p in PROVIDERS if any(p in v for v in by_size.values())]
+        benchmarks.append(Benchmark(
+            x_names=["elements", "shape"], x_vals=sorted(by_size), line_arg="provider",
+            line_vals=providers, line_names=providers, plot_name=f"memory_bound-{kernel}-{dtype}",
+            args={"measured": by_size}, xlabel=f"{kernel} {dtype}: elements", ylabel="GB/s",
+            x_log=True))
+
+    @perf_report(benchmarks)
+    def gbps(elements, shape, provider, measured):
+        return measured[(elements, shape)].get(provider, {}).get("gbps")
+
+    gbps.run(save_path=plot_dir)
+    return [b.plot_name for b in benchmarks]
+
+
 def summary_lines(report) -> List[str]:
     lines = []
     copy = report.get("copy_bandwidth")
@@ -452,6 +483,9 @@ def parse_args(argv=None):
                    "dry run: a temporary directory)")
     p.add_argument("--dry-run", action="store_true",
                    help="no GPU: compile every case, run small ones in the interpreter")
+    p.add_argument("--plot", metavar="DIR", help="also write each kernel's GB/s by size, one "
+                   "line per provider, to DIR with warpforge.testing.perf_report: a CSV file, "
+                   "a PNG (when matplotlib is installed) and results.html")
     p.add_argument("--cold-compile-child", choices=("warpforge", "triton"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     for name, full, quick in (("warmup", 25.0, 10.0), ("rep", 100.0, 25.0)):
@@ -459,6 +493,8 @@ def parse_args(argv=None):
             setattr(args, name, quick if args.quick else full)
         elif getattr(args, name) <= 0:
             p.error(f"--{name} must be positive")
+    if args.plot is not None and args.dry_run:
+        p.error("--plot draws the GPU run's bandwidth, which a dry run does not measure")
     if args.results_dir is None:
         args.results_dir = os.path.join(tempfile.gettempdir(), "warpforge-bench") \
             if args.dry_run else os.path.join(common.BENCH_DIR, "results")
@@ -489,6 +525,12 @@ def main(argv=None) -> int:
     print(dry_table(report) if args.dry_run else gpu_table(report))
     for line in summary_lines(report):
         print(line)
+    if args.plot is not None and report["results"]:
+        try:
+            names = plot_results(report, args.plot)
+            print(f"plots: {', '.join(names)} in {args.plot}")
+        except Exception as e:  # the measurements are in the JSON already
+            common.record_failure(failures, "--plot", e)
     print(f"JSON: {path}")
     if failures:
         print(f"{len(failures)} FAILED (details above and in the JSON): "

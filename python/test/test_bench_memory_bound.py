@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -191,6 +192,66 @@ def test_gpu_path_on_fake_torch(tmp_path, monkeypatch, capsys):
     assert lines[-1].startswith("JSON: ")
     assert any(line.startswith("softmax fp16 3x1000") for line in lines)
     assert any(line.startswith("warm launch, 1-element add") for line in lines)
+
+
+def test_gpu_path_plot_on_fake_torch(tmp_path, monkeypatch, capsys):
+    """--plot draws the GB/s already measured with perf_report: one CSV (and,
+    with matplotlib, one PNG) per kernel and dtype; the JSON is as without it."""
+    argv = _fake_gpu(monkeypatch) + ["--only", "add,softmax", "--results-dir",
+                                     str(tmp_path / "json")]
+    plots = tmp_path / "plots"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # where matplotlib is missing: no PNG, one warning
+        assert mb.main(argv + ["--plot", str(plots)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    names = ["memory_bound-add-fp32", "memory_bound-softmax-fp16", "memory_bound-softmax-fp32"]
+    assert lines[-2] == f"plots: {', '.join(names)} in {plots}" and lines[-1].startswith("JSON: ")
+    (name,) = os.listdir(tmp_path / "json")
+    report = json.load(open(tmp_path / "json" / name))
+    assert not any("plot" in key for key in report) and "plot" not in report["settings"]
+    gbps = {(r["kernel"], r["dtype"], "x".join(map(str, r["shape"]))):
+            {p: v["gbps"] for p, v in r["providers"].items()} for r in report["results"]}
+    try:
+        import matplotlib  # noqa: F401
+        pngs = {n + ".png" for n in names}
+    except ImportError:
+        pngs = set()
+    assert set(os.listdir(plots)) == {n + ".csv" for n in names} | pngs | {"results.html"}
+    softmax = (plots / "memory_bound-softmax-fp16.csv").read_text().splitlines()
+    assert softmax[0] == "elements,shape,warpforge (GB/s),torch (GB/s)"
+    measured = gbps[("softmax", "fp16", "3x1000")]
+    assert softmax[1:] == [f"3000,3x1000,{measured['warpforge']:.6f},{measured['torch']:.6f}"]
+    add = (plots / "memory_bound-add-fp32.csv").read_text().splitlines()
+    assert add[1].startswith("5001,5001,") and len(add) == 2
+
+
+def test_plot_rejected_in_a_dry_run(capsys):
+    with pytest.raises(SystemExit):
+        mb.parse_args(["--dry-run", "--plot", "x"])
+    assert "--plot draws the GPU run's bandwidth, which a dry run does not measure" \
+        in capsys.readouterr().err
+    assert mb.parse_args([]).plot is None
+
+
+def test_plot_results_with_a_failed_provider(tmp_path):
+    """A failed measurement is an empty cell (a gap in the plot); the sizes
+    are sorted, and a provider absent from a kernel has no column."""
+    report = {"results": [
+        {"kernel": "softmax", "shape": [8, 4], "dtype": "fp32",
+         "providers": {"warpforge": {"error": "Mismatch"}, "torch": {"gbps": 2.5}}},
+        {"kernel": "softmax", "shape": [2, 4], "dtype": "fp32",
+         "providers": {"warpforge": {"gbps": 1.25}, "torch": {"gbps": 3.0}}},
+        {"kernel": "add", "shape": [10], "dtype": "fp32", "providers": {"torch": {"gbps": 1.0}}}]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert mb.plot_results(report, str(tmp_path)) == ["memory_bound-softmax-fp32",
+                                                          "memory_bound-add-fp32"]
+    assert (tmp_path / "memory_bound-softmax-fp32.csv").read_text() == (
+        "elements,shape,warpforge (GB/s),torch (GB/s)\n"
+        "8,2x4,1.250000,3.000000\n"
+        "32,8x4,,2.500000\n")
+    assert (tmp_path / "memory_bound-add-fp32.csv").read_text() == \
+        "elements,shape,torch (GB/s)\n10,10,1.000000\n"
 
 
 def test_gpu_path_fails_loudly_on_a_wrong_result(tmp_path, monkeypatch, capsys):

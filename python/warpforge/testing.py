@@ -4,17 +4,24 @@
 flushing the L2 cache before every run; `do_bench_interleaved` times several
 functions against each other, launch by launch; `do_bench_cudagraph` replays
 a function from a CUDA graph; `do_bench_cpu` times it on the host clock (for
-the interpreter). Importing this module needs neither PyTorch nor a GPU: torch
-is imported when a GPU benchmark runs.
+the interpreter). `Benchmark` and `perf_report` sweep a benchmark function
+over a grid of arguments and report the results as a table, a CSV file and a
+line plot. Importing this module needs neither PyTorch nor a GPU: torch is
+imported when a GPU benchmark runs; pandas (for the tables) and matplotlib
+(for the plots) are optional and imported when a report is made.
 """
 
 from __future__ import annotations
 
+import csv
 import itertools
 import math
+import numbers
+import os
 import statistics
 import time
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Union
+import warnings
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 RETURN_MODES = ("min", "max", "mean", "median", "all")
 L2_FLUSH_BYTES = 256 * 1024 * 1024  # more than any GPU's L2 cache
@@ -243,3 +250,317 @@ def do_bench_cpu(fn: Callable[[], object], warmup: float = 25, rep: float = 100,
         fn()
         times.append((time.perf_counter() - t0) * 1e3)
     return summarize(times, quantiles, return_mode)
+
+
+# -- perf_report: a benchmark function swept over a grid ----------------------------
+
+
+class Benchmark:
+    """One report of `perf_report`: which arguments to sweep, and how to plot.
+
+    The benchmark function is called once for every value of `x_vals` (the x
+    axis) and every value of `line_vals` (one line each, named by
+    `line_names`), with keyword arguments: the `x_names` set from the x value,
+    `line_arg` set to the line value, and `args`, which stay fixed. An x value
+    is either one value, given to every name of `x_names`, or a tuple or list
+    with one value per name. The plot draws the first of `x_names` on the x
+    axis; `styles`, when given, is one (color, linestyle) pair per line, as
+    matplotlib takes them. `plot_name` names the table, its CSV file
+    (`<plot_name>.csv`) and its plot (`<plot_name>.png`)."""
+
+    def __init__(self, x_names: List[str], x_vals: List[Any], line_arg: str,
+                 line_vals: List[Any], line_names: List[str], plot_name: str,
+                 args: Dict[str, Any], xlabel: str = "", ylabel: str = "",
+                 x_log: bool = False, y_log: bool = False, styles=None):
+        if len(line_names) != len(line_vals):
+            raise ValueError(f"Benchmark {plot_name!r}: {len(line_vals)} line_vals but "
+                             f"{len(line_names)} line_names")
+        if styles is not None and len(styles) < len(line_vals):
+            raise ValueError(f"Benchmark {plot_name!r}: {len(line_vals)} lines but "
+                             f"{len(styles)} styles")
+        self.x_names = x_names
+        self.x_vals = x_vals
+        self.line_arg = line_arg
+        self.line_vals = line_vals
+        self.line_names = line_names
+        self.plot_name = plot_name
+        self.args = args
+        self.xlabel = xlabel
+        self.ylabel = ylabel
+        self.x_log = x_log
+        self.y_log = y_log
+        self.styles = styles
+
+
+class Table:
+    """The results of one Benchmark when pandas is not installed: named
+    columns of equal length, with the few DataFrame methods that a report
+    uses (`columns`, `df[column]`, `len`, `shape`, `to_string`, `to_csv`)."""
+
+    def __init__(self, columns: Sequence[str], rows: Sequence[Sequence[Any]]):
+        self.columns = list(columns)
+        self.rows = [list(row) for row in rows]
+        for row in self.rows:
+            if len(row) != len(self.columns):
+                raise ValueError(f"a row of {len(row)} values for {len(self.columns)} columns")
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def shape(self):
+        return (len(self.rows), len(self.columns))
+
+    def __getitem__(self, column: str) -> List[Any]:
+        i = self.columns.index(column)
+        return [row[i] for row in self.rows]
+
+    def __setitem__(self, column: str, values: Sequence[Any]) -> None:
+        values = list(values)
+        if len(values) != len(self.rows):
+            raise ValueError(f"{len(values)} values for a table of {len(self.rows)} rows")
+        if column in self.columns:
+            i = self.columns.index(column)
+            for row, v in zip(self.rows, values):
+                row[i] = v
+        else:
+            self.columns.append(column)
+            for row, v in zip(self.rows, values):
+                row.append(v)
+
+    def to_string(self) -> str:
+        """The table as text, the row number first, every column aligned right."""
+        cells = [[""] + self.columns]
+        cells += [[str(i)] + [_cell_text(v) for v in row] for i, row in enumerate(self.rows)]
+        widths = [max(len(r[j]) for r in cells) for j in range(len(cells[0]))]
+        return "\n".join("  ".join(c.rjust(w) for c, w in zip(r, widths)).rstrip()
+                         for r in cells)
+
+    __str__ = to_string
+
+    def __repr__(self) -> str:
+        return self.to_string()
+
+    def to_csv(self, path: str, float_format: Optional[str] = None, index: bool = False) -> None:
+        """Writes the table as pandas does: a header line, floats in
+        `float_format` (e.g. "%.6f"), a missing value as an empty field,
+        fields quoted only where needed; `index` puts the row numbers first."""
+        # As pandas types a column: numbers with a float or a missing value among them are floats.
+        as_float = [_float_column(self[c]) for c in self.columns]
+        with open(path, "w", newline="") as f:
+            writer = csv.writer(f, lineterminator="\n")
+            writer.writerow(([""] if index else []) + self.columns)
+            for i, row in enumerate(self.rows):
+                writer.writerow(([i] if index else [])
+                                + [_csv_field(v, float_format, f) for v, f in zip(row, as_float)])
+
+
+def _missing(v) -> bool:
+    return v is None or (isinstance(v, float) and math.isnan(v))
+
+
+def _is_float(v) -> bool:
+    return isinstance(v, numbers.Real) and not isinstance(v, (numbers.Integral, bool))
+
+
+def _cell_text(v) -> str:
+    if _missing(v):
+        return "NaN"
+    return f"{float(v):.6g}" if _is_float(v) else str(v)
+
+
+def _float_column(values) -> bool:
+    present = [v for v in values if not _missing(v)]
+    return (all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in present)
+            and (len(present) < len(values) or any(_is_float(v) for v in present)))
+
+
+def _csv_field(v, float_format: Optional[str], as_float: bool) -> str:
+    if _missing(v):
+        return ""
+    if as_float or _is_float(v):
+        return float_format % float(v) if float_format else repr(float(v))
+    return str(v)
+
+
+def _triple(ret, where: str):
+    """(mid, min, max) of a benchmark function's result: one number, or three."""
+    if isinstance(ret, (numbers.Number, str, bytes)) or getattr(ret, "ndim", None) == 0:
+        return ret, None, None
+    try:
+        values = list(ret)
+    except TypeError:
+        return ret, None, None
+    if len(values) != 3:
+        raise ValueError(f"perf_report: the benchmark function returned {len(values)} values "
+                         f"for {where}; expected one number or a (mid, min, max) triple")
+    return tuple(values)
+
+
+def _make_table(columns: List[str], rows: List[List[Any]]):
+    """A pandas DataFrame when pandas is installed, else a Table."""
+    try:
+        import pandas as pd
+    except ImportError:
+        return Table(columns, rows)
+    return pd.DataFrame(rows, columns=columns)
+
+
+class MatplotlibMissing(UserWarning):
+    """perf_report was asked for a plot, and matplotlib is not installed."""
+
+
+def _pyplot():
+    """matplotlib.pyplot, or None when matplotlib is not installed."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    return plt
+
+
+class Mark:
+    """A benchmark function with its Benchmarks, made by `perf_report`;
+    `run` sweeps it and reports."""
+
+    def __init__(self, fn: Callable[..., Any], benchmarks):
+        self.fn = fn
+        self.benchmarks = benchmarks
+
+    def _sweep(self, bench: Benchmark, kwargs):
+        """The x values of every row, and every line's (mid, min, max) per row."""
+        x_names = list(bench.x_names)
+        xs, values = [], []
+        for x in bench.x_vals:
+            x = list(x) if isinstance(x, (list, tuple)) else [x] * len(x_names)
+            if len(x) != len(x_names):
+                raise ValueError(f"Benchmark {bench.plot_name!r}: the x value {x!r} has "
+                                 f"{len(x)} values for the {len(x_names)} x_names {x_names}")
+            x_args = dict(zip(x_names, x))
+            row = []
+            for y in bench.line_vals:
+                ret = self.fn(**x_args, **{bench.line_arg: y}, **bench.args, **kwargs)
+                row.append(_triple(ret, f"{x_args}, {bench.line_arg}={y!r}"))
+            xs.append(x)
+            values.append(row)
+        return xs, values
+
+    def _plot(self, plt, bench: Benchmark, xs, values, save_path: str, show_plots: bool):
+        """Draws the lines (with a band from min to max where given); saves
+        `<plot_name>.png` into save_path. Returns whether it saved one."""
+        fig, ax = plt.subplots()
+        first = [x[0] for x in xs]
+        for i, name in enumerate(bench.line_names):
+            label = f"{name} ({bench.ylabel})"
+            color, style = bench.styles[i][:2] if bench.styles else (None, None)
+            mids = [float("nan") if _missing(v[i][0]) else float(v[i][0]) for v in values]
+            ax.plot(first, mids, label=label, color=color, ls=style)
+            lo, hi = [v[i][1] for v in values], [v[i][2] for v in values]
+            if not all(_missing(v) for v in lo) and not all(_missing(v) for v in hi):
+                ax.fill_between(first, [float("nan") if _missing(v) else float(v) for v in lo],
+                                [float("nan") if _missing(v) else float(v) for v in hi],
+                                alpha=0.15, color=color)
+        ax.legend()
+        ax.set_xlabel(bench.xlabel or bench.x_names[0])
+        ax.set_ylabel(bench.ylabel)
+        ax.set_xscale("log" if bench.x_log else "linear")
+        ax.set_yscale("log" if bench.y_log else "linear")
+        saved = False
+        if save_path:
+            fig.savefig(os.path.join(save_path, f"{bench.plot_name}.png"))
+            saved = True
+        if show_plots:
+            plt.show()
+        plt.close(fig)
+        return saved
+
+    def _run(self, bench: Benchmark, save_path: str, show_plots: bool, print_data: bool,
+             diff_col: bool = False, save_precision: int = 6, *, _plt=None, **kwargs):
+        xs, values = self._sweep(bench, kwargs)
+        saved_png = False
+        if bench.plot_name and _plt is not None:
+            saved_png = self._plot(_plt, bench, xs, values, save_path, show_plots)
+        columns = list(bench.x_names) + [f"{n} ({bench.ylabel})" for n in bench.line_names]
+        table = _make_table(columns, [x + [v[0] for v in row] for x, row in zip(xs, values)])
+        if diff_col and len(columns) == 2:
+            table["Diff"] = [b - a for a, b in zip(table[columns[0]], table[columns[1]])]
+        if print_data:
+            print(bench.plot_name + ":")
+            print(table.to_string())
+        if save_path:
+            table.to_csv(os.path.join(save_path, f"{bench.plot_name}.csv"),
+                         float_format=f"%.{save_precision}f", index=False)
+        return table, saved_png
+
+    def run(self, show_plots: bool = False, print_data: bool = False, save_path: str = "",
+            return_df: bool = False, **kwargs):
+        """Calls the function over every Benchmark's grid, in order: for each
+        x value, every line value. Each Benchmark makes a table (a pandas
+        DataFrame, or a `Table` without pandas): the x_names, then one column
+        per line, "<line name> (<ylabel>)", holding the function's number (or
+        the mid of its (mid, min, max)). `print_data` prints it under
+        "<plot_name>:"; `save_path` (created if needed) gets
+        `<plot_name>.csv` (`save_precision` decimals, default 6),
+        `<plot_name>.png` and `results.html`, which shows the plots;
+        `show_plots` shows them. The plots need matplotlib: without it, one
+        MatplotlibMissing warning, and the tables and CSV files as usual.
+        `diff_col=True` adds a "Diff" column to a table of two columns. Other
+        keyword arguments go to the function. Returns the table (a list of
+        them for a list of Benchmarks) when `return_df`, else None."""
+        single = isinstance(self.benchmarks, Benchmark)
+        benchmarks = [self.benchmarks] if single else list(self.benchmarks)
+        plt = None
+        if (show_plots or save_path) and any(b.plot_name for b in benchmarks):
+            plt = _pyplot()
+            if plt is None:
+                warnings.warn("perf_report: matplotlib is not installed, so no plot is "
+                              + ("shown or saved" if show_plots and save_path else
+                                 "shown" if show_plots else "saved")
+                              + " (pip install matplotlib); the tables"
+                              + (" and CSV files" if save_path else "") + " are made as usual",
+                              MatplotlibMissing, stacklevel=2)
+        if save_path:
+            os.makedirs(save_path, exist_ok=True)
+        tables, pngs = [], []
+        try:
+            for bench in benchmarks:
+                table, saved_png = self._run(bench, save_path, show_plots, print_data,
+                                             _plt=plt, **kwargs)
+                tables.append(table)
+                pngs.append(saved_png)
+        finally:
+            if save_path:
+                _write_index(save_path, benchmarks[:len(tables)], pngs)
+        if return_df:
+            return tables[0] if single else tables
+        return None
+
+
+def _write_index(save_path: str, benchmarks: Sequence[Benchmark], pngs: Sequence[bool]):
+    """results.html: every saved plot, or where there is none, a link to the CSV."""
+    from html import escape
+    with open(os.path.join(save_path, "results.html"), "w") as f:
+        f.write("<html><body>\n")
+        for bench, png in zip(benchmarks, pngs):
+            if png:
+                f.write(f'<image src="{escape(bench.plot_name)}.png"/>\n')
+            else:
+                f.write(f'<p><a href="{escape(bench.plot_name)}.csv">'
+                        f'{escape(bench.plot_name)}.csv</a></p>\n')
+        f.write("</body></html>\n")
+
+
+def perf_report(benchmarks):
+    """A decorator that marks a benchmark function with a Benchmark, or a list
+    of them; the `Mark` it returns sweeps the function with `.run(...)`:
+
+        @perf_report(Benchmark(x_names=["N"], x_vals=[1024, 4096],
+                               line_arg="provider", line_vals=["warpforge", "torch"],
+                               line_names=["warpforge", "torch"], plot_name="add",
+                               args={}, ylabel="GB/s"))
+        def bench(N, provider):
+            ...  # the number to plot, or (mid, min, max)
+
+        bench.run(print_data=True, save_path="plots")
+    """
+    return lambda fn: Mark(fn, benchmarks)
