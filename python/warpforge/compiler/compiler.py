@@ -204,6 +204,12 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
             scope[name] = constexpr(constants[name]) if not isinstance(
                 constants[name], constexpr) else constants[name]
         elif name in signature:
+            if signature[name].startswith("tensordesc<"):
+                raise CompilationError(
+                    f"parameter '{name}' is a host TensorDescriptor ({signature[name]}): the "
+                    "GPU backend does not lower TMA descriptors yet; run the kernel with "
+                    "WARPFORGE_INTERPRET=1", fn.filename, fn.first_line, 0,
+                    fn.source_lines[0] if fn.source_lines else None)
             try:
                 ty = core.dtype_from_name(signature[name])
             except ValueError as e:

@@ -381,6 +381,8 @@ class InterpreterBuilder:
         d = desc.data
         addrs, inside = self._desc_lanes(d, offsets)
         out = np.zeros(addrs.size, d.elem.np_dtype)
+        if d.padding == "nan":
+            out[:] = np.nan  # every float element type is a NumPy float here
         active = np.nonzero(inside.reshape(-1))[0]
         if active.size:
             out[active] = self._read(addrs.reshape(-1)[active], d.elem, "descriptor load")

@@ -145,9 +145,12 @@ class _Descriptor:
     elements) and the block it moves."""
 
     def __init__(self, base: int, shape: List[int], strides: List[int],
-                 block_shape: Tuple[int, ...], elem: _Elem):
+                 block_shape: Tuple[int, ...], elem: _Elem, padding: str = "zero"):
         self.base, self.shape, self.strides = base, shape, strides
         self.block_shape, self.elem = block_shape, elem
+        # What a load reads outside the tensor: zeros, or NaNs (host
+        # descriptors made with padding="nan").
+        self.padding = padding
 
     def __repr__(self):
         return (f"TensorDescriptor(base=0x{self.base:x}, shape={self.shape}, "

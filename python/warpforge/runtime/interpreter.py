@@ -39,11 +39,13 @@ from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 
+from .. import language as tl
 from ..language import core
+from ..tools.tensor_descriptor import TensorDescriptor
 from ..language.core import constexpr, tensor
 from ._interpreter_builder import (DeviceAssertionError, InterpreterBuilder, InterpreterError,
                                    _is_library_file)
-from ._interpreter_values import _SCALARS, Memory, TensorHandle, _elem
+from ._interpreter_values import _SCALARS, Memory, TensorHandle, _Descriptor, _elem, parse_type
 
 __all__ = ["InterpreterError", "DeviceAssertionError", "InterpreterBuilder",
            "TensorHandle", "interpret_grid"]
@@ -141,6 +143,8 @@ def _wrap_argument(jit_fn, name: str, value, memory: Memory):
                          "in 64 bits")
     if isinstance(value, float):
         return tensor(TensorHandle(np.float32(value), _SCALARS["f32"]), core.float32)
+    if isinstance(value, TensorDescriptor):
+        return _wrap_descriptor(name, value, memory)
     type_name = _pointer_dtype_name(value)
     if type_name is None:
         raise TypeError(f"{jit_fn.__name__}: argument '{name}' of type "
@@ -151,6 +155,24 @@ def _wrap_argument(jit_fn, name: str, value, memory: Memory):
     ptype = core.dtype_from_name(type_name)
     elem = _elem(ptype.to_ir())
     return tensor(TensorHandle(np.uint64(addr), elem), ptype)
+
+
+def _wrap_descriptor(name: str, desc: TensorDescriptor, memory: Memory):
+    """A host TensorDescriptor as the kernel sees it: a tl.tensor_descriptor
+    over its base array's memory, with its shape and strides as int32 and
+    int64 scalars (as Triton passes them)."""
+    addr, lo, nbytes, itemsize, readonly = _array_span(desc.base)
+    memory.add(name, lo, nbytes, itemsize, readonly)
+    dtype = core.dtype_from_name(desc.dtype)
+    dty = core.tensor_descriptor_type(core.block_type(dtype, list(desc.block_shape)))
+    _, delem = parse_type(dty.to_ir())
+    block_shape, elem = delem.block
+    handle = TensorHandle(_Descriptor(addr, list(desc.shape), list(desc.strides), block_shape,
+                                      elem, desc.padding), delem)
+    shape = [tensor(TensorHandle(np.int32(s), _SCALARS["i32"]), core.int32) for s in desc.shape]
+    strides = [tensor(TensorHandle(np.int64(s), _SCALARS["i64"]), core.int64)
+               for s in desc.strides]
+    return tl.tensor_descriptor(tensor(handle, dty), shape, strides, list(desc.block_shape))
 
 
 def _call_arguments(jit_fn, wrapped: Dict[str, Any]):

@@ -24,6 +24,7 @@ from ..compiler.compiler import CompiledKernel, compile_kernel
 from ..compiler.errors import CompilationError
 from ..compiler.options import OPTION_NAMES, KernelOptions
 from ..language.core import constexpr
+from ..tools.tensor_descriptor import TensorDescriptor
 from . import cache as disk_cache
 
 
@@ -123,6 +124,8 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
         return _I1
     if value is None or t is constexpr:
         return const_spec(value)
+    if t is TensorDescriptor:
+        return ("a", value.signature_type(), None)
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None:  # torch.Tensor
         dtype = value.dtype

@@ -1,0 +1,1 @@
+"""Host-side tools, under Triton's names (`triton.tools.*`)."""

@@ -1,0 +1,116 @@
+"""Host tensor descriptors: `TensorDescriptor.from_tensor(t, block_shape)`
+passed to a kernel as an argument, as in Triton 3.6
+(`triton.tools.tensor_descriptor`). In the kernel the argument is a
+`tl.tensor_descriptor`: `desc.load([i, j])`, `desc.store([i, j], tile)`,
+`desc.shape`, `desc.strides`, `desc.block_shape`.
+
+The checks are the TMA's: a 16-byte aligned base, strides other than the
+innermost a multiple of 16 bytes, the innermost dimension contiguous, rank 1
+to 5, block dimensions powers of 2 of at most 256 elements, an innermost
+block of at least 16 bytes. A descriptor that breaks one is a ValueError
+naming the rule, where it is made (Triton asserts).
+
+Kernels taking host descriptors run in the interpreter
+(`WARPFORGE_INTERPRET=1`) today; the GPU backend's TMA lowering is not built
+yet and says so at compile time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, List, Tuple
+
+# What one TMA box may span per dimension.
+MAX_BOX_DIM = 256
+
+
+def _element_info(base) -> Tuple[str, int, int, bool]:
+    """(warpforge element type name, bytes per element, address, is float)
+    of a torch tensor or an array-interface object."""
+    from ..runtime.jit import data_pointer, pointer_type_name
+    name = pointer_type_name(base)
+    if name is None:
+        raise TypeError(f"TensorDescriptor: base must be a tensor or an array, got "
+                        f"{type(base).__name__}")
+    elem = name[1:]
+    from ..language import core
+    dtype = core.dtype_from_name(elem)
+    return elem, max(dtype.primitive_bitwidth // 8, 1), data_pointer(base), dtype.is_floating()
+
+
+def _sequence(value, what: str) -> List[int]:
+    try:
+        return [int(v) for v in value]
+    except TypeError:
+        raise TypeError(f"TensorDescriptor: {what} must be a sequence of ints, got "
+                        f"{value!r}") from None
+
+
+@dataclass
+class TensorDescriptor:
+    base: Any
+    shape: List[int]
+    strides: List[int]
+    block_shape: List[int]
+    padding: str = "zero"
+
+    def __post_init__(self):
+        self.shape = _sequence(self.shape, "shape")
+        self.strides = _sequence(self.strides, "strides")
+        self.block_shape = _sequence(self.block_shape, "block_shape")
+        rank = len(self.shape)
+
+        def fail(message):
+            raise ValueError(f"TensorDescriptor(shape={self.shape}, strides={self.strides}, "
+                             f"block_shape={self.block_shape}): {message}")
+
+        if not 1 <= rank <= 5:
+            fail(f"the TMA takes 1 to 5 dimensions, got {rank}")
+        if len(self.strides) != rank or len(self.block_shape) != rank:
+            fail("shape, strides and block_shape must have one entry per dimension")
+        elem, elem_bytes, address, is_float = _element_info(self.base)
+        self.dtype = elem
+        if address % 16:
+            fail(f"the base address must be 16-byte aligned, got 0x{address:x}")
+        if any(s <= 0 for s in self.shape):
+            fail("every dimension of shape must be positive")
+        if self.strides[-1] != 1:
+            fail(f"the innermost dimension must be contiguous (stride 1), got stride "
+                 f"{self.strides[-1]}")
+        for d, stride in enumerate(self.strides[:-1]):
+            if (stride * elem_bytes) % 16:
+                fail(f"stride {stride} of dimension {d} is {stride * elem_bytes} bytes; the "
+                     "TMA needs a multiple of 16")
+        for b in self.block_shape:
+            if b < 1 or b & (b - 1):
+                fail(f"every block dimension must be a power of 2, got {b}")
+            if b > MAX_BOX_DIM:
+                fail(f"a block dimension of {b} exceeds the TMA's box limit of "
+                     f"{MAX_BOX_DIM} elements")
+        if self.block_shape[-1] * elem_bytes < 16:
+            fail(f"the innermost block dimension spans {self.block_shape[-1] * elem_bytes} "
+                 "bytes; the TMA needs at least 16")
+        if self.padding not in ("zero", "nan"):
+            fail(f"padding must be 'zero' or 'nan', got {self.padding!r}")
+        if self.padding == "nan" and not is_float:
+            fail(f"padding='nan' needs a floating-point tensor, got {elem}")
+        self.address = address
+        self.elem_bytes = elem_bytes
+
+    @staticmethod
+    def from_tensor(tensor: Any, block_shape: List[int], padding: str = "zero"):
+        """A descriptor over all of `tensor` (torch tensor or NumPy array),
+        moving `block_shape` blocks."""
+        shape = list(tensor.shape)
+        stride = getattr(tensor, "stride", None)
+        if callable(stride):
+            strides = list(stride())
+        else:  # NumPy: strides in bytes
+            itemsize = tensor.itemsize
+            strides = [s // itemsize for s in tensor.strides]
+        return TensorDescriptor(tensor, shape, strides, block_shape, padding)
+
+    def signature_type(self) -> str:
+        """Its type in a kernel's signature, as Triton spells it:
+        `tensordesc<fp16[64, 64]>`."""
+        return f"tensordesc<{self.dtype}[{', '.join(str(b) for b in self.block_shape)}]>"
