@@ -24,6 +24,24 @@ from .errors import CompilationError
 from .options import KernelOptions
 
 
+class KernelMetadata(dict):
+    """`CompiledKernel.metadata`: a dict whose keys also read as attributes,
+    `k.metadata.shared` as in Triton (a missing key is an AttributeError).
+    Still a plain dict to JSON and to code that indexes it."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"kernel metadata has no '{name}' (it has: "
+                                 f"{', '.join(self) or 'nothing'})") from None
+
+    def __dir__(self):
+        return list(super().__dir__()) + [k for k in self if k.isidentifier()]
+
+
 @dataclass
 class CompiledKernel:
     """One specialization of a kernel, compiled: its IR at every stage in
@@ -37,7 +55,8 @@ class CompiledKernel:
     `options`); "capability"; ptxas's "registers", "spill_stores",
     "spill_loads", "static_shared", "stack_frame", "barriers" and its log.
     Without a cubin, `launch` reports that GPU code generation is not
-    available.
+    available. As in Triton, `metadata` keys read as attributes
+    (`k.metadata.shared`) and `k[grid](*args, stream=None)` launches.
     """
 
     name: str
@@ -46,7 +65,7 @@ class CompiledKernel:
     options: KernelOptions
     asm: Dict[str, Union[str, bytes]] = field(default_factory=dict)
     used_globals: Dict[str, Any] = field(default_factory=dict)
-    metadata: Dict[str, Any] = field(default_factory=dict)
+    metadata: Dict[str, Any] = field(default_factory=KernelMetadata)
     # Every parameter of the Python function in order, constexprs included:
     # launch() takes either these or only the run-time ones (the signature).
     params: List[str] = field(default_factory=list)
@@ -54,6 +73,13 @@ class CompiledKernel:
     # first launch there.
     _kernels: Dict[int, Any] = field(default_factory=dict, init=False, repr=False,
                                      compare=False)
+
+    def __setattr__(self, name, value):
+        # metadata reads as attributes however it was set (the backend
+        # assigns a plain dict).
+        if name == "metadata" and type(value) is not KernelMetadata:
+            value = KernelMetadata(value)
+        object.__setattr__(self, name, value)
 
     def to_payload(self) -> Dict[str, Any]:
         """What the disk cache stores: JSON-serializable (binary stages in
@@ -103,6 +129,36 @@ class CompiledKernel:
             grid = _grid3(grid)
         kernel.launch(grid[0], grid[1], grid[2], stream, args)
 
+    def __getitem__(self, grid):
+        """`k[grid](*args, stream=None)` launches as Triton's CompiledKernel
+        does: `grid` 1 to 3 ints; `args` the run-time arguments or all the
+        parameters, as `launch` takes them."""
+        if callable(grid):
+            raise TypeError(f"kernel {self.name}: a compiled kernel's grid is 1 to 3 ints, not "
+                            "a function (its meta-parameters are fixed already)")
+        grid = _grid3(grid)
+
+        def launcher(*args, stream=None):
+            if len(args) != len(self.signature) and \
+                    not (self.params and len(args) == len(self.params)):
+                raise self._argument_count_error(len(args))
+            return self.launch(grid, args, stream)
+        launcher.__name__ = launcher.__qualname__ = self.name
+        return launcher
+
+    def _init_handles(self) -> None:
+        """Loads the kernel on the current device (Triton's name: its
+        tutorials call it before reading `n_regs`)."""
+        self._loaded()
+
+    def _argument_count_error(self, count: int) -> TypeError:
+        expected = ", ".join(f"{n}: {t}" for n, t in self.signature.items())
+        message = f"kernel '{self.name}' takes {len(self.signature)} arguments ({expected})"
+        if self.params and len(self.params) != len(self.signature):
+            message += (f" or all {len(self.params)} of its parameters "
+                        f"({', '.join(self.params)})")
+        return TypeError(f"{message}, got {count}")
+
     def _load(self, device: int, args=None):
         """Loads the cubin on `device` (once); checks the argument count first,
         so that a wrong call fails the same with or without a GPU."""
@@ -114,12 +170,7 @@ class CompiledKernel:
                 "kernel.warmup(...).asm")
         if args is not None and len(args) != len(self.signature) and \
                 not (self.params and len(args) == len(self.params)):
-            expected = ", ".join(f"{n}: {t}" for n, t in self.signature.items())
-            message = f"kernel '{self.name}' takes {len(self.signature)} arguments ({expected})"
-            if self.params and len(self.params) != len(self.signature):
-                message += (f" or all {len(self.params)} of its parameters "
-                            f"({', '.join(self.params)})")
-            raise TypeError(f"{message}, got {len(args)}")
+            raise self._argument_count_error(len(args))
         kernel = ir._core().Kernel(
             cubin, self.metadata.get("name", self.name), self.signature,
             self.metadata.get("num_warps", self.options.num_warps),

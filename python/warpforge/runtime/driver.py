@@ -9,12 +9,16 @@ When torch is imported and has initialized CUDA, the current device and
 stream are torch's; otherwise they are device 0 and the default stream (0).
 Kernels themselves are loaded and launched by `warpforge._C.Kernel`, which
 `CompiledKernel.launch` creates per device.
+
+`active` answers Triton's `triton.runtime.driver.active` calls
+(`get_current_device()`, `get_current_stream()`, `get_active_torch_device()`,
+`utils.get_device_properties(device)`, ...).
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, Dict, Optional
+from typing import Any, Callable, Dict, NamedTuple, Optional, Tuple
 
 
 def _core():
@@ -135,6 +139,107 @@ def get_device_properties(device: Optional[int] = None) -> Dict[str, Any]:
     if properties is None:
         properties = _PROPERTIES[device] = _core().cuda_device_properties(device)
     return dict(properties)
+
+
+# -- driver.active: Triton's host API ----------------------------------------------
+#
+# Triton programs reach the GPU through `triton.runtime.driver.active`; the
+# same calls work on `warpforge.runtime.driver.active`, answered by the
+# functions above. Each checks first that the CUDA driver opens and has a
+# device: without one it raises DriverUnavailable (no driver library) or
+# CudaError (a driver but no GPU), as launching does.
+
+
+_driver_checked = False
+
+
+def _require_driver() -> None:
+    global _driver_checked
+    if not _driver_checked:
+        driver_version()  # opens the driver and initializes it: raises without one
+        _driver_checked = True
+
+
+def _import_torch(what: str):
+    try:
+        import torch
+    except ImportError:
+        raise ModuleNotFoundError(f"driver.active.{what}() returns a torch object and needs "
+                                  "torch, which is not installed") from None
+    return torch
+
+
+class GPUTarget(NamedTuple):
+    """What `driver.active.get_current_target()` returns, as in Triton:
+    backend "cuda", arch 90 for sm_90, warp_size 32."""
+
+    backend: str
+    arch: int
+    warp_size: int
+
+
+class _Utils:
+    """`driver.active.utils`."""
+
+    @staticmethod
+    def get_device_properties(device: Optional[int] = None) -> Dict[str, Any]:
+        """The properties of `device` (default: the current one) with
+        Triton's keys: max_shared_mem (opt-in, bytes), max_num_regs (per
+        block), multiprocessor_count, warpSize, sm_clock_rate and
+        mem_clock_rate (kHz), mem_bus_width (bits); plus warpforge's others
+        (see `get_device_properties`)."""
+        _require_driver()
+        return get_device_properties(device)
+
+
+class ActiveDriver:
+    """`warpforge.runtime.driver.active`: the CUDA driver as Triton's
+    `triton.runtime.driver.active` presents it, for programs written
+    against Triton's host API (its tutorials among them).
+
+    The current device and stream are those kernels launch on: torch's once
+    torch has initialized CUDA, else device 0 and the default stream (0)."""
+
+    backend = "cuda"
+    utils = _Utils()
+
+    def get_current_device(self) -> int:
+        """The index of the current CUDA device."""
+        _require_driver()
+        return _device()
+
+    def get_current_stream(self, device: Optional[int] = None) -> int:
+        """The CUstream handle (int) of the current stream on `device`
+        (default: the current device): torch's current stream."""
+        _require_driver()
+        return _stream(_device() if device is None else int(device))
+
+    def get_device_capability(self, device: Optional[int] = None) -> Tuple[int, int]:
+        """(major, minor), (9, 0) for an H100."""
+        return tuple(self.utils.get_device_properties(device)["capability"])
+
+    def get_current_target(self) -> GPUTarget:
+        """The current device's target: `.backend` "cuda", `.arch` (90 for
+        sm_90) and `.warp_size`."""
+        properties = self.utils.get_device_properties(None)
+        return GPUTarget("cuda", properties["cc"], properties["warpSize"])
+
+    def get_active_torch_device(self):
+        """`torch.device("cuda", current device)` (needs torch)."""
+        _require_driver()
+        return _import_torch("get_active_torch_device").device("cuda", _device())
+
+    def get_device_interface(self):
+        """`torch.cuda`, as in Triton (needs torch)."""
+        _require_driver()
+        return _import_torch("get_device_interface").cuda
+
+    def __repr__(self):
+        return "<warpforge.runtime.driver.active: CUDA>"
+
+
+active = ActiveDriver()
+default = active  # Triton's driver.default: the one driver there is
 
 
 # Compiled kernels launch through this module; the compiler, which sits

@@ -212,8 +212,16 @@ class JITFunction(KernelFunction):
     """A function compiled by warpforge; `kernel[grid](*args)` launches it."""
 
     def __init__(self, fn: Callable, do_not_specialize=(), debug=None, noinline=None,
-                 interpret=None):
+                 interpret=None, version=None, repr=None, launch_metadata=None):
         self.fn = fn
+        # Triton's metadata-only keywords, stored for code that reads them;
+        # no warpforge launch calls them (there is no profiler hook yet).
+        # launch_metadata(grid, metadata, args) -> dict: what a profiler
+        # records of each launch. repr(specialization) -> str: the kernel's
+        # name in profiles (see `repr`). version: free-form, unused.
+        self.version = version
+        self._repr = repr
+        self.launch_metadata = launch_metadata
         # True: always run on the CPU interpreter; None: WARPFORGE_INTERPRET decides.
         self.interpret = interpret
         self.__name__ = fn.__name__
@@ -298,6 +306,12 @@ class JITFunction(KernelFunction):
 
     def __repr__(self):
         return f"JITFunction({self.__module__}:{self.__qualname__})"
+
+    def repr(self, specialization=None) -> str:
+        """The kernel's name for profilers, as Triton's JITFunction.repr: the
+        function's name, or what the `repr=` given to @jit returns for
+        `specialization`."""
+        return self.__name__ if self._repr is None else self._repr(specialization)
 
     # -- Specialization ------------------------------------------------------
 
@@ -471,9 +485,31 @@ def _tuple_src(items) -> str:
     return "(" + "".join(f"{i}, " for i in items).rstrip(" ") + ")"
 
 
-def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, interpret=None):
-    """Decorator: `@jit` or `@jit(do_not_specialize=[...], interpret=True)`."""
+# Triton's @jit keywords that warpforge does not implement, with why.
+_UNSUPPORTED_JIT_KEYWORDS = {
+    "do_not_specialize_on_alignment": "warpforge specializes on alignment and on the value "
+                                      "1 together; use do_not_specialize to turn off both",
+}
+
+
+def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, interpret=None,
+        version=None, repr=None, launch_metadata=None, **unknown):
+    """Decorator: `@jit` or `@jit(do_not_specialize=[...], interpret=True)`.
+
+    Triton's metadata keywords are accepted and stored on the JITFunction,
+    with no effect on compiling or launching: `launch_metadata`, a function
+    `(grid, metadata, args) -> dict` for profilers (`.launch_metadata`;
+    warpforge has no profiler hook that calls it yet), `repr`, a function of
+    the specialization naming the kernel in profiles (`.repr(...)`), and
+    `version` (`.version`). Any other keyword is a TypeError."""
+    if unknown:
+        notes = [f"{k} ({_UNSUPPORTED_JIT_KEYWORDS[k]})" if k in _UNSUPPORTED_JIT_KEYWORDS
+                 else k for k in unknown]
+        raise TypeError(f"jit() got unexpected keyword argument{'s' if len(notes) > 1 else ''}: "
+                        f"{', '.join(notes)}")
+
     def decorator(f):
         return JITFunction(f, do_not_specialize=do_not_specialize, debug=debug,
-                           noinline=noinline, interpret=interpret)
+                           noinline=noinline, interpret=interpret, version=version,
+                           repr=repr, launch_metadata=launch_metadata)
     return decorator(fn) if fn is not None else decorator
