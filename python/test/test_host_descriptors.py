@@ -1,0 +1,144 @@
+"""Host tensor descriptors (`warpforge.tools.tensor_descriptor`, Triton
+3.6's `TensorDescriptor`): the TMA's rules checked where a descriptor is
+made, kernels taking descriptors as arguments in the interpreter (odd
+shapes, partial blocks, padding), and the GPU backend's clear refusal until
+its TMA lowering exists."""
+
+import numpy as np
+import pytest
+
+import warpforge as triton
+import warpforge.language as tl
+from warpforge.compiler.errors import CompilationError
+from warpforge.tools.tensor_descriptor import TensorDescriptor
+
+
+def aligned(shape, dtype=np.float32, fill=None, rng=None):
+    """An array whose data starts on a 16-byte boundary (NumPy only
+    promises the element size): non-zero random values, or `fill`."""
+    n = int(np.prod(shape))
+    itemsize = np.dtype(dtype).itemsize
+    raw = np.zeros(n * itemsize + 16, np.uint8)
+    start = (-raw.ctypes.data) % 16
+    a = raw[start:start + n * itemsize].view(dtype).reshape(shape)
+    if fill is not None:
+        a[...] = fill
+    else:
+        v = (rng or np.random.default_rng(0)).standard_normal(shape)
+        a[...] = np.where(v == 0, 1.0, v)
+    return a
+
+
+@triton.jit
+def desc_add_one(x_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    tile = x_desc.load([off_m, off_n])
+    out_desc.store([off_m, off_n], tile + 1.0)
+
+
+@pytest.fixture
+def interpreted(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+
+
+@pytest.mark.parametrize("M,N", [(1, 4), (37, 45), (77, 300), (64, 128)])
+def test_descriptor_arguments_copy(M, N, interpreted):
+    # Rows padded to 16 bytes (the TMA's stride rule); odd logical sizes.
+    row = -(-N // 4) * 4
+    x = aligned((M, row), rng=np.random.default_rng(M * N))[:, :N]
+    out = aligned((M, row), fill=np.nan)[:, :N]
+    BM, BN = 16, 32
+    x_desc = TensorDescriptor.from_tensor(x, [BM, BN])
+    out_desc = TensorDescriptor.from_tensor(out, [BM, BN])
+    desc_add_one[(triton.cdiv(M, BM), triton.cdiv(N, BN))](x_desc, out_desc, BM=BM, BN=BN)
+    np.testing.assert_array_equal(out, x + np.float32(1.0))
+
+
+@triton.jit
+def desc_shape_and_padding(x_desc, out_ptr, B: tl.constexpr):
+    # Read a block that hangs over the tensor's end; also report what the
+    # kernel sees of the descriptor.
+    tile = x_desc.load([x_desc.shape[0] - 2, 0])
+    r = tl.arange(0, B)
+    tl.store(out_ptr + r[:, None] * B + r[None, :], tile)
+    tl.store(out_ptr + B * B, x_desc.shape[1].to(tl.float32))
+    tl.store(out_ptr + B * B + 1, x_desc.strides[0].to(tl.float32))
+
+
+@pytest.mark.parametrize("padding", ["zero", "nan"])
+def test_out_of_bounds_padding(padding, interpreted):
+    M, N, B = 5, 12, 16
+    x = aligned((M, 16))[:, :N]  # rows of 16, 12 in the tensor
+    desc = TensorDescriptor(x, [M, N], [16, 1], [B, B], padding=padding)
+    out = aligned((B * B + 2,), fill=-7.0)
+    desc_shape_and_padding[(1,)](desc, out, B=B)
+    tile = out[:B * B].reshape(B, B)
+    np.testing.assert_array_equal(tile[:2, :N], x[M - 2:, :N])
+    outside = np.ones((B, B), bool)
+    outside[:2, :N] = False
+    fill = tile[outside]
+    assert (np.isnan(fill).all() if padding == "nan" else (fill == 0).all())
+    assert out[B * B] == N and out[B * B + 1] == 16
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.int8])
+def test_narrow_types(dtype, interpreted):
+    x = (np.arange(40 * 64) % 101 - 50).astype(dtype).reshape(40, 64)
+    x = np.where(x == 0, np.asarray(3, dtype), x).astype(dtype)
+    x16 = aligned(x.shape, dtype, fill=x)
+    out = aligned(x.shape, dtype, fill=0)
+
+    @triton.jit
+    def copy(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+        off = tl.program_id(0) * BM
+        dst.store([off, 0], src.load([off, 0]))
+
+    copy[(3,)](TensorDescriptor.from_tensor(x16, [16, 64]),
+               TensorDescriptor.from_tensor(out, [16, 64]), BM=16, BN=64)
+    np.testing.assert_array_equal(out, x)
+
+
+# ---------------------------------------------------------------------------
+# The TMA's rules, where the descriptor is made
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make,match", [
+    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 8, 8]), "one entry per dimension"),
+    (lambda a: TensorDescriptor(a, [8, 8], [8, 2], [8, 8]), "innermost dimension must be "
+                                                            "contiguous"),
+    (lambda a: TensorDescriptor(a, [8, 6], [6, 1], [8, 8]), "stride 6 of dimension 0 is 24 "
+                                                            "bytes"),
+    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 6]), "power of 2, got 6"),
+    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [512, 8]), "exceeds the TMA's box limit"),
+    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 2]), "spans 8 bytes"),
+    (lambda a: TensorDescriptor(a, [8, 0], [8, 1], [8, 8]), "must be positive"),
+    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 8], padding="inf"), "padding"),
+    (lambda a: TensorDescriptor(a[:, 1:], [8, 7], [8, 1], [8, 8]), "16-byte aligned"),
+    (lambda a: TensorDescriptor(a.reshape(-1), [1] * 6, [1] * 6, [1] * 6), "1 to 5 "
+                                                                           "dimensions"),
+])
+def test_bad_descriptors_are_errors(make, match):
+    with pytest.raises(ValueError, match=match):
+        make(aligned((8, 8)))
+
+
+def test_nan_padding_needs_floats():
+    with pytest.raises(ValueError, match="padding='nan' needs a floating-point tensor"):
+        TensorDescriptor.from_tensor(aligned((8, 16), np.int32, fill=1), [8, 8], padding="nan")
+
+
+def test_signature_type_is_tritons():
+    d = TensorDescriptor.from_tensor(aligned((64, 64), np.float16, fill=1.0), [64, 32])
+    assert d.signature_type() == "tensordesc<fp16[64, 32]>"
+    assert d.strides == [64, 1] and d.shape == [64, 64]
+
+
+def test_gpu_backend_refuses_clearly():
+    x = aligned((32, 32))
+    d = TensorDescriptor.from_tensor(x, [16, 16])
+    with pytest.raises(CompilationError, match="host TensorDescriptor .*WARPFORGE_INTERPRET=1") \
+            as info:
+        desc_add_one.warmup(d, d, BM=16, BN=16, grid=(1,))
+    assert info.value.filename == desc_add_one.filename
