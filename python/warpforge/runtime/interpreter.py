@@ -122,7 +122,9 @@ def _pointer_dtype_name(value) -> Optional[str]:
 def _wrap_argument(jit_fn, name: str, value, memory: Memory):
     """A launch argument as the kernel sees it."""
     if name in jit_fn.constexpr_params or isinstance(value, constexpr):
-        return constexpr(value)
+        # Plain Python values, as Triton's interpreter passes them, so that
+        # `AXIS is not None` and `getattr(tl, NAME)` behave as when compiled.
+        return value.value if isinstance(value, constexpr) else value
     if value is None:
         return None
     if isinstance(value, (np.bool_, np.integer, np.floating)):
