@@ -24,7 +24,9 @@ Known differences from the GPU: programs run one after another (x fastest),
 so programs that wait on each other (spin locks) never finish; `math.fma`
 and f32 `dot` are computed in float64 and rounded once; fp8 conversions
 saturate like PTX's `cvt...satfinite` (overflow and infinities become the
-largest finite value, NaN stays NaN).
+largest finite value, NaN stays NaN). Constexpr parameters are plain Python
+values, as in Triton's interpreter (`AXIS is not None`, `getattr(tl, NAME)`
+work), so `isinstance(BLOCK, tl.constexpr)` is False here and True compiled.
 
 The interpreter's modules: `_interpreter_values` (element types, values,
 float formats and raw bits, the arguments' memory), `_interpreter_ops` (the
