@@ -79,6 +79,17 @@ def _value(v):
     return constexpr(v)
 
 
+def _kernel_isinstance(value, classes) -> bool:
+    """`isinstance` in a kernel: on tensors and descriptors as Python's; a
+    compile-time value is a `tl.constexpr` and also an instance of its value's
+    classes (`isinstance(BLOCK, int)`)."""
+    classes = unwrap(classes)
+    if isinstance(classes, (tuple, list)):
+        classes = tuple(unwrap(c) for c in classes)
+    return isinstance(value, classes) or (not is_tensor(value)
+                                          and isinstance(unwrap(value), classes))
+
+
 def ends_in_return(stmts: Sequence[ast.stmt]) -> bool:
     """Whether every path through `stmts` ends in a return."""
     if not stmts:
@@ -445,6 +456,8 @@ class CodeGenerator(ast.NodeVisitor):
             return None
         if fn is builtins.range:
             raise CompilationError("range() can only be used in a for loop")
+        if fn is isinstance:
+            return constexpr(_kernel_isinstance(*args))
         if fn in (min, max) and any(is_tensor(a) for a in args):
             # Python's min/max on run-time values, as Triton maps them.
             combine = semantic.minimum if fn is min else semantic.maximum

@@ -5,10 +5,12 @@
 records operations through the active builder.
 """
 
-from . import core, semantic
+from . import core, extra, math, semantic
 from .core import (bfloat16, block_type, constexpr, dtype, float8e4nv, float8e5, float16,
                    float32, float64, int1, int8, int16, int32, int64, pointer_type, tensor,
                    tensor_descriptor_type, uint8, uint16, uint32, uint64)
+from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt,
+                   sin, sqrt, umulhi)
 from .semantic import SemanticError
 
 _u = semantic.unwrap
@@ -245,43 +247,25 @@ def clamp(x, min, max, propagate_nan=False):
     return semantic.clamp(x, min, max, propagate_nan)
 
 
-def fma(x, y, z):
-    return semantic.fma(x, y, z)
-
-
-def _math(name):
-    def fn(x):
-        return semantic.unary_math(name, x)
-    fn.__name__ = name
-    fn.__doc__ = f"Element-wise {name} (fp32 or fp64)."
-    return fn
-
-
-exp = _math("exp")
-exp2 = _math("exp2")
-log = _math("log")
-log2 = _math("log2")
-sqrt = _math("sqrt")
-rsqrt = _math("rsqrt")
-sin = _math("sin")
-cos = _math("cos")
-erf = _math("erf")
-floor = _math("floor")
-ceil = _math("ceil")
-
-
-def abs(x):  # noqa: A001
-    return semantic.abs(x)
-
-
 def sigmoid(x):
     return 1.0 / (1.0 + exp(-semantic.to_tensor(x)))
 
 
-def softmax(x, ieee_rounding=False):
-    z = x - max(x, 0)
+def softmax(x, dim=None, keep_dims=False, ieee_rounding=False):
+    """exp(x - max) / sum along `dim` (default 0), as Triton's."""
+    dim = 0 if _u(dim) is None else _u(dim)
+    z = x - max(x, dim, keep_dims=keep_dims)
     num = exp(z)
-    return num / sum(num, 0)
+    return num / sum(num, dim, keep_dims=keep_dims)
+
+
+def assume(cond):
+    """A promise that `cond` holds (Triton passes it to LLVM as an assumption).
+    warpforge checks that it is a boolean and compiles it to nothing: the
+    condition's ops are dead and removed."""
+    cond = semantic.to_tensor(cond)
+    if not cond.dtype.is_bool():
+        raise SemanticError(f"tl.assume expects a boolean condition, got {cond.dtype}")
 
 
 # ---------------------------------------------------------------------------
@@ -307,26 +291,35 @@ def sum(input, axis=None, keep_dims=False, dtype=None):  # noqa: A001
     return semantic.reduce_builtin(input, _u(axis), "sum", keep_dims, dtype)
 
 
-def max(input, axis=None, return_indices=False, keep_dims=False):  # noqa: A001
-    if _u(return_indices):
-        return (semantic.reduce_builtin(input, _u(axis), "max", keep_dims),
-                semantic.arg_reduce(input, _u(axis), "max", keep_dims))
-    return semantic.reduce_builtin(input, _u(axis), "max", keep_dims)
+def _extremum(kind, input, axis, return_indices, tie_break_left, keep_dims):
+    value = semantic.reduce_builtin(input, _u(axis), kind, keep_dims)
+    if not _u(return_indices):
+        return value
+    return value, semantic.arg_reduce(input, _u(axis), kind, keep_dims, tie_break_left)
 
 
-def min(input, axis=None, return_indices=False, keep_dims=False):  # noqa: A001
-    if _u(return_indices):
-        return (semantic.reduce_builtin(input, _u(axis), "min", keep_dims),
-                semantic.arg_reduce(input, _u(axis), "min", keep_dims))
-    return semantic.reduce_builtin(input, _u(axis), "min", keep_dims)
+def max(input, axis=None, return_indices=False, return_indices_tie_break_left=True,  # noqa: A001
+        keep_dims=False):
+    return _extremum("max", input, axis, return_indices, return_indices_tie_break_left,
+                     keep_dims)
 
 
-def argmax(input, axis, keep_dims=False):
-    return semantic.arg_reduce(input, _u(axis), "max", keep_dims)
+def min(input, axis=None, return_indices=False, return_indices_tie_break_left=True,  # noqa: A001
+        keep_dims=False):
+    return _extremum("min", input, axis, return_indices, return_indices_tie_break_left,
+                     keep_dims)
 
 
-def argmin(input, axis, keep_dims=False):
-    return semantic.arg_reduce(input, _u(axis), "min", keep_dims)
+def argmax(input, axis, tie_break_left=True, keep_dims=False):
+    """The index of the maximum along `axis`: among equal maxima the first
+    (`tie_break_left=True`) or the last."""
+    return semantic.arg_reduce(input, _u(axis), "max", keep_dims, tie_break_left)
+
+
+def argmin(input, axis, tie_break_left=True, keep_dims=False):
+    """The index of the minimum along `axis`: among equal minima the first
+    (`tie_break_left=True`) or the last."""
+    return semantic.arg_reduce(input, _u(axis), "min", keep_dims, tie_break_left)
 
 
 def xor_sum(input, axis=None, keep_dims=False):
@@ -345,6 +338,11 @@ def cumsum(input, axis=0, reverse=False):
 
 def cumprod(input, axis=0, reverse=False):
     return semantic.cumulative(input, _u(axis), "prod", reverse)
+
+
+def ravel(x, can_reorder=False):
+    """`x` flattened to one dimension."""
+    return semantic.reshape(x, [semantic.to_tensor(x).numel], _u(can_reorder))
 
 
 # ---------------------------------------------------------------------------
@@ -380,4 +378,23 @@ def device_print(prefix, *args, hex=False):
     semantic.device_print(prefix, args, hex)
 
 
+# ---------------------------------------------------------------------------
+# Tensor methods and unknown names
+# ---------------------------------------------------------------------------
+
+# The functions Triton also defines as tensor methods (its `_tensor_member_fn`):
+# `x.sum(1)` is `tl.sum(x, 1)`.
+for _fn in (broadcast_to, trans, permute, view, reshape, expand_dims, cast, store, atomic_cas,
+            atomic_xchg, atomic_add, atomic_max, atomic_min, atomic_and, atomic_or, atomic_xor,
+            reduce, associative_scan, cdiv, sigmoid, softmax, ravel, max, argmax, min, argmin,
+            sum, xor_sum, cumsum, cumprod, exp, exp2, log, log2, cos, sin, sqrt, rsqrt, abs, erf,
+            floor, ceil):
+    setattr(tensor, _fn.__name__, _fn)
+del _fn
+
 __all__ = [n for n in dir() if not n.startswith("_")]
+
+
+def __getattr__(name):
+    note = f"(it is tl.extra.libdevice.{name})" if name in extra.libdevice.__all__ else ""
+    raise core.missing_attribute("tl", name, __all__, note)

@@ -1,6 +1,7 @@
-"""The meaning of the arithmetic, bitwise, comparison and math operations,
+"""The meaning of the arithmetic, bitwise and comparison operations,
 `where`, casts, program ids and the construction ops (`arange`, `full`,
-pointer offsets). `warpforge.language.semantic` re-exports the public names.
+pointer offsets). Math functions are in `_semantic_math`.
+`warpforge.language.semantic` re-exports the public names.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from .core import block_type, dtype, tensor
 from ._semantic_shapes import (_lift_rank, broadcast_pair, broadcast_shapes, broadcast_to,
                                splat, validate_block_shape)
 from ._semantic_types import (SemanticError, _b, _binary_types, _float_or_int, _op,
-                              _result_type, to_tensor, unwrap)
+                              _result_type, scalar_constant, to_tensor, unwrap)
 
 
 def _arith_operands(a, b, div_or_mod=False, allow_ptr=False):
@@ -221,27 +222,6 @@ def clamp(x, lo, hi, propagate_nan=False) -> tensor:
     return minimum(maximum(x, lo, propagate_nan), hi, propagate_nan)
 
 
-def fma(a, b, c) -> tensor:
-    a, b, ty = _arith_operands(a, b)
-    a, c, ty2 = _arith_operands(a, c)
-    b = broadcast_to(cast(b, ty2), a.shape) if a.shape else cast(b, ty2)
-    if not ty2.is_floating():
-        raise SemanticError(f"fma needs float operands, got {ty2}")
-    return _op("math.fma", [a, b, c], a.type)
-
-
-_MATH_FP32_64 = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "erf",
-                 "floor", "ceil"}
-
-
-def unary_math(name: str, x) -> tensor:
-    x = to_tensor(x)
-    if name in _MATH_FP32_64 and x.dtype.name not in ("fp32", "fp64"):
-        raise SemanticError(f"tl.{name} expects fp32 or fp64, got {x.dtype}; "
-                            f"convert with .to(tl.float32)")
-    return _op(f"math.{name}", [x], x.type)
-
-
 # ---------------------------------------------------------------------------
 # Casts
 # ---------------------------------------------------------------------------
@@ -350,10 +330,13 @@ def arange(start, end) -> tensor:
 
 
 def full(shape: Sequence[int], value, ty: dtype) -> tensor:
+    """A block of `value`; an empty shape gives a scalar (Triton's 0-d block)."""
     shape = validate_block_shape(shape)
     value = unwrap(value)
     if isinstance(value, tensor):
         return splat(cast(value, ty), shape)
+    if not shape:
+        return scalar_constant(value, ty)
     bt = block_type(ty, shape)
     return tensor(_b().constant(value, bt.to_ir(), ty.to_ir()), bt)
 

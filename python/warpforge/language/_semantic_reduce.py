@@ -143,8 +143,11 @@ def reduce_builtin(x, axis, kind: str, keep_dims=False, dtype_arg=None) -> tenso
     return reduce([x], axis, fn, keep_dims)[0]
 
 
-def arg_reduce(x, axis, kind: str, keep_dims=False) -> tensor:
-    """argmax/argmin: reduce (value, index) pairs; ties take the lower index."""
+def arg_reduce(x, axis, kind: str, keep_dims=False, tie_break_left=True) -> tensor:
+    """argmax/argmin: reduce (value, index) pairs; ties take the lowest index,
+    or with `tie_break_left=False` the highest (Triton leaves that one
+    unspecified; the highest is deterministic)."""
+    first = bool(unwrap(tie_break_left))
     x = to_tensor(x)
     if axis is None or unwrap(axis) is None:
         x = reshape(x, [x.numel], can_reorder=False)
@@ -160,7 +163,7 @@ def arg_reduce(x, axis, kind: str, keep_dims=False) -> tensor:
     def combine(a):
         v1, i1, v2, i2 = a
         better = greater_than(v1, v2) if kind == "max" else less_than(v1, v2)
-        tie = logical_and(equal(v1, v2), less_than(i1, i2))
+        tie = logical_and(equal(v1, v2), less_than(i1, i2) if first else greater_than(i1, i2))
         pick = logical_or(better, tie)
         return [where(pick, v1, v2), where(pick, i1, i2)]
 

@@ -8,6 +8,7 @@ and the operator overloads that forward to `semantic`.
 
 from __future__ import annotations
 
+import difflib
 import threading
 from typing import Any, List, Optional, Sequence
 
@@ -348,7 +349,7 @@ class tensor:
         self.handle = handle
         self.type = type
         self.dtype = type.scalar
-        self.shape = tuple(type.shape) if type.is_block() else ()
+        self.shape = _shape(type.shape if type.is_block() else ())
 
     def __repr__(self):
         return f"tensor({self.handle!r}, {self.type!r})"
@@ -435,57 +436,52 @@ class tensor:
         from . import semantic
         return semantic.cast(self, dtype, fp_downcast_rounding, bitcast)
 
-    # Methods that mirror free functions, as in Triton.
-    def reshape(self, *shape, can_reorder=False):
-        from . import semantic
-        return semantic.reshape(self, _shape_args(shape), can_reorder)
-
-    def view(self, *shape):
-        from . import semantic
-        return semantic.reshape(self, _shape_args(shape), True)
-
-    def expand_dims(self, axis):
-        from . import semantic
-        return semantic.expand_dims(self, axis)
-
-    def broadcast_to(self, *shape):
-        from . import semantic
-        return semantic.broadcast_to(self, _shape_args(shape))
-
-    def trans(self, *dims):
-        from . import semantic
-        return semantic.permute(self, _shape_args(dims) if dims else None)
-
-    permute = trans
+    # The methods that mirror free functions (x.sum(), x.exp(), x.reshape(),
+    # ...) are the language's functions, attached by `warpforge.language` as
+    # Triton's `_tensor_member_fn` does.
 
     @property
     def T(self):
         from . import semantic
         return semantic.permute(self, None)
 
-    def sum(self, axis=None, keep_dims=False):
-        from . import semantic
-        return semantic.reduce_builtin(self, axis, "sum", keep_dims)
-
-    def max(self, axis=None, keep_dims=False):
-        from . import semantic
-        return semantic.reduce_builtin(self, axis, "max", keep_dims)
-
-    def min(self, axis=None, keep_dims=False):
-        from . import semantic
-        return semantic.reduce_builtin(self, axis, "min", keep_dims)
-
-    def argmax(self, axis, keep_dims=False):
-        from . import semantic
-        return semantic.arg_reduce(self, axis, "max", keep_dims)
-
-    def argmin(self, axis, keep_dims=False):
-        from . import semantic
-        return semantic.arg_reduce(self, axis, "min", keep_dims)
-
     def __getattr__(self, name):
         # Unknown attributes give a kernel author a plain message.
         raise AttributeError(f"'tensor' has no attribute '{name}'")
+
+
+class _shape(tuple):
+    """A tensor's shape: a tuple that also compares equal to a list of the
+    same sizes (`x.shape == [16, 16]`), as in Triton."""
+
+    def __eq__(self, other):
+        if isinstance(other, (tuple, list)):
+            return tuple(map(_unwrap, self)) == tuple(map(_unwrap, other))
+        return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = tuple.__hash__
+
+
+def missing_attribute(label: str, name: str, names, note: str = "",
+                      list_names: bool = False) -> AttributeError:
+    """The error for `label.name` that does not exist: the closest names
+    (difflib), then `note`, then with `list_names` every name there is."""
+    if name.startswith("__"):
+        return AttributeError(name)
+    names = sorted(n for n in names if not n.startswith("_"))
+    message = f"{label}.{name} does not exist"
+    close = difflib.get_close_matches(name, names, n=3, cutoff=0.6)
+    if close:
+        message += "; did you mean " + " or ".join(f"{label}.{c}" for c in close) + "?"
+    if note:
+        message += " " + note
+    if list_names:
+        message += f" ({label} has: {', '.join(names)})"
+    return AttributeError(message)
 
 
 def _shape_args(shape) -> List[int]:

@@ -13,8 +13,9 @@ the public names of the modules that hold the rules:
 
 - `_semantic_types`: `SemanticError`, Python scalars as values, promotion;
 - `_semantic_shapes`: block shapes, broadcasting, reshapes and permutes;
-- `_semantic_arith`: arithmetic, comparisons, math, casts, program ids,
+- `_semantic_arith`: arithmetic, comparisons, casts, program ids,
   `arange` and `full`;
+- `_semantic_math`: math functions (`math` dialect ops and `umulhi`, `isnan`...);
 - `_semantic_memory`: loads, stores, atomics and tensor descriptors;
 - `_semantic_reduce`: `dot`, reductions and scans, hints and debugging.
 """
@@ -22,11 +23,12 @@ the public names of the modules that hold the rules:
 from __future__ import annotations
 
 from ._semantic_arith import (abs, add, addptr, and_, arange, cast, clamp, equal, floordiv,
-                              fma, full, greater_equal, greater_than, invert, less_equal,
+                              full, greater_equal, greater_than, invert, less_equal,
                               less_than, logical_and, logical_not, logical_or, maximum,
                               minimum, minus, mod, mul, not_equal, num_programs, or_,
-                              program_id, ptr_to_int, shl, shr, sub, truediv, unary_math,
-                              where, xor_)
+                              program_id, ptr_to_int, shl, shr, sub, truediv, where, xor_)
+from ._semantic_math import (binary_math, bit_count, fma, isinf, isnan, mulhi, reinterpret,
+                             signbit, unary_math)
 from ._semantic_memory import (atomic_cas, atomic_rmw, descriptor_load, descriptor_store, load,
                                make_tensor_descriptor, store)
 from ._semantic_reduce import (arg_reduce, cumulative, debug_barrier, device_assert,

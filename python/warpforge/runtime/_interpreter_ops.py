@@ -195,14 +195,39 @@ def _fma(ops, relem, props):
     return round_to(a * b + c, relem)
 
 
-def _erf(x):
-    x = np.asarray(x)
-    return np.vectorize(math.erf, otypes=[np.float64])(x.astype(np.float64)).astype(x.dtype) \
-        if x.size else x
+def _per_element(fn):
+    """A Python float function (math.erf) applied element-wise in float64."""
+    def impl(x):
+        x = np.asarray(x)
+        return np.vectorize(fn, otypes=[np.float64])(x.astype(np.float64)).astype(x.dtype) \
+            if x.size else x
+    return impl
+
+
+_erf = _per_element(math.erf)
+_erfc = _per_element(math.erfc)
 
 
 def _rsqrt(x):
     return np.asarray(1, dtype=x.dtype) / np.sqrt(x)
+
+
+def _round_half_away(x):
+    """C's round(): halves away from zero (np.round rounds them to even)."""
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.copysign(np.ones_like(x), x), t)
+
+
+def _bit_count(leading: bool):
+    """math.ctlz (leading zeros) and math.ctpop (set bits) of iN values."""
+    def impl(ops, relem, props):
+        v = _u(ops[0].data, relem).astype(np.uint64)
+        count = np.zeros(v.shape, np.int64)
+        for i in range(relem.bits):
+            bit = (v >> np.uint64(i)) & np.uint64(1)
+            count = np.where(bit != 0, i + 1, count) if leading else count + bit.astype(np.int64)
+        return (relem.bits - count if leading else count).astype(relem.np_dtype)
+    return impl
 
 
 _OPS = {
@@ -229,6 +254,29 @@ _OPS = {
     "math.erf": _float_unary(_erf),
     "math.floor": _float_unary(np.floor),
     "math.ceil": _float_unary(np.ceil),
+    "math.tan": _float_unary(np.tan),
+    "math.asin": _float_unary(np.arcsin),
+    "math.acos": _float_unary(np.arccos),
+    "math.atan": _float_unary(np.arctan),
+    "math.sinh": _float_unary(np.sinh),
+    "math.cosh": _float_unary(np.cosh),
+    "math.tanh": _float_unary(np.tanh),
+    "math.asinh": _float_unary(np.arcsinh),
+    "math.acosh": _float_unary(np.arccosh),
+    "math.atanh": _float_unary(np.arctanh),
+    "math.log10": _float_unary(np.log10),
+    "math.log1p": _float_unary(np.log1p),
+    "math.expm1": _float_unary(np.expm1),
+    "math.cbrt": _float_unary(np.cbrt),
+    "math.erfc": _float_unary(_erfc),
+    "math.trunc": _float_unary(np.trunc),
+    "math.round": _float_unary(_round_half_away),
+    "math.roundeven": _float_unary(np.rint),
+    "math.atan2": _float_binary(np.arctan2),
+    "math.powf": _float_binary(np.power),
+    "math.copysign": _float_binary(np.copysign),
+    "math.ctlz": _bit_count(True),
+    "math.ctpop": _bit_count(False),
     "arith.addi": _int_arith(np.add),
     "arith.subi": _int_arith(np.subtract),
     "arith.muli": _int_arith(np.multiply),

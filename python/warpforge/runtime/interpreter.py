@@ -24,7 +24,9 @@ Known differences from the GPU: programs run one after another (x fastest),
 so programs that wait on each other (spin locks) never finish; `math.fma`
 and f32 `dot` are computed in float64 and rounded once; fp8 conversions
 saturate like PTX's `cvt...satfinite` (overflow and infinities become the
-largest finite value, NaN stays NaN).
+largest finite value, NaN stays NaN). Constexpr parameters are plain Python
+values, as in Triton's interpreter (`AXIS is not None`, `getattr(tl, NAME)`
+work), so `isinstance(BLOCK, tl.constexpr)` is False here and True compiled.
 
 The interpreter's modules: `_interpreter_values` (element types, values,
 float formats and raw bits, the arguments' memory), `_interpreter_ops` (the
@@ -124,7 +126,9 @@ def _pointer_dtype_name(value) -> Optional[str]:
 def _wrap_argument(jit_fn, name: str, value, memory: Memory):
     """A launch argument as the kernel sees it."""
     if name in jit_fn.constexpr_params or isinstance(value, constexpr):
-        return constexpr(value)
+        # Plain Python values, as Triton's interpreter passes them, so that
+        # `AXIS is not None` and `getattr(tl, NAME)` behave as when compiled.
+        return value.value if isinstance(value, constexpr) else value
     if value is None:
         return None
     if isinstance(value, (np.bool_, np.integer, np.floating)):

@@ -1,0 +1,74 @@
+"""`tl.math`: Triton's math functions that warpforge lowers.
+
+`tl.exp(x)` and `tl.math.exp(x)` are the same function. Transcendental
+functions take fp32 or fp64 (convert fp16 with `.to(tl.float32)`); on the GPU
+they call CUDA's libdevice. Differences from Triton: `fdiv` always divides
+with IEEE rounding (Triton's default is a faster approximation), and
+`sqrt_rn` is missing (warpforge's square root is libdevice's `sqrtf`, which
+is not correctly rounded for fp32).
+"""
+
+from __future__ import annotations
+
+from . import core, semantic
+
+_NOT_LOWERED = {
+    "sqrt_rn": "(a correctly rounded fp32 square root is not lowered yet; tl.math.sqrt is "
+               "the approximate one)",
+}
+
+
+def _unary(name: str, doc: str):
+    def fn(x):
+        return semantic.unary_math(name, x)
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"Element-wise {doc} of an fp32 or fp64 tensor."
+    return fn
+
+
+exp = _unary("exp", "exponential")
+exp2 = _unary("exp2", "exponential (base 2)")
+log = _unary("log", "natural logarithm")
+log2 = _unary("log2", "logarithm (base 2)")
+cos = _unary("cos", "cosine")
+sin = _unary("sin", "sine")
+sqrt = _unary("sqrt", "square root (approximate for fp32, as Triton's)")
+rsqrt = _unary("rsqrt", "inverse square root")
+erf = _unary("erf", "error function")
+floor = _unary("floor", "floor")
+ceil = _unary("ceil", "ceiling")
+
+
+def abs(x):  # noqa: A001 - the language's name
+    """Element-wise absolute value (integers and floats; unsigned unchanged)."""
+    return semantic.abs(x)
+
+
+def fma(x, y, z):
+    """Element-wise fused multiply-add `x * y + z`, rounded once."""
+    return semantic.fma(x, y, z)
+
+
+def fdiv(x, y, ieee_rounding=False):
+    """Element-wise float division (always IEEE-rounded in warpforge)."""
+    return semantic.binary_math("arith.divf", x, y, "tl.math.fdiv")
+
+
+def div_rn(x, y):
+    """Element-wise float division rounded to nearest (IEEE)."""
+    return semantic.binary_math("arith.divf", x, y, "tl.math.div_rn")
+
+
+def umulhi(x, y):
+    """The most significant N bits of the 2N-bit product of two N-bit
+    integers (int32, int64, uint32, uint64), read as unsigned."""
+    return semantic.mulhi(x, y)
+
+
+__all__ = ["abs", "ceil", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma",
+           "log", "log2", "rsqrt", "sin", "sqrt", "umulhi"]
+
+
+def __getattr__(name):
+    raise core.missing_attribute("tl.math", name, __all__, _NOT_LOWERED.get(name, ""),
+                                 list_names=True)
