@@ -16,6 +16,7 @@ import pytest
 import warpforge
 import warpforge as triton
 import warpforge.language as tl
+from launch_helpers import launch
 from warpforge.compiler.errors import CompilationError
 from warpforge.language.extra import libdevice
 
@@ -31,20 +32,6 @@ def backend(request, monkeypatch):
     if request.param == "interp":
         monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
     return request.param
-
-
-def launch(kernel, backend, *args, grid=(1,), **consts):
-    """Runs `kernel` on NumPy arrays (copied to and from the GPU there)."""
-    if backend == "gpu":
-        import torch
-        moved = [torch.from_numpy(a).cuda() if isinstance(a, np.ndarray) else a for a in args]
-        kernel[grid](*moved, **consts)
-        torch.cuda.synchronize()
-        for a, m in zip(args, moved):
-            if isinstance(a, np.ndarray):
-                np.copyto(a, m.cpu().numpy())
-    else:
-        kernel[grid](*args, **consts)
 
 
 def nonzero(lo, hi, size, dtype=np.float32):

@@ -5,12 +5,14 @@
 records operations through the active builder.
 """
 
-from . import core, extra, math, semantic
+from . import core, extra, math, random, semantic
 from .core import (bfloat16, block_type, constexpr, dtype, float8e4nv, float8e5, float16,
                    float32, float64, int1, int8, int16, int32, int64, pointer_type, tensor,
                    tensor_descriptor_type, uint8, uint16, uint32, uint64)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt,
                    sin, sqrt, umulhi)
+from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint,
+                     randint4x, randn, randn4x, uint_to_uniform_float)
 from .semantic import SemanticError
 
 _u = semantic.unwrap
