@@ -370,8 +370,9 @@ def test_compiled_code_simulated(kernel, sizes, consts, monkeypatch):
         pytest.skip(f"{OPT} is not built")
     # Arguments 4 bytes off a 16-byte boundary: scalar accesses, since the
     # simulator has no vector loads or stores.
-    compiled = kernel.warmup(*[np.zeros(n + 1, np.int32)[1:] for n in sizes], grid=(1,),
-                             **consts)
+    misaligned = [np.zeros(n + 1, np.int32)[1:] for n in sizes]
+    assert all(a.ctypes.data % 16 for a in misaligned)
+    compiled = kernel.warmup(*misaligned, grid=(1,), **consts)
     written = simulate(compiled.asm["tilegpu"], ["i32"] * len(sizes))
     assert written
     arrays = [input_values(a, n).astype(np.int32) for a, n in enumerate(sizes)]
