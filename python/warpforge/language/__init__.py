@@ -5,7 +5,7 @@
 records operations through the active builder.
 """
 
-from . import core, extra, math, random, semantic
+from . import core, extra, math, random, semantic, standard
 from .core import (bfloat16, block_type, constexpr, dtype, float8e4nv, float8e5, float16,
                    float32, float64, int1, int8, int16, int32, int64, pointer_type, tensor,
                    tensor_descriptor_type, uint8, uint16, uint32, uint64)
@@ -14,6 +14,8 @@ from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log
 from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, randint,
                      randint4x, randn, randn4x, uint_to_uniform_float)
 from .semantic import SemanticError
+from .standard import (bitonic_merge, cat, flip, gather, histogram, interleave, join, sort, split,
+                       topk)
 
 _u = semantic.unwrap
 
@@ -390,7 +392,7 @@ for _fn in (broadcast_to, trans, permute, view, reshape, expand_dims, cast, stor
             atomic_xchg, atomic_add, atomic_max, atomic_min, atomic_and, atomic_or, atomic_xor,
             reduce, associative_scan, cdiv, sigmoid, softmax, ravel, max, argmax, min, argmin,
             sum, xor_sum, cumsum, cumprod, exp, exp2, log, log2, cos, sin, sqrt, rsqrt, abs, erf,
-            floor, ceil):
+            floor, ceil, split, gather, histogram, sort, flip):
     setattr(tensor, _fn.__name__, _fn)
 del _fn
 
