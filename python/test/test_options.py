@@ -179,6 +179,24 @@ def test_shared_memory_overflow_is_out_of_resources():
     assert (e.kernel, e.resource) == ("matmul_kernel", "bytes of shared memory")
     assert e.limit == 232448 and e.required > e.limit
     assert "num_stages=4" in str(e)
+    assert "fewer stages (the software pipeline's buffers take" in str(e)
+
+
+@triton.jit
+def one_big_dot(a_ptr, b_ptr, c_ptr, B: tl.constexpr):
+    # No loop, so no software pipeline: the operands alone overflow.
+    r = tl.arange(0, B)
+    a = tl.load(a_ptr + r[:, None] * B + r[None, :])
+    b = tl.load(b_ptr + r[:, None] * B + r[None, :])
+    tl.store(c_ptr + r[:, None] * B + r[None, :], tl.dot(a, b))
+
+
+def test_overflow_without_a_pipeline_does_not_suggest_fewer_stages():
+    """Issue 19: tutorial 06's backward needs 245 KB at one stage; the hint
+    must not send the user to num_stages."""
+    with pytest.raises(OutOfResources) as info:
+        one_big_dot.warmup(F16, F16, F32, B=256, num_warps=8, grid=(1,))
+    assert "fewer stages would not help" in str(info.value)
 
 
 def test_stage_failure_carries_module_attributes():

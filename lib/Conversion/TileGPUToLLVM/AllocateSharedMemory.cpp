@@ -42,6 +42,9 @@ struct TileGPUAllocateSharedMemory
     SmallVector<std::pair<int64_t, int64_t>> live;
     llvm::DenseMap<Operation *, std::pair<int64_t, int64_t>> placed;
     int64_t total = 0;
+    // Bytes in multi-buffered allocations (the software pipeliner's rings):
+    // fewer stages can only help when there are some.
+    int64_t ringBytes = 0;
     // The lowest aligned offset where `bytes` fit between live blocks.
     auto firstFit = [&](int64_t bytes) {
       SmallVector<std::pair<int64_t, int64_t>> sorted(live);
@@ -59,6 +62,8 @@ struct TileGPUAllocateSharedMemory
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         int64_t bytes = alloc.getType().getAllocBytes();
+        if (alloc.getType().getNumBuffers() > 1)
+          ringBytes += bytes;
         int64_t offset = firstFit(bytes);
         alloc->setAttr("tilegpu.offset", b.getI32IntegerAttr(offset));
         live.push_back({offset, bytes});
@@ -80,6 +85,8 @@ struct TileGPUAllocateSharedMemory
       // is made of.
       module->setAttr(tilegpu::attr::kSharedLimit,
                       b.getI64IntegerAttr(maxSharedBytes));
+      module->setAttr(tilegpu::attr::kSharedPipelined,
+                      b.getI64IntegerAttr(ringBytes));
       std::string kernels;
       module.walk([&](tile::FuncOp func) {
         if (func.isKernel())
@@ -88,8 +95,12 @@ struct TileGPUAllocateSharedMemory
       module.emitError("kernel '")
           << kernels << "' needs " << total
           << " bytes of shared memory, but the limit is "
-          << static_cast<int64_t>(maxSharedBytes)
-          << " bytes; use smaller blocks or fewer stages";
+          << static_cast<int64_t>(maxSharedBytes) << " bytes; use smaller blocks"
+          << (ringBytes ? " or fewer stages (the software pipeline's buffers "
+                          "take " +
+                              std::to_string(ringBytes) + " bytes)"
+                        : " (no software pipeline is involved: fewer stages "
+                          "would not help)");
       return signalPassFailure();
     }
   }

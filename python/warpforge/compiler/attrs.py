@@ -25,6 +25,7 @@ TARGET = "tilegpu.target"
 # ...and what tilegpu-allocate-shared-memory computes.
 SHARED_BYTES = "tilegpu.shared"
 SHARED_LIMIT = "tilegpu.shared-limit"
+SHARED_PIPELINED = "tilegpu.shared-pipelined"
 
 MODULE_OPTIONS = (NUM_WARPS, THREADS_PER_WARP, NUM_STAGES_MODULE, NUM_CTAS,
                   NUM_CONSUMER_GROUPS, NUM_BUFFERS_WARP_SPEC, TARGET)

@@ -313,8 +313,15 @@ def _from_ir_error(fn, e: IRError, ir_name: str, config: str = "") -> Exception:
     limit = e.attributes.get(attrs.SHARED_LIMIT)
     if isinstance(needed, int) and isinstance(limit, int) and needed > limit:
         where = f"the config {config} is too large: " if config else ""
+        pipelined = e.attributes.get(attrs.SHARED_PIPELINED, 0)
+        # Fewer stages only help when the software pipeline's buffers are
+        # part of the total.
+        hint = (f"use smaller blocks or fewer stages (the software pipeline's buffers take "
+                f"{pipelined} bytes)" if pipelined else
+                "use smaller blocks (no software pipeline is involved: fewer stages would "
+                "not help)")
         return OutOfResources(fn.__name__, "bytes of shared memory", needed, limit,
-                              where + "use smaller blocks or fewer stages")
+                              where + hint)
     if d is None:
         return CompilationError(str(e))
     if d.file == ir_name:

@@ -35,6 +35,9 @@ inline constexpr llvm::StringLiteral kNumBuffersWarpSpec =
 inline constexpr llvm::StringLiteral kTarget = "tilegpu.target";
 inline constexpr llvm::StringLiteral kSharedBytes = "tilegpu.shared";
 inline constexpr llvm::StringLiteral kSharedLimit = "tilegpu.shared-limit";
+/// On overflow: the bytes of multi-buffered (pipelined) allocations.
+inline constexpr llvm::StringLiteral kSharedPipelined =
+    "tilegpu.shared-pipelined";
 } // namespace attr
 
 /// Records `options` (and a warp of `threadsPerWarp` lanes) on `module`.
