@@ -122,3 +122,48 @@ def test_scalar_float_atomic_minmax_gpu():
     np.testing.assert_array_equal(got[:3], np.array([1.5, -3.25, 3.25], np.float32))
     # Which program came first is up to the GPU: one saw -7, the other 3.25.
     assert sorted(got[3:].tolist()) == [-7.0, 3.25]
+
+
+# ---------------------------------------------------------------------------
+# The interpreter blamed the wrong buffer for an access through a pointer
+# loaded from memory (tutorial 08's grouped GEMM keeps its matrices' pointers
+# in an array)
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def through_pointer_array(ptrs, out_ptr, BLOCK: tl.constexpr):
+    g = tl.program_id(0)
+    base = tl.load(ptrs + g).to(tl.pointer_type(tl.float32))
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + g * BLOCK + offs, tl.load(base + offs) * 2.0)
+
+
+def test_pointer_arrays_reach_arrays_passed_as_arguments(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    a = np.arange(1, 17, dtype=np.float32)
+    b = np.arange(100, 116, dtype=np.float32)
+    ptrs = np.array([a.ctypes.data, b.ctypes.data], np.int64)
+    out = np.full(32, np.nan, np.float32)
+
+    @triton.jit
+    def with_arrays(ptrs, out_ptr, a_ptr, b_ptr, BLOCK: tl.constexpr):
+        through_pointer_array(ptrs, out_ptr, BLOCK)
+
+    with_arrays[(2,)](ptrs, out, a, b, BLOCK=16)
+    np.testing.assert_array_equal(out, np.concatenate([a, b]) * 2)
+
+
+def test_pointer_into_no_argument_is_not_blamed_on_one(monkeypatch):
+    from warpforge.runtime.interpreter import InterpreterError
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    # Not an argument; large, so the allocator maps it apart from the small
+    # argument arrays (an address right past an argument is an overrun).
+    hidden = np.arange(1, 1 + (1 << 20), dtype=np.float32)
+    ptrs = np.array([hidden.ctypes.data], np.int64)
+    out = np.full(16, np.nan, np.float32)
+    with pytest.raises(InterpreterError) as info:
+        through_pointer_array[(1,)](ptrs, out, BLOCK=16)
+    message = str(info.value)
+    assert "inside no array argument ('ptrs', 'out_ptr')" in message
+    assert "element offset" not in message

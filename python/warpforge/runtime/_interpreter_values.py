@@ -419,15 +419,27 @@ class Memory:
             region.bytes[self._gather_index(region, addrs[sel], size)] = raw[sel]
 
     def describe(self, addr: int, size: int) -> str:
-        """`at element offset 1003 of a 1000-element buffer (argument 'x')`."""
+        """`at element offset 1003 of a 1000-element buffer (argument 'x')`
+        for an access just outside an argument's buffer; an address far from
+        every buffer is said to be inside none (blaming the nearest buffer
+        would mislead: such addresses usually come from pointers loaded from
+        memory, into arrays the kernel was not given)."""
         if not self.buffers:
             return f"at address 0x{addr:x}: the kernel has no array arguments"
-        below = [b for b in self.buffers if b.lo <= addr]
-        buf = max(below, key=lambda b: b.lo) if below else min(self.buffers, key=lambda b: b.lo)
-        delta = addr - buf.lo
-        offset = delta // size if delta % size == 0 else delta / size
-        return (f"at element offset {offset} of a {buf.nbytes // size}-element buffer "
-                f"(argument '{buf.name}', address 0x{addr:x})")
+
+        def distance(b):
+            return b.lo - addr if addr < b.lo else max(addr + size - b.hi, 0)
+        buf = min(self.buffers, key=distance)
+        if distance(buf) <= buf.nbytes:  # an overrun (or underrun) of this one
+            delta = addr - buf.lo
+            offset = delta // size if delta % size == 0 else delta / size
+            return (f"at element offset {offset} of a {buf.nbytes // size}-element buffer "
+                    f"(argument '{buf.name}', address 0x{addr:x})")
+        names = ", ".join(f"'{b.name}'" for b in self.buffers)
+        return (f"at address 0x{addr:x}, which is inside no array argument ({names}); a "
+                "pointer loaded from memory (a pointer array, as in a grouped GEMM) can only "
+                "reach arrays that are also passed to the kernel as arguments in the "
+                "interpreter")
 
 
 def decode(raw: np.ndarray, elem: _Elem) -> np.ndarray:
