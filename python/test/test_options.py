@@ -76,6 +76,11 @@ def test_bad_options_name_the_option(kwargs, match):
             if "debug" not in kwargs else KernelOptions(**kwargs)
 
 
+def test_numpy_integers_are_accepted():
+    o = KernelOptions(num_warps=np.int64(8), num_stages=np.int32(2))
+    assert (o.num_warps, o.num_stages) == (8, 2) and type(o.num_warps) is int
+
+
 def test_bad_launch_option_is_an_error_at_the_launch():
     with pytest.raises(ValueError, match="num_ctas=4"):
         zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_ctas=4, grid=(1,))

@@ -17,6 +17,7 @@ launch and a kernel compiled without it (`effective()`).
 from __future__ import annotations
 
 import dataclasses
+import numbers
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
@@ -60,9 +61,12 @@ class KernelOptions:
             if f.name == "debug":
                 if not isinstance(value, bool):
                     self._fail(f"debug must be True or False, got {value!r}")
-            elif not (value is None and f.name == "maxnreg") and (
-                    isinstance(value, bool) or not isinstance(value, int)):
-                self._fail(f"{f.name} must be an integer, got {value!r}")
+            elif not (value is None and f.name == "maxnreg"):
+                if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+                    self._fail(f"{f.name} must be an integer, got {value!r}")
+                # NumPy integers and the like become plain ints (cache keys,
+                # the C++ structure).
+                object.__setattr__(self, f.name, int(value))
         if not _is_power_of_2(self.num_warps) or self.num_warps > 32:
             self._fail(f"num_warps must be a power of 2 from 1 to 32, got {self.num_warps}")
         if self.num_stages < 1:
