@@ -142,3 +142,66 @@ def test_gpu_backend_refuses_clearly():
             as info:
         desc_add_one.warmup(d, d, BM=16, BN=16, grid=(1,))
     assert info.value.filename == desc_add_one.filename
+
+
+# ---------------------------------------------------------------------------
+# warpforge.set_allocator (Triton 3.6's triton.set_allocator)
+# ---------------------------------------------------------------------------
+
+
+def test_set_allocator_and_scratch():
+    import contextvars
+
+    import warpforge
+    from warpforge.runtime import allocation
+
+    def run():
+        with pytest.raises(allocation.NoAllocatorError, match="warpforge.set_allocator"):
+            allocation.allocate_scratch(128, 128, None)
+        calls = []
+
+        def alloc(size, alignment, stream):
+            calls.append((size, alignment, stream))
+            return aligned((size,), np.int8, fill=0)  # 16-byte aligned only
+
+        warpforge.set_allocator(alloc)
+        address, buffer = allocation.allocate_scratch(256, 16, 7)
+        assert calls == [(256, 16, 7)] and address == buffer.ctypes.data
+        class Misaligned:
+            def data_ptr(self):
+                return 0x10010
+
+        warpforge.set_allocator(lambda size, alignment, stream: Misaligned())
+        with pytest.raises(ValueError, match="0x10010 not aligned to 1024 bytes"):
+            allocation.allocate_scratch(64, 1024, None)
+        warpforge.set_allocator(lambda size, alignment, stream: 3)
+        with pytest.raises(TypeError, match="returned int, which has no data_ptr"):
+            allocation.allocate_scratch(64, 16, None)
+        with pytest.raises(TypeError, match="takes a function"):
+            warpforge.set_allocator(42)
+
+    # Per context, as in Triton: nothing leaks into the other tests.
+    contextvars.copy_context().run(run)
+    from warpforge.runtime import allocation as a2
+    with pytest.raises(a2.NoAllocatorError):
+        a2.allocate_scratch(16, 16, None)
+
+
+def test_tutorial_09_device_descriptors_run_in_the_interpreter(monkeypatch):
+    """Tutorial 09's device-descriptor kernels call set_allocator first."""
+    import warpforge
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    warpforge.set_allocator(lambda size, alignment, stream: np.empty(size, np.int8))
+
+    @triton.jit
+    def dev_desc(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+        src = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1],
+                                        block_shape=[BM, BN])
+        dst = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1],
+                                        block_shape=[BM, BN])
+        dst.store([tl.program_id(0) * BM, 0], src.load([tl.program_id(0) * BM, 0]) * 3.0)
+
+    x = aligned((20, 32), rng=np.random.default_rng(5))
+    out = aligned((20, 32), fill=np.nan)
+    dev_desc[(3,)](x, out, 20, 32, BM=8, BN=32)
+    np.testing.assert_array_equal(out, x * np.float32(3.0))

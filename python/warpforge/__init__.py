@@ -14,6 +14,7 @@ from . import language  # noqa: E402,F401
 from .compiler import CompilationError, KernelOptions  # noqa: E402,F401
 from .language.core import constexpr  # noqa: E402,F401
 from .runtime.jit import JITFunction, jit  # noqa: E402,F401
+from .runtime.allocation import set_allocator  # noqa: E402,F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
 

@@ -1,0 +1,67 @@
+"""`warpforge.set_allocator(fn)`: global scratch for kernels that need it,
+with Triton 3.6's semantics (`triton.set_allocator`).
+
+`fn(size, alignment, stream)` returns an object with `data_ptr()` (a torch
+tensor of `size` bytes, say) that the launch uses for its scratch. The
+allocator is per context (a `ContextVar`, as in Triton), so threads and
+asyncio tasks may set their own.
+
+Which kernels need scratch: those that make tensor descriptors on the
+device (`tl.make_tensor_descriptor`), once the GPU backend lowers them
+(the TMA issue). The interpreter needs none. Until then, `get_allocator()`
+is what the launch path will call, and a kernel that needs scratch with no
+allocator set gets `NoAllocatorError` telling the user to call
+`warpforge.set_allocator`.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any, Callable, Optional
+
+
+class NoAllocatorError(RuntimeError):
+    """A kernel needs global scratch and no allocator was set."""
+
+
+def _no_allocator(size: int, alignment: int, stream: Optional[int]) -> Any:
+    raise NoAllocatorError(
+        f"this kernel needs {size} bytes of global scratch (aligned to {alignment}) for the "
+        "tensor descriptors it makes on the device, but no allocator was set: call "
+        "warpforge.set_allocator(lambda size, alignment, stream: "
+        "torch.empty(size, dtype=torch.int8, device='cuda')) first")
+
+
+_allocator: ContextVar[Callable] = ContextVar("warpforge_allocator", default=_no_allocator)
+
+
+def set_allocator(allocator: Callable[[int, int, Optional[int]], Any]) -> None:
+    """Sets the allocator for kernels that need global scratch:
+    `allocator(size, alignment, stream)` returns a buffer with `data_ptr()`."""
+    if not callable(allocator):
+        raise TypeError(f"set_allocator takes a function (size, alignment, stream) -> buffer, "
+                        f"got {allocator!r}")
+    _allocator.set(allocator)
+
+
+def get_allocator() -> Callable[[int, int, Optional[int]], Any]:
+    """The allocator set in this context (one that raises NoAllocatorError
+    when none was)."""
+    return _allocator.get()
+
+
+def allocate_scratch(size: int, alignment: int, stream: Optional[int]):
+    """Calls the allocator; returns (the buffer's address, checked for
+    alignment, and the buffer, which the caller keeps alive for the
+    launch)."""
+    buffer = get_allocator()(size, alignment, stream)
+    from .jit import data_pointer
+    try:
+        address = int(data_pointer(buffer))  # torch tensors, arrays, data_ptr()
+    except (TypeError, ValueError, AttributeError):
+        raise TypeError(f"the allocator set with warpforge.set_allocator returned "
+                        f"{type(buffer).__name__}, which has no data_ptr()") from None
+    if address % alignment:
+        raise ValueError(f"the allocator returned an address 0x{address:x} not aligned to "
+                         f"{alignment} bytes")
+    return address, buffer
