@@ -1,0 +1,95 @@
+"""scripts/triton_conformance.py on a tiny fake "Triton test file": the
+triton -> warpforge aliasing, the device fixture and the JSON counts.
+Needs neither torch nor the network (the fake file uses NumPy arrays)."""
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "triton_conformance.py"
+
+FAKE = textwrap.dedent('''
+    import numpy as np
+    import pytest
+    import triton
+    import triton.language as tl
+    from triton.runtime.errors import InterpreterError   # absent in warpforge: stubbed
+    import warpforge
+
+
+    @triton.jit
+    def add_one(X, Y, N: tl.constexpr):
+        offs = tl.arange(0, N)
+        tl.store(Y + offs, tl.load(X + offs) + 1)
+
+
+    @pytest.mark.interpreter
+    def test_alias(device):
+        assert device == "cpu"
+        assert triton is warpforge
+        assert tl is warpforge.language
+
+    @pytest.mark.interpreter
+    @pytest.mark.parametrize("n", [8, 16])
+    def test_kernel(n, device):
+        x = np.arange(n, dtype=np.float32)
+        y = np.zeros_like(x)
+        add_one[(1,)](x, y, N=n)
+        np.testing.assert_allclose(y, x + 1)
+
+    @pytest.mark.interpreter
+    def test_fails(device):
+        assert False, "expected failure"
+
+    @pytest.mark.interpreter
+    def test_uses_missing(device):
+        raise InterpreterError("x")
+
+    @pytest.mark.interpreter
+    def test_skipped(device):
+        pytest.skip("not here")
+
+    @pytest.mark.interpreter
+    @pytest.mark.parametrize("dt", [tl.no_such_dtype_in_warpforge])
+    def test_missing_dtype(dt, device):
+        dt.primitive_bitwidth
+
+    def test_not_interpreter():
+        pass
+''')
+
+
+def test_conformance_script_counts(tmp_path):
+    tests = tmp_path / "triton_tests"
+    tests.mkdir()
+    (tests / "test_fake.py").write_text(FAKE)
+    out = tmp_path / "result.json"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--tests", str(tests), "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "| test_fake.py | 8 | 7 | 3 | 3 | 1 | 0 |" in proc.stdout, proc.stdout
+    data = json.loads(out.read_text())
+    row = data["files"]["test_fake.py"]
+    assert (row["collected"], row["selected"], row["passed"], row["failed"],
+            row["skipped"], row["errors"]) == (8, 7, 3, 3, 1, 0)
+    assert row["pass_rate"] == 0.5
+    assert "triton.runtime.errors (module)" in row["stubbed"]
+    assert "triton.language.no_such_dtype_in_warpforge" in row["stubbed"]
+    messages = dict(map(tuple, row["top_failures"]))
+    assert any("WarpforgeMissing: triton.runtime.errors.InterpreterError" in m for m in messages)
+    assert any("expected failure" in m for m in messages)
+    assert data["total"]["passed"] == 3
+
+
+def test_conformance_script_k_passthrough(tmp_path):
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_fake.py").write_text(FAKE)
+    out = tmp_path / "r.json"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--tests", str(tests), "--json", str(out),
+                           "-k", "test_kernel or test_alias"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    row = json.loads(out.read_text())["files"]["test_fake.py"]
+    assert (row["selected"], row["passed"], row["failed"]) == (3, 3, 0)

@@ -1,0 +1,551 @@
+#!/usr/bin/env python3
+"""Run Triton's own language tests against warpforge and count the results.
+
+Triton's test files are not part of this repository: fetch them (e.g.
+python/test/unit/language/test_core.py, test_standard.py, test_random.py and,
+for the helpers those import, python/triton/_internal_testing.py) from
+triton-lang/triton into a directory and point --tests at it.
+
+The tests run under pytest in a child process, in the CPU interpreter
+(WARPFORGE_INTERPRET=1, and TRITON_INTERPRET=1 for Triton's own helpers), with
+``device`` set to "cpu" the way Triton's interpreter CI does
+(``pytest -m interpreter ... --device=cpu``). ``import triton`` and every
+``triton.X`` submodule resolve to ``warpforge`` and ``warpforge.X`` through a
+sys.meta_path shim installed by a small pytest plugin that this script writes
+into a temporary directory (never into the project's tests).
+
+Names that the test files import at module level but warpforge lacks
+(``from triton.runtime.jit import TensorWrapper``, a missing submodule such as
+``triton.runtime.errors``) would stop a whole file from being collected. By
+default the shim replaces each with a stub that raises
+``WarpforgeMissing: triton.X`` when used, so that only the tests that really
+use it fail; the stubs are listed in the report. ``--no-stubs`` turns this off.
+``triton._internal_testing`` is warpforge's if it has one, else the
+``_internal_testing.py`` found in --tests (aliased the same way).
+
+Per file it reports collected, selected (after -m/-k), passed, failed,
+skipped, errors (setup/teardown/collection) and the pass rate of the cases
+that ran (passed / (passed + failed + errors)), as a Markdown table on stdout
+and, with --json PATH, as JSON together with the most common failure messages.
+
+Only the interpreter is supported (--mode interpret); a compiled mode
+(kernels compiled to cubins without launching) is not implemented yet.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_FILES = ("test_core.py", "test_standard.py", "test_random.py")
+
+# The pytest plugin loaded (with -p) into the child pytest before any test
+# module is imported.
+PLUGIN = r'''
+import ast
+import collections
+import importlib
+import importlib.abc
+import importlib.util
+import json
+import os
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+SRC, DST = "triton", os.environ.get("WF_CONFORMANCE_TARGET", "warpforge")
+TESTS_DIR = Path(os.environ["WF_CONFORMANCE_TESTS"])
+RESULT = os.environ["WF_CONFORMANCE_RESULT"]
+USE_STUBS = os.environ.get("WF_CONFORMANCE_STUBS", "1") == "1"
+STUBBED = []          # "triton.X.name" or "triton.X (module)"
+ALIASED = set()       # triton names that resolved to a real warpforge module
+
+
+class WarpforgeMissing(Exception):
+    """Raised when a test uses a name that warpforge does not have."""
+
+
+class _StubMeta(type):
+    def __getattr__(cls, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        raise WarpforgeMissing(f"{cls._wf_name} (.{attr})")
+
+    def __call__(cls, *a, **k):
+        raise WarpforgeMissing(cls._wf_name)
+
+    def __getitem__(cls, key):
+        raise WarpforgeMissing(f"{cls._wf_name}[{key!r}]")
+
+    def __iter__(cls):
+        raise WarpforgeMissing(cls._wf_name)
+
+    def __contains__(cls, key):
+        raise WarpforgeMissing(cls._wf_name)
+
+
+def _stub(qualname):
+    # An Exception subclass, so `except X` / pytest.raises(X) still parse,
+    # isinstance(obj, X) is False, and any other use raises WarpforgeMissing.
+    return _StubMeta(qualname.rsplit(".", 1)[-1], (Exception,), {"_wf_name": qualname})
+
+
+def _stub_module(fullname):
+    mod = types.ModuleType(fullname)
+    mod.__path__ = []
+
+    def __getattr__(attr, _n=fullname):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        return _stub(f"{_n}.{attr}")
+    mod.__getattr__ = __getattr__
+    return mod
+
+
+class _Existing(importlib.abc.Loader):
+    def __init__(self, module):
+        self.module = module
+        self.spec = getattr(module, "__spec__", None)
+
+    def create_module(self, spec):
+        return self.module
+
+    def exec_module(self, module):
+        # importlib overwrote __spec__ (and maybe __loader__): give warpforge's back.
+        module.__spec__ = self.spec
+        if self.spec is not None:
+            module.__loader__ = self.spec.loader
+
+
+class _StubLoader(importlib.abc.Loader):
+    def create_module(self, spec):
+        STUBBED.append(f"{spec.name} (module)")
+        return _stub_module(spec.name)
+
+    def exec_module(self, module):
+        pass
+
+
+class TritonAlias(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != SRC and not fullname.startswith(SRC + "."):
+            return None
+        tail = fullname[len(SRC):]
+        if tail == "._internal_testing":
+            try:
+                importlib.import_module(DST + tail)
+            except ImportError:
+                local = TESTS_DIR / "_internal_testing.py"
+                if local.exists():
+                    _add_import_stubs(local)
+                    return importlib.util.spec_from_file_location(fullname, local)
+        try:
+            module = importlib.import_module(DST + tail)
+        except ImportError:
+            if not USE_STUBS:
+                return None
+            return importlib.util.spec_from_loader(fullname, _StubLoader(), is_package=True)
+        ALIASED.add(fullname)
+        return importlib.util.spec_from_loader(fullname, _Existing(module))
+
+
+def _wf_has_submodule(name):
+    """Whether triton module `name` has a real warpforge counterpart."""
+    try:
+        importlib.import_module(DST + name[len(SRC):])
+        return True
+    except ImportError:
+        return False
+
+
+def _add_import_stubs(path):
+    """Stub the names that `path` imports at module level from triton.X but
+    warpforge.X lacks, so that the file can be imported at all."""
+    if not USE_STUBS:
+        return
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError):
+        return
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
+            continue
+        if node.module != SRC and not node.module.startswith(SRC + "."):
+            continue
+        try:
+            module = importlib.import_module(node.module)
+        except ImportError:
+            continue
+        for alias in node.names:
+            if alias.name == "*" or hasattr(module, alias.name):
+                continue
+            if _wf_has_submodule(f"{node.module}.{alias.name}"):
+                continue
+            setattr(module, alias.name, _stub(f"{node.module}.{alias.name}"))
+            STUBBED.append(f"{node.module}.{alias.name}")
+
+
+sys.meta_path.insert(0, TritonAlias())
+
+
+def pytest_addoption(parser):
+    parser.addoption("--device", action="store", default="cpu")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "interpreter: indicate whether interpreter supports the test")
+
+
+@pytest.fixture
+def device(request):
+    return request.config.getoption("--device")
+
+
+@pytest.fixture
+def fresh_triton_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path))
+    yield str(tmp_path)
+
+
+@pytest.fixture
+def with_allocator():
+    wf = importlib.import_module(DST)
+    if not hasattr(wf, "set_allocator"):
+        yield  # the interpreter needs no device allocator
+        return
+
+    def alloc(size, align, stream):
+        import torch
+        return torch.empty(size, dtype=torch.int8)
+    wf.set_allocator(alloc)
+    yield
+
+
+@pytest.fixture
+def fresh_knobs():
+    if not hasattr(importlib.import_module(DST), "knobs"):
+        raise WarpforgeMissing(f"{SRC}.knobs (fixture fresh_knobs)")
+    yield importlib.import_module(DST).knobs
+
+
+fresh_knobs_except_libraries = fresh_knobs
+
+
+def _module_level_nodes(tree):
+    """The nodes evaluated when a module is imported: module-level statements,
+    plus decorators, defaults and base classes of its functions and classes."""
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            parts = list(stmt.decorator_list)
+            if isinstance(stmt, ast.ClassDef):
+                parts += stmt.bases
+            else:
+                parts += stmt.args.defaults + [d for d in stmt.args.kw_defaults if d]
+            for part in parts:
+                yield from ast.walk(part)
+        else:
+            yield from ast.walk(stmt)
+
+
+def _add_attribute_stubs(path):
+    """Stub missing attributes of triton modules (tl.float8e4b15 in a
+    parametrize list) that `path` reads while it is imported."""
+    if not USE_STUBS:
+        return
+    try:
+        tree = ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError):
+        return
+    names = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name == SRC or a.name.startswith(SRC + "."):
+                    names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+    for node in _module_level_nodes(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain, cur = [node.attr], node.value
+        while isinstance(cur, ast.Attribute):
+            chain.insert(0, cur.attr)
+            cur = cur.value
+        if not isinstance(cur, ast.Name) or cur.id not in names:
+            continue
+        modname = names[cur.id]
+        for i, attr in enumerate(chain):
+            try:
+                module = importlib.import_module(modname)
+            except ImportError:
+                break
+            if hasattr(module, attr):
+                modname = f"{modname}.{attr}"
+                if not isinstance(getattr(module, attr), types.ModuleType):
+                    break
+                continue
+            if _wf_has_submodule(f"{modname}.{attr}"):
+                modname = f"{modname}.{attr}"
+                continue
+            setattr(module, attr, _stub(f"{modname}.{attr}"))
+            STUBBED.append(f"{modname}.{attr}")
+            break
+
+
+def _configure_stubs():
+    # Test files import each other (test_standard imports test_core): stub for all.
+    for path in sorted(TESTS_DIR.glob("*.py")):
+        if path.name != "_internal_testing.py":
+            _add_import_stubs(path)
+            _add_attribute_stubs(path)
+
+
+_configure_stubs()
+
+
+_files = collections.defaultdict(lambda: collections.Counter())
+_messages = collections.defaultdict(collections.Counter)
+_outcome = {}
+
+
+def _file(nodeid):
+    return nodeid.split("::", 1)[0].rsplit("/", 1)[-1]
+
+
+def _message(report):
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None:
+        text = crash.message
+    else:
+        text = str(report.longrepr)
+    line = text.strip().splitlines()[0] if text.strip() else "?"
+    return line[:300]
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        f = _file(report.nodeid) or "?"
+        _files[f]["collection_errors"] += 1
+        _messages[f]["collection error: " + _message(report)] += 1
+
+
+def pytest_itemcollected(item):
+    _files[_file(item.nodeid)]["collected"] += 1
+
+
+def pytest_collection_finish(session):
+    for item in session.items:
+        _files[_file(item.nodeid)]["selected"] += 1
+
+
+def pytest_runtest_logreport(report):
+    f = _file(report.nodeid)
+    key = report.nodeid
+    if report.when == "setup":
+        if report.failed:
+            _outcome[key] = ("errors", _message(report))
+        elif report.skipped:
+            _outcome[key] = ("skipped", None)
+    elif report.when == "call":
+        if hasattr(report, "wasxfail"):
+            _outcome[key] = ("xfailed" if report.skipped else "xpassed", None)
+        elif report.passed:
+            _outcome[key] = ("passed", None)
+        elif report.failed:
+            _outcome[key] = ("failed", _message(report))
+        else:
+            _outcome[key] = ("skipped", None)
+    elif report.when == "teardown" and report.failed and key in _outcome:
+        if _outcome[key][0] == "passed":
+            _outcome[key] = ("errors", _message(report))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for nodeid, (kind, msg) in _outcome.items():
+        f = _file(nodeid)
+        _files[f][kind] += 1
+        if msg is not None:
+            _messages[f][msg] += 1
+    out = {"files": {f: dict(c) for f, c in _files.items()},
+           "messages": {f: c.most_common() for f, c in _messages.items()},
+           "stubbed": sorted(set(STUBBED)), "aliased": sorted(ALIASED),
+           "exitstatus": int(exitstatus)}
+    Path(RESULT).write_text(json.dumps(out))
+'''
+
+def guard_decorators(source: str, filename: str) -> str:
+    """Wrap each decorated module-level function so that an exception raised
+    while its decorators are evaluated (a parametrize list naming a dtype that
+    warpforge lacks) fails that test alone instead of the whole file's
+    collection."""
+    import ast
+    tree = ast.parse(source, filename)
+    body = []
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.decorator_list and stmt.name.startswith("test"):
+            fallback = ast.parse(
+                f"def {stmt.name}():\n"
+                f"    raise RuntimeError('collection failed: ' + {stmt.name!r} + ': ' + _wf_err)\n").body[0]
+            handler = ast.parse(
+                "try:\n    pass\nexcept Exception as _wf_e:\n"
+                "    _wf_err = type(_wf_e).__name__ + ': ' + str(_wf_e)\n").body[0]
+            handler.body = [stmt]
+            handler.handlers[0].body.append(fallback)
+            body.append(handler)
+        else:
+            body.append(stmt)
+    tree.body = body
+    return ast.unparse(ast.fix_missing_locations(tree))
+
+
+FIELDS = ("collected", "selected", "passed", "failed", "skipped", "errors")
+
+
+def _have(module):
+    import importlib.util
+    return importlib.util.find_spec(module) is not None
+
+
+def run_file(test_file: Path, args, workdir: Path) -> dict:
+    if args.guard:
+        staged = workdir / "tests"
+        staged.mkdir(exist_ok=True)
+        for src in test_file.parent.glob("*.py"):
+            text = src.read_text()
+            if src.name.startswith("test_"):
+                text = guard_decorators(text, str(src))
+            (staged / src.name).write_text(text)
+        test_file = staged / test_file.name
+    result = workdir / f"{test_file.stem}.json"
+    env = dict(os.environ)
+    env.update({
+        "WARPFORGE_INTERPRET": "1", "TRITON_INTERPRET": "1",
+        "WF_CONFORMANCE_TESTS": str(test_file.parent),
+        "WF_CONFORMANCE_RESULT": str(result),
+        "WF_CONFORMANCE_STUBS": "0" if args.no_stubs else "1",
+        "WARPFORGE_CACHE_DIR": str(workdir / "cache"),
+    })
+    paths = [str(workdir), str(REPO / "python")]
+    if env.get("PYTHONPATH"):
+        paths.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(paths)
+    cmd = [sys.executable, "-m", "pytest", str(test_file), "-p", "wf_triton_alias",
+           "-p", "no:cacheprovider", "--rootdir", str(test_file.parent),
+           "-q", "--tb=line", "-o", "addopts=", "--device", "cpu",
+           "-W", "ignore::DeprecationWarning"]
+    if args.marker:
+        cmd += ["-m", args.marker]
+    if args.k:
+        cmd += ["-k", args.k]
+    for d in args.deselect or ():
+        cmd += ["--deselect", d]
+    if args.timeout:
+        if _have("pytest_timeout"):
+            cmd += ["--timeout", str(args.timeout)]
+        else:
+            print("warning: pytest-timeout is not installed; --timeout ignored", file=sys.stderr)
+    cmd += args.pytest_args
+    log = (args.logs or workdir) / f"{test_file.stem}.log"
+    with open(log, "w") as fh:
+        proc = subprocess.run(cmd, cwd=test_file.parent, env=env, stdout=fh,
+                              stderr=subprocess.STDOUT)
+    if result.exists():
+        data = json.loads(result.read_text())
+    else:  # pytest died before sessionfinish (crash, usage error)
+        tail = log.read_text()[-2000:]
+        data = {"files": {}, "messages": {}, "stubbed": [], "aliased": [],
+                "exitstatus": proc.returncode, "crash": tail}
+    counts = data["files"].get(test_file.name, {})
+    row = {f: int(counts.get(f, 0)) for f in FIELDS}
+    row["errors"] += int(counts.get("collection_errors", 0))
+    row["xfailed"] = int(counts.get("xfailed", 0))
+    row["xpassed"] = int(counts.get("xpassed", 0))
+    ran = row["passed"] + row["failed"] + row["errors"] + row["xpassed"]
+    row["pass_rate"] = round((row["passed"] + row["xpassed"]) / ran, 4) if ran else None
+    row["exitstatus"] = proc.returncode
+    row["stubbed"] = data.get("stubbed", [])
+    row["top_failures"] = data.get("messages", {}).get(test_file.name, [])[:args.top]
+    if "crash" in data:
+        row["crash"] = data["crash"]
+    return row
+
+
+def markdown(rows: dict) -> str:
+    out = ["| file | collected | selected | passed | failed | skipped | errors | pass rate |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, r in rows.items():
+        rate = "-" if r["pass_rate"] is None else f"{100 * r['pass_rate']:.1f}%"
+        out.append(f"| {name} | {r['collected']} | {r['selected']} | {r['passed']} | "
+                   f"{r['failed']} | {r['skipped']} | {r['errors']} | {rate} |")
+    return "\n".join(out)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--tests", required=True, type=Path,
+                   help="directory holding Triton's test files")
+    p.add_argument("--files", nargs="*", default=None,
+                   help=f"test files in --tests to run (default: those of {', '.join(DEFAULT_FILES)} "
+                        "that exist, else every test_*.py)")
+    p.add_argument("--json", type=Path, help="write the results as JSON here")
+    p.add_argument("-k", default=None, help="passed to pytest -k")
+    p.add_argument("--deselect", action="append", help="passed to pytest --deselect (repeatable)")
+    p.add_argument("-m", dest="marker", default="interpreter",
+                   help="pytest -m marker expression (default: 'interpreter', as Triton's "
+                        "interpreter CI; '' for all tests)")
+    p.add_argument("--timeout", type=float, default=None,
+                   help="per-test timeout in seconds (needs pytest-timeout)")
+    p.add_argument("--mode", choices=["interpret"], default="interpret",
+                   help="only the CPU interpreter for now")
+    p.add_argument("--no-stubs", action="store_true",
+                   help="do not stub triton names that warpforge lacks")
+    p.add_argument("--no-guard", dest="guard", action="store_false",
+                   help="run the test files as they are, without guarding each test's "
+                        "decorators (one failing parametrize list then stops the whole file)")
+    p.add_argument("--logs", type=Path, default=None,
+                   help="keep each file's pytest log in this directory")
+    p.add_argument("--top", type=int, default=25, help="failure messages kept per file")
+    p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
+    args = p.parse_args(argv)
+
+    tests = args.tests.resolve()
+    if args.logs:
+        args.logs.mkdir(parents=True, exist_ok=True)
+    if args.files:
+        files = [tests / f for f in args.files]
+    else:
+        files = [tests / f for f in DEFAULT_FILES if (tests / f).exists()]
+        files = files or sorted(tests.glob("test_*.py"))
+    if not files:
+        p.error(f"no test files in {tests}")
+
+    rows = {}
+    with tempfile.TemporaryDirectory(prefix="wf_conformance_") as tmp:
+        workdir = Path(tmp)
+        (workdir / "wf_triton_alias.py").write_text(PLUGIN)
+        for f in files:
+            rows[f.name] = run_file(f, args, workdir)
+
+    total = {k: sum(r[k] for r in rows.values()) for k in FIELDS + ("xfailed", "xpassed")}
+    ran = total["passed"] + total["failed"] + total["errors"] + total["xpassed"]
+    total["pass_rate"] = round((total["passed"] + total["xpassed"]) / ran, 4) if ran else None
+    print(markdown({**rows, "total": total}))
+    stubbed = sorted({s for r in rows.values() for s in r["stubbed"]})
+    if stubbed:
+        print("\nstubbed (missing in warpforge): " + ", ".join(stubbed))
+    if args.json:
+        args.json.write_text(json.dumps({
+            "tests_dir": str(tests), "mode": args.mode, "marker": args.marker,
+            "k": args.k, "deselect": args.deselect, "files": rows, "total": total,
+        }, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
