@@ -167,3 +167,54 @@ def test_pointer_into_no_argument_is_not_blamed_on_one(monkeypatch):
     message = str(info.value)
     assert "inside no array argument ('ptrs', 'out_ptr')" in message
     assert "element offset" not in message
+
+
+# ---------------------------------------------------------------------------
+# Kernels made with exec (Triton's tests' patch_kernel) and _unsafe_update_src
+# ---------------------------------------------------------------------------
+
+_TEMPLATE = '''
+@triton.jit
+def patched(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, GENERATE_TEST_HERE)
+'''
+
+
+def _exec_kernel(expr):
+    namespace = {}
+    exec(_TEMPLATE.replace("GENERATE_TEST_HERE", expr), {"triton": triton, "tl": tl},
+         namespace)
+    return namespace["patched"]
+
+
+def test_exec_made_kernel_runs_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    kernel = _exec_kernel("x * 2 + 1")
+    x = np.arange(1, 17, dtype=np.float32)
+    out = np.full(16, np.nan, np.float32)
+    kernel[(1,)](x, out, BLOCK=16)
+    np.testing.assert_array_equal(out, x * 2 + 1)
+
+
+def test_exec_made_kernel_says_why_it_cannot_compile():
+    kernel = _exec_kernel("x")
+    with pytest.raises(ValueError, match="cannot read the source of patched.*exec.*"
+                                         "WARPFORGE_INTERPRET=1"):
+        kernel.warmup(F32, F32, BLOCK=16, grid=(1,))
+
+
+@triton.jit
+def update_me(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, x + 1.0)
+
+
+def test_unsafe_update_src_changes_what_compiles():
+    kernel = triton.JITFunction(update_me.fn)
+    before = kernel.warmup(F32, F32, BLOCK=16, grid=(1,)).asm["tile"]
+    kernel._unsafe_update_src(kernel.src.replace("x + 1.0", "x * 3.0"))
+    after = kernel.warmup(F32, F32, BLOCK=16, grid=(1,)).asm["tile"]
+    assert "arith.addf" in before and "arith.mulf" in after and "arith.addf" not in after

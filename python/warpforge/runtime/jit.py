@@ -236,21 +236,44 @@ class JITFunction(KernelFunction):
                                   for d in do_not_specialize}
         self.debug = debug
         self.globals = _Namespace(fn)
+        self._tree = None
+        self.cache: Dict[Tuple, CompiledKernel] = {}
+        self._source_error = None
         try:
             lines, first = inspect.getsourcelines(fn)
         except (OSError, TypeError):
-            raise ValueError(
+            # The interpreter runs the Python function itself and needs no
+            # source (Triton's tests exec rewritten kernels in interpreter
+            # mode); compiling does, and raises this then.
+            self._source_error = (
                 f"@warpforge.jit cannot read the source of {fn.__qualname__}: kernels must be "
-                "defined in a .py file (not typed at an interactive prompt or piped to "
-                "python)") from None
+                "defined in a .py file (not typed at an interactive prompt, piped to python "
+                "or made with exec) to be compiled; WARPFORGE_INTERPRET=1 runs them without")
+            lines, first = [f"def {fn.__name__}():\n"], 0
         start = next(i for i, l in enumerate(lines) if l.lstrip().startswith(("def ", "async def")))
         self.first_line = first + start
         self.source_lines = lines[start:]
         self.indent = len(self.source_lines[0]) - len(self.source_lines[0].lstrip())
-        self.src = textwrap.dedent("".join(self.source_lines))
+        self._src = textwrap.dedent("".join(self.source_lines))
         self.filename = inspect.getsourcefile(fn) or "<unknown>"
+
+    @property
+    def src(self) -> str:
+        """The function's source, dedented (what the compiler parses)."""
+        if self._source_error is not None:
+            raise ValueError(self._source_error)
+        return self._src
+
+    def _unsafe_update_src(self, new_src: str) -> None:
+        """Replaces the source the compiler reads (Triton's hook for tests
+        that patch kernel text); the Python function the interpreter runs is
+        unchanged, as in Triton."""
+        self._src = textwrap.dedent(new_src)
+        self.source_lines = self._src.splitlines(keepends=True)
+        self._source_error = None
         self._tree = None
-        self.cache: Dict[Tuple, CompiledKernel] = {}
+        self.cache.clear()
+        self._launcher = None
 
     def source_key(self, _visiting=None) -> str:
         """A hash of this function's source, the @jit functions it calls
