@@ -47,7 +47,7 @@ def test_type_mismatch():
 
     err = compile_error(k, F32)
     assert err.lineno == line_of(k, "a & 3")
-    assert "bitwise operations need integer operands, got tl.float32" in str(err)
+    assert "invalid operands of type tl.float32 and tl.float32: bitwise operations need integer operands" in str(err)
 
 
 def test_non_constexpr_where_constexpr_is_needed():

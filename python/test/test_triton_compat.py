@@ -218,3 +218,51 @@ def test_unsafe_update_src_changes_what_compiles():
     kernel._unsafe_update_src(kernel.src.replace("x + 1.0", "x * 3.0"))
     after = kernel.warmup(F32, F32, BLOCK=16, grid=(1,)).asm["tile"]
     assert "arith.addf" in before and "arith.mulf" in after and "arith.addf" not in after
+
+
+# ---------------------------------------------------------------------------
+# triton.reinterpret / TensorWrapper (Triton's tests make unsigned inputs so)
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def shift_right(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, x >> 28)
+
+
+def test_reinterpret_as_unsigned_interpreter(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    x = np.array([-1, -16, 5, 1 << 30] * 4, np.int32)
+    out = np.zeros(16, np.int32)
+    ux, uout = triton.reinterpret(x, tl.uint32), triton.reinterpret(out, tl.uint32)
+    assert str(ux).startswith("TensorWrapper[")
+    shift_right[(1,)](ux, uout, BLOCK=16)
+    # Logical shifts: the kernel saw uint32.
+    np.testing.assert_array_equal(out.view(np.uint32), x.view(np.uint32) >> 28)
+    assert triton.reinterpret(ux, ux.dtype) is not x  # another wrapper of x
+    assert warpforge.runtime.jit.reinterpret is triton.reinterpret
+
+
+def test_reinterpret_signature():
+    from warpforge.runtime.jit import arg_spec
+    x = np.zeros(16, np.int32)
+    assert arg_spec(triton.reinterpret(x, tl.uint32))[1] == "*uint32"
+    k = shift_right.warmup(triton.reinterpret(x, tl.uint32), x, BLOCK=16, grid=(1,))
+    assert "arith.shrui" in k.asm["tile"]
+
+
+def test_triton_error_is_the_base_of_kernel_errors(frontend_only):
+    from warpforge.language.semantic import SemanticError
+    assert issubclass(SemanticError, triton.TritonError)
+    assert issubclass(warpforge.CompilationError, triton.TritonError)
+
+    @triton.jit
+    def float_and(x_ptr):
+        x = tl.load(x_ptr + tl.arange(0, 16))
+        tl.store(x_ptr + tl.arange(0, 16), x & x)
+
+    # Triton's test_bitwise_op expects exactly this.
+    with pytest.raises(triton.TritonError, match="invalid operands of type"):
+        float_and.warmup(F32, grid=(1,))

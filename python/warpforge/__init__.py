@@ -9,11 +9,11 @@ __version__ = "0.1.0"
 
 from . import errors, ir  # noqa: E402,F401
 from .errors import (AutotuneError, CudaError, Diagnostic, DriverUnavailable,  # noqa: E402,F401
-                     IRError, OutOfResources)
+                     IRError, OutOfResources, TritonError)
 from . import language  # noqa: E402,F401
 from .compiler import CompilationError, KernelOptions  # noqa: E402,F401
 from .language.core import constexpr  # noqa: E402,F401
-from .runtime.jit import JITFunction, jit  # noqa: E402,F401
+from .runtime.jit import JITFunction, jit, reinterpret  # noqa: E402,F401
 from .runtime.allocation import set_allocator  # noqa: E402,F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: E402,F401
 from . import testing  # noqa: E402,F401

@@ -4,6 +4,12 @@ driver failures."""
 from typing import Dict, List, NamedTuple, Sequence
 
 
+class TritonError(Exception):
+    """The base of the errors a kernel's source causes (Triton's
+    `triton.TritonError`): compilation errors and the language's typing
+    errors, so that `except warpforge.TritonError` catches both."""
+
+
 class Diagnostic(NamedTuple):
     """One diagnostic from the compiler core, at its first file location."""
 

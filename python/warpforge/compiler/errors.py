@@ -2,8 +2,10 @@
 
 from typing import Optional
 
+from ..errors import TritonError
 
-class CompilationError(Exception):
+
+class CompilationError(TritonError):
     """A kernel could not be compiled. `filename`, `lineno` and `col` point at
     the kernel source (1-based line, 0-based column)."""
 

@@ -84,7 +84,8 @@ def mod(a, b) -> tensor:
 def _bitwise(a, b, name):
     a, b, ty = _arith_operands(a, b)
     if not ty.is_int():
-        raise SemanticError(f"bitwise operations need integer operands, got {ty}")
+        raise SemanticError(f"invalid operands of type {a.dtype} and {b.dtype}: bitwise "
+                            "operations need integer operands")
     return _op(name, [a, b], a.type)
 
 

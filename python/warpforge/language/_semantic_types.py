@@ -10,11 +10,12 @@ from __future__ import annotations
 import builtins
 from typing import Optional, Sequence
 
+from ..errors import TritonError
 from . import core
 from .core import block_type, constexpr, dtype, tensor, tensor_descriptor_type
 
 
-class SemanticError(TypeError):
+class SemanticError(TritonError, TypeError):
     """A kernel broke a typing or shape rule of the language."""
 
 

@@ -41,6 +41,8 @@ def _is_constexpr_annotation(annotation) -> bool:
 
 def pointer_type_name(value) -> Optional[str]:
     """"*fp16" for a torch tensor, NumPy array or array-interface object."""
+    if isinstance(value, TensorWrapper):  # triton.reinterpret
+        return "*" + value.dtype.name
     dtype = getattr(value, "dtype", None)
     if dtype is not None and hasattr(value, "data_ptr"):  # torch
         name = str(dtype).rsplit(".", 1)[-1]
@@ -501,6 +503,64 @@ class JITFunction(KernelFunction):
         """Compiles for these arguments without launching; `.asm` holds every
         stage."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+class TensorWrapper:
+    """A tensor viewed as another element type (`triton.reinterpret`): the
+    same memory, with `dtype` a `tl.dtype` of the same width, e.g. an int32
+    tensor read as uint32 by the kernel. Wraps torch tensors and NumPy
+    arrays."""
+
+    def __init__(self, base, dtype):
+        self.base = base
+        self.dtype = dtype
+        self.data = getattr(base, "data", None)
+        self.device = getattr(base, "device", "cpu")
+        self.shape = tuple(base.shape)
+
+    def data_ptr(self) -> int:
+        return data_pointer(self.base)
+
+    def stride(self, *args):
+        stride = getattr(self.base, "stride", None)
+        if callable(stride):
+            return stride(*args)
+        strides = tuple(s // self.base.itemsize for s in self.base.strides)
+        return strides[args[0]] if args else strides
+
+    def element_size(self) -> int:
+        size = getattr(self.base, "element_size", None)
+        return size() if callable(size) else self.base.itemsize
+
+    def __str__(self) -> str:
+        return f"TensorWrapper[{self.dtype}]({self.base})"
+
+    def cpu(self):
+        return TensorWrapper(self.base.cpu(), self.dtype)
+
+    def copy_(self, other):
+        self.base.copy_(other.base)
+
+    def clone(self):
+        return TensorWrapper(self.base.clone(), self.dtype)
+
+    def to(self, device):
+        return TensorWrapper(self.base.to(device), self.dtype)
+
+    def new_empty(self, sizes):
+        return TensorWrapper(self.base.new_empty(sizes), self.dtype)
+
+
+def reinterpret(tensor, dtype):
+    """`tensor` seen by kernels as elements of `dtype` (Triton's
+    `triton.reinterpret`): unwraps when `dtype` is the base's own."""
+    if isinstance(tensor, TensorWrapper):
+        if dtype == tensor.base.dtype:
+            return tensor.base
+        return TensorWrapper(tensor.base, dtype)
+    if hasattr(tensor, "data_ptr") or hasattr(tensor, "__array_interface__"):
+        return TensorWrapper(tensor, dtype)
+    raise TypeError(f"cannot reinterpret a {type(tensor).__name__}")
 
 
 def _tuple_src(items) -> str:
