@@ -266,3 +266,21 @@ def test_triton_error_is_the_base_of_kernel_errors(frontend_only):
     # Triton's test_bitwise_op expects exactly this.
     with pytest.raises(triton.TritonError, match="invalid operands of type"):
         float_and.warmup(F32, grid=(1,))
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("fp16", "fp16"), ("i32", "int32"), ("u1", "int1"), ("u64", "uint64"), ("bf16", "bf16"),
+    ("fp8e4nv", "fp8e4nv")])
+def test_str_to_ty_and_canonical_names(name, expected):
+    from warpforge.runtime.jit import type_canonicalisation_dict
+    assert tl.str_to_ty(name, None).name == expected
+    assert tl.str_to_ty(type_canonicalisation_dict[expected if expected != "int1" else "bool"],
+                        None).name == expected
+    assert tl.str_to_ty("*" + name, None).element_ty.name == expected
+    assert tl.str_to_ty("*k" + name, None).element_ty.name == expected
+
+
+def test_str_to_ty_descriptor():
+    ty = tl.str_to_ty("tensordesc<fp16[64, 32]>", None)
+    assert ty.block_type.shape == [64, 32] or list(ty.block_type.shape) == [64, 32]
+    assert ty.block_type.element_ty.name == "fp16"

@@ -41,6 +41,25 @@ class static_range:
         return iter(builtins.range(self.start, self.end, self.step))
 
 
+def str_to_ty(name, c=None):
+    """A type from its signature spelling, as Triton's `tl.str_to_ty`:
+    `"fp16"`, `"i32"`, `"u1"`, `"*fp32"` (pointer; Triton's `"*k..."` const
+    pointers are plain pointers here), `"tensordesc<fp16[64, 64]>"`."""
+    name = str(_u(name))
+    if name.startswith("*"):
+        inner = name[1:]
+        return core.pointer_type(str_to_ty(inner[1:] if inner.startswith("k") else inner, c))
+    if name.startswith("tensordesc<") and name.endswith(">"):
+        elem, rest = name[len("tensordesc<"):-1].split("[", 1)
+        block = [int(b) for b in rest.split("]", 1)[0].split(",")]
+        return core.tensor_descriptor_type(core.block_type(str_to_ty(elem.strip(), c), block))
+    if name == "u1":
+        return core.int1
+    if name.startswith("constexpr"):
+        raise ValueError("str_to_ty: constexpr types have no warpforge type object")
+    return core.dtype_from_name(name)
+
+
 class range:  # noqa: A001 - the language's name
     """`for i in tl.range(...)`: a loop the compiler may software-pipeline
     (`num_stages`), warp-specialize (`warp_specialize`) or unroll

@@ -505,6 +505,21 @@ class JITFunction(KernelFunction):
         return self.run(*args, grid=grid, warmup=True, **kwargs)
 
 
+# Names of element types -> their signature spelling (Triton's
+# `triton.runtime.jit.type_canonicalisation_dict`, for the types warpforge
+# has; bools canonicalize to "u1" as in Triton). `tl.str_to_ty` reads the
+# values back.
+type_canonicalisation_dict = {
+    "bool": "u1", "int1": "u1", "uint1": "u1", "i1": "u1",
+    "float8e4nv": "fp8e4nv", "float8_e4m3fn": "fp8e4nv", "float8e5": "fp8e5",
+    "float8_e5m2": "fp8e5", "half": "fp16", "float16": "fp16", "bfloat16": "bf16",
+    "float": "fp32", "float32": "fp32", "double": "fp64", "float64": "fp64",
+    "int8": "i8", "int16": "i16", "int": "i32", "int32": "i32", "int64": "i64",
+    "uint8": "u8", "uint16": "u16", "uint32": "u32", "uint64": "u64",
+}
+type_canonicalisation_dict.update({v: v for v in list(type_canonicalisation_dict.values())})
+
+
 class TensorWrapper:
     """A tensor viewed as another element type (`triton.reinterpret`): the
     same memory, with `dtype` a `tl.dtype` of the same width, e.g. an int32
