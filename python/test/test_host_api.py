@@ -6,7 +6,6 @@ torch; the tests marked gpu run the real calls on an H100."""
 
 import json
 import pickle
-import textwrap
 
 import numpy as np
 import pytest
@@ -21,7 +20,7 @@ from warpforge.runtime import driver
 
 import zoo
 from test_driver import MISSING_LIBCUDA, fake_kernel, run_python
-from test_driver_mock import PRELUDE, mock_libcuda  # noqa: F401 - a fixture
+from test_driver_mock import mock_libcuda, mocked  # noqa: F401 - fixtures
 
 TRITON_KEYS = {"max_shared_mem", "multiprocessor_count", "max_num_regs", "warpSize",
                "sm_clock_rate", "mem_clock_rate", "mem_bus_width"}
@@ -68,16 +67,6 @@ def test_active_without_a_driver_raises_driver_unavailable():
     """, WARPFORGE_LIBCUDA=MISSING_LIBCUDA)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split("\n")[:-1] == ["DriverUnavailable"] * len(ACTIVE_CALLS)
-
-
-@pytest.fixture
-def mocked(mock_libcuda):  # noqa: F811
-    def run(code: str, **env) -> str:
-        result = run_python(PRELUDE + textwrap.dedent(code), WARPFORGE_LIBCUDA=mock_libcuda,
-                            **env)
-        assert result.returncode == 0, result.stderr
-        return result.stdout
-    return run
 
 
 def test_active_with_a_driver_but_no_gpu_is_a_cuda_error(mocked):

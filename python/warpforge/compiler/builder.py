@@ -43,10 +43,10 @@ def mlir_string(s: str) -> str:
     return '"' + "".join(out) + '"'
 
 
-# The largest finite value of each narrower float type: beyond it a value
-# rounds to infinity (round to nearest even, as a cast does).
-_FLOAT_MAX = {"f32": (2 - 2.0 ** -23) * 2.0 ** 127 * (1 + 2.0 ** -25),
-              "f16": 65504.0 + 16.0, "bf16": (2 - 2.0 ** -7) * 2.0 ** 127 * (1 + 2.0 ** -9)}
+# Per narrower float type, the halfway point between its largest finite
+# value and the next power of 2: from there up a value rounds to infinity
+# (round to nearest even; the largest finite mantissa is odd).
+_FLOAT_MAX = {"f32": 2.0 ** 128 - 2.0 ** 103, "f16": 65520.0, "bf16": 2.0 ** 128 - 2.0 ** 119}
 
 
 def float_literal(value: float, ir_type: str) -> str:

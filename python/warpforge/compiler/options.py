@@ -122,9 +122,6 @@ class KernelOptions:
         """Every option, by name: for the in-memory and disk caches."""
         return tuple((name, getattr(self, name)) for name in OPTION_NAMES)
 
-    def as_dict(self) -> Dict[str, Any]:
-        return {name: getattr(self, name) for name in OPTION_NAMES}
-
     @classmethod
     def describe(cls) -> str:
         """One line per option: name, default, meaning (for docs and errors)."""
