@@ -38,6 +38,15 @@ inline constexpr llvm::StringLiteral kSharedLimit = "tilegpu.shared-limit";
 /// On overflow: the bytes of multi-buffered (pipelined) allocations.
 inline constexpr llvm::StringLiteral kSharedPipelined =
     "tilegpu.shared-pipelined";
+/// Global scratch each program needs (bytes, and their alignment): the
+/// tensor maps of the descriptors it makes (`tile.make_tensor_descriptor`).
+/// The launcher allocates this times the number of programs with the
+/// allocator of `warpforge.set_allocator` and passes it as the kernel's
+/// last parameter.
+inline constexpr llvm::StringLiteral kGlobalScratchBytes =
+    "tilegpu.global-scratch-bytes";
+inline constexpr llvm::StringLiteral kGlobalScratchAlign =
+    "tilegpu.global-scratch-align";
 } // namespace attr
 
 /// Records `options` (and a warp of `threadsPerWarp` lanes) on `module`.

@@ -1,0 +1,70 @@
+//===- TMA.h - How a tensor descriptor's blocks sit in shared memory -*- C++ -*-===//
+//
+// One rule, used by the compiler (the shared layout a descriptor's loads
+// land in and its stores read from) and by the launcher (the box and
+// swizzle `cuTensorMapEncodeTiled` gets for a host descriptor argument), so
+// that the two always agree:
+//
+//  * A 2-D block whose rows span at least 32 bytes lands in the NVMMA
+//    layout wgmma reads, swizzled by min(128, row bytes).  A row wider than
+//    the swizzle is stored as consecutive column blocks of `swizzle` bytes,
+//    each holding all the rows, which is what a TMA box of `swizzle` bytes
+//    wide writes, one copy per column block.  So the box is the block with
+//    its inner dimension cut to `swizzle` bytes.
+//  * Any other block (1-D, 3- to 5-D, or rows of 16 bytes) lands densely in
+//    row-major order, unswizzled, in one copy of the whole block.
+//
+// The element type, shapes and strides of the tensor map itself come from
+// the descriptor; only the box and the swizzle are the compiler's choice.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef WARPFORGE_DIALECT_TILEGPU_IR_TMA_H
+#define WARPFORGE_DIALECT_TILEGPU_IR_TMA_H
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace warpforge::tilegpu::tma {
+
+/// What the TMA engine moves per dimension at most.
+inline constexpr int64_t kMaxBoxDim = 256;
+/// A tensor map's size and the alignment of one in memory.
+inline constexpr int64_t kTensorMapBytes = 128;
+inline constexpr int64_t kTensorMapAlign = 64;
+/// Global addresses and strides must be multiples of this.
+inline constexpr int64_t kGlobalAlign = 16;
+/// The smallest inner box (bytes).
+inline constexpr int64_t kMinInnerBoxBytes = 16;
+
+struct Encoding {
+  /// 0 (none), 32, 64 or 128 bytes.
+  int swizzleBytes = 0;
+  /// The box of one copy, outermost dimension first.
+  std::vector<int64_t> box;
+  /// Copies per block: the inner dimension's column blocks.
+  int64_t copies() const { return copiesPerBlock; }
+  int64_t copiesPerBlock = 1;
+};
+
+/// The encoding of blocks of `blockShape` (outermost first) of
+/// `elementBits`-bit elements.
+inline Encoding encodingFor(unsigned elementBits,
+                            const std::vector<int64_t> &blockShape) {
+  Encoding e;
+  e.box = blockShape;
+  if (blockShape.empty())
+    return e;
+  int64_t rowBytes = blockShape.back() * elementBits / 8;
+  if (blockShape.size() != 2 || rowBytes < 32)
+    return e;
+  e.swizzleBytes = static_cast<int>(std::min<int64_t>(128, rowBytes));
+  e.box.back() = e.swizzleBytes * 8 / elementBits;
+  e.copiesPerBlock = blockShape.back() / e.box.back();
+  return e;
+}
+
+} // namespace warpforge::tilegpu::tma
+
+#endif // WARPFORGE_DIALECT_TILEGPU_IR_TMA_H
