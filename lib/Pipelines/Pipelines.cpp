@@ -18,6 +18,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -67,6 +68,7 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   // K loops feeding wgmma: cp.async into multi-buffered shared memory
   // (tilegpu.num-stages buffers), one product in flight.
   pm.addPass(tilegpu::createTileGPUSoftwarePipeline());
+  pm.addPass(tilegpu::createTileGPULowerTMA());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -75,6 +77,9 @@ void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createTileGPUAllocateSharedMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTileGPUToLLVM());
+  // The typed NVVM ops that have no LLVM intrinsic (mbarrier waits,
+  // predicated TMA copies, ...) become MLIR's own inline PTX.
+  pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -3,6 +3,8 @@
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
+#include "warpforge/Dialect/TileGPU/IR/TMA.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -15,6 +17,13 @@ namespace {
 /// A kernel becomes an `llvm.func` marked `nvvm.kernel`, launched with
 /// exactly num-warps * 32 threads (`nvvm.reqntid`), so ptxas may assume
 /// the block shape.
+///
+/// A host tensor descriptor argument is its 128-byte tensor map passed by
+/// value (`byval`, 64-byte aligned) and `nvvm.grid_constant`: the kernel
+/// uses the parameter's own address, which the TMA instructions take, with
+/// no copy to local memory.  A kernel that makes descriptors on the device
+/// takes one more, last, parameter: the global scratch their maps go in
+/// (`tilegpu.global-scratch-bytes` per program).
 struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -36,6 +45,13 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
       signature.addInputs(i, converted);
       inputs.push_back(converted);
     }
+    auto module = op->getParentOfType<ModuleOp>();
+    bool needsScratch = tilegpu::getGlobalScratchBytes(module).has_value();
+    if (needsScratch) {
+      auto global = LLVM::LLVMPointerType::get(rewriter.getContext(), 1);
+      signature.addInputs(global);
+      inputs.push_back(global);
+    }
     auto llvmType = LLVM::LLVMFunctionType::get(
         LLVM::LLVMVoidType::get(rewriter.getContext()), inputs);
     auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(),
@@ -45,7 +61,6 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
                                            &signature)))
       return failure();
 
-    auto module = op->getParentOfType<ModuleOp>();
     int32_t threads = getNumWarps(module) * TargetInfo::kWarpSize;
     func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                   rewriter.getUnitAttr());
@@ -60,6 +75,22 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
         func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                         rewriter.getI64IntegerAttr(div.getInt()));
     }
+    for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+      auto desc = dyn_cast<tile::TensorDescType>(type.getInput(i));
+      if (!desc)
+        continue;
+      func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                      TypeAttr::get(LLVM::LLVMArrayType::get(
+                          rewriter.getI8Type(), tilegpu::tma::kTensorMapBytes)));
+      func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                      rewriter.getI64IntegerAttr(tilegpu::tma::kTensorMapAlign));
+      func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                      rewriter.getUnitAttr());
+    }
+    if (needsScratch)
+      func.setArgAttr(inputs.size() - 1,
+                      LLVM::LLVMDialect::getNoAliasAttrName(),
+                      rewriter.getUnitAttr());
     rewriter.eraseOp(op);
     return success();
   }

@@ -154,6 +154,18 @@ struct MemDescIndexOpConversion : public OpConversionPattern<MemDescIndexOp> {
   }
 };
 
+/// A transposed view is the same bytes: its type says how to read them.
+struct MemDescTransOpConversion : public OpConversionPattern<MemDescTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 /// True when the sub-tile is one contiguous run of its buffer: the dims
 /// faster than the first partial one are whole, the slower ones size 1.
 bool isContiguous(ArrayRef<int64_t> sub, ArrayRef<int64_t> full,
@@ -219,6 +231,7 @@ void warpforge::populateSharedMemoryOpToLLVMPatterns(
     const TargetInfo &targetInfo) {
   patterns.add<LocalAllocOpConversion, LocalDeallocOpConversion,
                LocalLoadOpConversion, LocalStoreOpConversion,
-               MemDescIndexOpConversion, MemDescSubsliceOpConversion>(
+               MemDescIndexOpConversion, MemDescSubsliceOpConversion,
+               MemDescTransOpConversion>(
       converter, patterns.getContext());
 }

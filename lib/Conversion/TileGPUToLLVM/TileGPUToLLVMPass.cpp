@@ -6,6 +6,7 @@
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/TargetInfo.h"
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/IR/TMA.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -35,10 +36,9 @@ LogicalResult rejectUnsupportedOps(ModuleOp module) {
       why = "tl.dot reached the LLVM lowering: only dots that "
             "tilegpu-accelerate-matmul turned into wgmma (Hopper) are "
             "supported";
-    else if (isa<tile::MakeTensorDescriptorOp, tile::DescriptorLoadOp,
-                 tile::DescriptorStoreOp>(op))
-      why = "tensor descriptors (TMA) are not supported by the GPU backend "
-            "yet";
+    else if (isa<tile::DescriptorLoadOp, tile::DescriptorStoreOp>(op))
+      why = "descriptor loads and stores reach the LLVM lowering only as TMA "
+            "copies: run tilegpu-lower-tma first";
     else if (isa<tile::CallOp>(op))
       why = "calls must be inlined before GPU code generation (run "
             "tile-optimize)";
@@ -65,6 +65,23 @@ void declareSharedMemory(ModuleOp module) {
                          TargetInfo::kSharedAddressSpace);
 }
 
+/// Gives every tensor map the kernel makes a 128-byte slot in its
+/// program's global scratch, and records the total on the module.
+void assignGlobalScratch(ModuleOp module) {
+  Builder b(module.getContext());
+  int64_t bytes = 0;
+  module.walk([&](tile::MakeTensorDescriptorOp op) {
+    op->setAttr(kGlobalScratchOffsetAttr, b.getI64IntegerAttr(bytes));
+    bytes += tma::kTensorMapBytes;
+  });
+  if (bytes == 0)
+    return;
+  module->setAttr(tilegpu::attr::kGlobalScratchBytes,
+                  b.getI32IntegerAttr(bytes));
+  module->setAttr(tilegpu::attr::kGlobalScratchAlign,
+                  b.getI32IntegerAttr(tma::kTensorMapBytes));
+}
+
 struct ConvertTileGPUToLLVM
     : public warpforge::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVM> {
   using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
@@ -83,6 +100,7 @@ struct ConvertTileGPUToLLVM
     if (failed(targetInfo) || failed(rejectUnsupportedOps(module)))
       return signalPassFailure();
     declareSharedMemory(module);
+    assignGlobalScratch(module);
 
     // Vector widths come from the axis analysis of the IR before lowering
     // (the patterns query the original ops' operands, which the conversion
@@ -131,6 +149,8 @@ struct ConvertTileGPUToLLVM
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateDebugOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateBarrierOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateTMAOpToLLVMPatterns(converter, patterns, *targetInfo);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     // libdevice for the math functions it has (accurate, and what CUDA C
     // uses); LLVM intrinsics for the rest.

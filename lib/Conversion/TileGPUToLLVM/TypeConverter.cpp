@@ -30,6 +30,10 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(MLIRContext *context)
     return LLVM::LLVMPointerType::get(context,
                                       TargetInfo::kSharedAddressSpace);
   });
+  // A tensor descriptor is the generic address of its tensor map.
+  addConversion([context](tile::TensorDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context);
+  });
   addConversion([context](AsyncTokenType) -> Type {
     return IntegerType::get(context, 32);
   });

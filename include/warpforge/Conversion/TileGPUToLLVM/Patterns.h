@@ -110,6 +110,23 @@ void populateAsyncCopyOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const TargetInfo &targetInfo,
                                        AccessQueries queries);
+/// mbarriers: init, expect, arrive, wait, inval (typed NVVM ops).
+void populateBarrierOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                     mlir::RewritePatternSet &patterns,
+                                     const TargetInfo &targetInfo);
+/// TMA copies and stores through tensor descriptors, the bulk-group wait,
+/// and tensor maps made on the device (tile.make_tensor_descriptor).
+void populateTMAOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns,
+                                 const TargetInfo &targetInfo);
+/// `threadIdx.x == 0`, the thread that initializes mbarriers and issues
+/// TMA copies.
+mlir::Value emitIsThreadZero(mlir::OpBuilder &b, mlir::Location loc);
+/// On a `tile.make_tensor_descriptor`: its tensor map's byte offset in the
+/// program's global scratch.
+inline constexpr llvm::StringLiteral kGlobalScratchOffsetAttr =
+    "tilegpu.global_scratch_offset";
+
 /// tile.assert (`__assertfail`) and tile.print (`vprintf`).
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,

@@ -49,6 +49,9 @@ public:
   bool supportsWgmma() const { return computeCapability == 90; }
   /// `fence.proxy.async` (sm_90 and later).
   bool supportsAsyncProxy() const { return computeCapability >= 90; }
+  /// The Tensor Memory Accelerator (cp.async.bulk.tensor, mbarrier
+  /// transaction counts, tensormap.replace: sm_90a).
+  bool supportsTMA() const { return computeCapability >= 90; }
   /// `cp.async` (sm_80 and later).
   bool supportsCpAsync() const { return computeCapability >= 80; }
 

@@ -1,6 +1,7 @@
 //===- LayoutUtils.cpp - Queries on distributed layouts -------------------===//
 
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/IR/TMA.h"
 
 using namespace mlir;
 using namespace warpforge::tilegpu;
@@ -334,3 +335,26 @@ int64_t getNVMMAUnswizzledOffset(int64_t o, int64_t c, int64_t lo,
 }
 
 } // namespace warpforge::tilegpu
+
+Attribute warpforge::tilegpu::getTMASharedEncoding(RankedTensorType blockType) {
+  MLIRContext *ctx = blockType.getContext();
+  unsigned bits = blockType.getElementType().getIntOrFloatBitWidth();
+  tma::Encoding e = tma::encodingFor(
+      bits, std::vector<int64_t>(blockType.getShape().begin(),
+                                 blockType.getShape().end()));
+  if (e.swizzleBytes)
+    return NVMMASharedEncodingAttr::get(ctx, e.swizzleBytes,
+                                        /*transposed=*/false, bits);
+  SmallVector<unsigned> order;
+  for (int64_t d = blockType.getRank() - 1; d >= 0; --d)
+    order.push_back(d);
+  return SharedEncodingAttr::get(ctx, order);
+}
+
+MemDescType warpforge::tilegpu::getTMABufferType(RankedTensorType blockType,
+                                                 int64_t numBuffers) {
+  return MemDescType::get(blockType.getContext(), blockType.getShape(),
+                          blockType.getElementType(),
+                          getTMASharedEncoding(blockType), /*isMutable=*/true,
+                          numBuffers);
+}

@@ -88,4 +88,12 @@ std::optional<int64_t> getSharedBytes(ModuleOp module) {
   return std::nullopt;
 }
 
+std::optional<int64_t> getGlobalScratchBytes(ModuleOp module) {
+  if (auto bytes =
+          module->getAttrOfType<IntegerAttr>(attr::kGlobalScratchBytes))
+    if (bytes.getInt() > 0)
+      return bytes.getInt();
+  return std::nullopt;
+}
+
 } // namespace warpforge::tilegpu

@@ -222,6 +222,79 @@ LogicalResult ArriveBarrierOp::verify() {
 LogicalResult WaitBarrierOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }
+LogicalResult InvalBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Views and TMA copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (src.getShape().size() != 2)
+    return emitOpError("transposes 2-D buffers, got ") << src;
+  auto expected = [&]() -> Attribute {
+    if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(src.getEncoding()))
+      return NVMMASharedEncodingAttr::get(
+          getContext(), nvmma.getSwizzlingByteWidth(), !nvmma.getTransposed(),
+          nvmma.getElementBitWidth());
+    if (auto plain = dyn_cast<SharedEncodingAttr>(src.getEncoding()))
+      return SharedEncodingAttr::get(getContext(),
+                                     {plain.getOrder()[1], plain.getOrder()[0]});
+    return {};
+  }();
+  if (!expected)
+    return emitOpError("cannot transpose a buffer in layout ")
+           << src.getEncoding();
+  SmallVector<int64_t> shape{src.getShape()[1], src.getShape()[0]};
+  if (result.getShape() != ArrayRef<int64_t>(shape) ||
+      result.getElementType() != src.getElementType() ||
+      result.getEncoding() != expected ||
+      result.getIsMutable() != src.getIsMutable() ||
+      result.getNumBuffers() != src.getNumBuffers())
+    return emitOpError("result must be ")
+           << MemDescType::get(getContext(), shape, src.getElementType(),
+                               expected, src.getIsMutable(),
+                               src.getNumBuffers())
+           << ", got " << result;
+  return success();
+}
+
+/// A TMA copy's buffer holds one block of the descriptor in the layout the
+/// descriptor's tensor map writes.
+static LogicalResult verifyTMABuffer(Operation *op, tile::TensorDescType desc,
+                                     size_t numIndices, MemDescType buffer,
+                                     bool mustBeMutable) {
+  RankedTensorType block = desc.getBlockType();
+  if (numIndices != static_cast<size_t>(block.getRank()))
+    return op->emitOpError("needs ")
+           << block.getRank() << " indices for " << desc << ", got "
+           << numIndices;
+  if (failed(checkSingleBuffer(op, buffer, "the buffer")))
+    return failure();
+  if (mustBeMutable && !buffer.getIsMutable())
+    return op->emitOpError("the destination buffer must be mutable");
+  Attribute layout = getTMASharedEncoding(block);
+  if (buffer.getShape() != block.getShape() ||
+      buffer.getElementType() != block.getElementType() ||
+      buffer.getEncoding() != layout)
+    return op->emitOpError("the buffer must hold one block of ")
+           << desc << " in the layout " << layout << ", got " << buffer;
+  return success();
+}
+
+LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
+  if (failed(verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
+                             getResult().getType(), /*mustBeMutable=*/true)))
+    return failure();
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+LogicalResult AsyncTMACopyLocalToGlobalOp::verify() {
+  return verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
+                         getSrc().getType(), /*mustBeMutable=*/false);
+}
 
 //===----------------------------------------------------------------------===//
 // WarpGroupDotOp

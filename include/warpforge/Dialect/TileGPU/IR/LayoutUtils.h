@@ -170,6 +170,16 @@ struct NVMMAGeometry {
   int64_t width() const { return swizzle / eb; } // W: elements per line
 };
 
+/// The shared layout a tensor descriptor's blocks of `blockType` land in
+/// (`tma::encodingFor`): NVMMA, untransposed, swizzled by the rule's width,
+/// for 2-D blocks with rows of 32 bytes or more; else dense, row-major.
+mlir::Attribute getTMASharedEncoding(mlir::RankedTensorType blockType);
+
+class MemDescType;
+/// The memdesc of one mutable buffer holding a block of `blockType`.
+MemDescType getTMABufferType(mlir::RankedTensorType blockType,
+                             int64_t numBuffers = 1);
+
 /// The byte offset of element `coords` of a 2-D `shape` buffer in `layout`.
 int64_t getNVMMAOffset(llvm::ArrayRef<int64_t> coords,
                        llvm::ArrayRef<int64_t> shape,

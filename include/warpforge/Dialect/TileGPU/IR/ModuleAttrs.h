@@ -72,6 +72,10 @@ std::optional<int> parseCudaTarget(llvm::StringRef target);
 /// The target's string for a compute capability: `cuda:90`.
 std::string formatCudaTarget(int computeCapability);
 
+/// Global scratch per program in bytes, once assigned (nothing when the
+/// kernel needs none).
+std::optional<int64_t> getGlobalScratchBytes(mlir::ModuleOp module);
+
 /// Dynamic shared memory of one CTA in bytes, once assigned.
 std::optional<int64_t> getSharedBytes(mlir::ModuleOp module);
 

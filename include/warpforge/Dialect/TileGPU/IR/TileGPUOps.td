@@ -175,6 +175,28 @@ def TileGPU_MemDescSubsliceOp : TileGPU_Op<"memdesc_subslice", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
+  let summary = "The same 2-D shared-memory buffer, read transposed";
+  let description = [{
+    A view of `src` with its two dimensions swapped: no data moves.  An
+    NVMMA buffer's `transposed` flag flips with it (its contiguous dimension
+    is now the other one), so a `[N, K]` tile a TMA copy wrote K-contiguous
+    is the `[K, N]` B operand of a product, read K-major.
+
+    Example:
+
+    ```mlir
+    %bt = tilegpu.memdesc_trans %b : !tilegpu.memdesc<128x64xf16, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>> -> !tilegpu.memdesc<64x128xf16, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$src);
+  let results = (outs TileGPU_MemDesc:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Asynchronous copies (cp.async) and fences
 //===----------------------------------------------------------------------===//
@@ -425,6 +447,105 @@ def TileGPU_WaitBarrierOp : TileGPU_BarrierOp<"wait_barrier"> {
   }];
   let arguments = (ins TileGPU_MemDesc:$barrier, I32:$phase);
   let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+}
+
+def TileGPU_InvalBarrierOp : TileGPU_BarrierOp<"inval_barrier"> {
+  let summary = "Invalidate an mbarrier before its memory is reused";
+  let description = [{
+    `mbarrier.inval`: after it, the 8 bytes of `barrier` may hold anything
+    else (or another barrier, after a new `init_barrier`).
+
+    Example:
+
+    ```mlir
+    tilegpu.inval_barrier %bar : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+}
+
+//===----------------------------------------------------------------------===//
+// TMA: bulk tensor copies through tensor descriptors
+//===----------------------------------------------------------------------===//
+
+def TileGPU_AsyncTMACopyGlobalToLocalOp : TileGPU_Op<"async_tma_copy_global_to_local", [
+    MemoryEffects<[MemRead<GlobalMemory>, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Start a TMA copy of one descriptor block into shared memory";
+  let description = [{
+    One thread of the CTA, when `pred` holds, issues
+    `cp.async.bulk.tensor` copies of the block of `desc` at `indices` (one
+    i32 per dimension, in elements, outermost first) into the single,
+    mutable buffer `result`, whose layout is the descriptor's
+    (`tilegpu::tma::encodingFor`: NVMMA-swizzled for 2-D blocks with rows of
+    32 bytes or more, one copy per column block of the swizzle's width; else
+    dense).  Each copy signals its bytes on `barrier`: the issuing thread
+    must have announced them with `tilegpu.barrier_expect` in the same phase,
+    and readers wait for the phase with `tilegpu.wait_barrier`.  Elements
+    outside the tensor are filled with zeros (or NaN, by the descriptor).
+
+    Example:
+
+    ```mlir
+    tilegpu.async_tma_copy_global_to_local %desc[%i, %k] %buf, %bar, %true : !tile.tensordesc<tensor<128x64xf16>>, !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable> -> !tilegpu.memdesc<128x64xf16, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>, mutable>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDesc:$desc, Variadic<I32>:$indices,
+                       TileGPU_MemDesc:$result, TileGPU_MemDesc:$barrier,
+                       I1:$pred);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` $result `,` $barrier `,` $pred attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncTMACopyLocalToGlobalOp : TileGPU_Op<"async_tma_copy_local_to_global", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite<GlobalMemory>]>]> {
+  let summary = "Start a TMA store of a shared-memory buffer as one descriptor block";
+  let description = [{
+    One thread of the CTA issues `cp.async.bulk.tensor` stores of `src`
+    (in the descriptor's layout, see `async_tma_copy_global_to_local`) to the
+    block of `desc` at `indices`, and commits them as one bulk group
+    (`cp.async.bulk.commit_group`).  Elements outside the tensor are not
+    written.  What the threads stored into `src` must be ordered before
+    the copy: each writer fences (`tilegpu.fence_async_shared`) and the CTA
+    synchronizes.  `src` may be rewritten or freed only after
+    `tilegpu.async_tma_store_wait`.
+
+    Example:
+
+    ```mlir
+    tilegpu.async_tma_copy_local_to_global %desc[%i, %j] %buf : !tile.tensordesc<tensor<128x128xf16>>, !tilegpu.memdesc<128x128xf16, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>>
+    ```
+  }];
+  let arguments = (ins Tile_TensorDesc:$desc, Variadic<I32>:$indices,
+                       TileGPU_MemDesc:$src);
+  let assemblyFormat = [{
+    $desc `[` $indices `]` $src attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncTMAStoreWaitOp : TileGPU_Op<"async_tma_store_wait", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>, MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Wait until the TMA stores have read their shared memory";
+  let description = [{
+    `cp.async.bulk.wait_group.read pendings` in the thread that issued the
+    stores: all but the `pendings` most recent groups of TMA stores have
+    finished reading shared memory, so their buffers may be reused.  (Their
+    global writes may still be in flight; the kernel's end or a later
+    kernel sees them.)
+
+    Example:
+
+    ```mlir
+    tilegpu.async_tma_store_wait {pendings = 0 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
+  let assemblyFormat = "attr-dict";
 }
 
 #endif // WARPFORGE_TILEGPU_OPS

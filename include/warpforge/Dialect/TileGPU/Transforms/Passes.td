@@ -126,4 +126,35 @@ def TileGPUSoftwarePipeline
   }];
 }
 
+def TileGPULowerTMA : Pass<"tilegpu-lower-tma", "mlir::ModuleOp"> {
+  let summary = "Lower descriptor loads and stores to TMA copies guarded "
+                "by mbarriers";
+  let description = [{
+    Rewrites the `tile.descriptor_load`s the software pipeliner left (those
+    outside pipelined loops) and every `tile.descriptor_store` into the
+    explicit asynchronous protocol of the Tensor Memory Accelerator:
+
+    * A load allocates a buffer in the descriptor's shared layout
+      (`tma::encodingFor`) and an mbarrier, initializes the barrier (then a
+      CTA barrier, so every thread sees it initialized), arms it with the
+      block's bytes (`barrier_expect`), issues the copy and waits for phase
+      0.  When the loaded tile only goes into shared memory for a product
+      (a `local_alloc` in the same layout, or in its transpose through
+      `tile.trans`), the product reads the TMA buffer in place
+      (`memdesc_trans` for the transpose); otherwise a `local_load` brings
+      it into the load's register layout.  After the wait, a CTA barrier
+      (no thread may still be polling the barrier) and `inval_barrier`.
+    * A store writes the tile into a buffer in the descriptor's layout
+      (`local_alloc`, which fences the async proxy for swizzled buffers;
+      dense ones get a `fence_async_shared` and a CTA barrier here),
+      issues the TMA store and waits for it to have read the buffer
+      (`async_tma_store_wait`) as late as possible: just before the end of
+      the block that holds the store, followed by a CTA barrier and the
+      buffer's deallocation.
+
+    Every barrier, phase and byte count is explicit in the output, which
+    `convert-tilegpu-to-llvm` lowers op by op.
+  }];
+}
+
 #endif // WARPFORGE_TILEGPU_PASSES

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PipelineAnalysis.h"
+#include "../TMAUtility.h"
 
 #include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
 
@@ -76,6 +77,14 @@ matchPipelinableLoad(Value operand, Block *body,
   for (Operation *user : alloc->getUsers())
     if (!isa<WarpGroupDotOp>(user) || user->getBlock() != body)
       return std::nullopt;
+  if (std::optional<TMAOperand> tma = matchTMAOperand(alloc)) {
+    PipelinedLoad result;
+    result.alloc = alloc;
+    result.descLoad = tma->load;
+    result.transposed = tma->transposed;
+    result.chain = tma->chain;
+    return result;
+  }
   auto load = alloc.getSrc().getDefiningOp<tile::LoadOp>();
   if (!load || load->getBlock() != body || !load->hasOneUse() ||
       load.getIsVolatile())
@@ -196,14 +205,20 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
       std::optional<PipelinedLoad> candidate =
           matchPipelinableLoad(operand, body, axisInfo);
       if (!candidate || llvm::any_of(plan.loads, [&](PipelinedLoad l) {
-            return l.load == candidate->load;
+            return l.getLoadOp() == candidate->getLoadOp();
           }))
         continue;
       llvm::SmallPtrSet<Operation *, 16> ops = stage0;
       llvm::SetVector<unsigned> args = stage0Args;
-      SmallVector<Value> roots{candidate->load.getPtr()};
-      if (Value mask = candidate->load.getMask())
-        roots.push_back(mask);
+      SmallVector<Value> roots;
+      if (candidate->isTMA()) {
+        roots.push_back(candidate->descLoad.getDesc());
+        llvm::append_range(roots, candidate->descLoad.getIndices());
+      } else {
+        roots.push_back(candidate->load.getPtr());
+        if (Value mask = candidate->load.getMask())
+          roots.push_back(mask);
+      }
       if (failed(collectStage0(loop, roots, ops, args)))
         continue;
       stage0 = std::move(ops);
@@ -241,7 +256,7 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
     if (user == yield)
       return stage0Args.contains(use.getOperandNumber());
     return llvm::any_of(plan.loads, [&](PipelinedLoad l) {
-      return l.load == user;
+      return l.getLoadOp() == user;
     });
   };
   for (unsigned index : stage0Args) {

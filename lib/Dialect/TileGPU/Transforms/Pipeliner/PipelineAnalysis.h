@@ -21,10 +21,30 @@
 
 namespace warpforge::tilegpu {
 
-/// A load whose only user is a shared-memory allocation read by products.
+/// A load whose only user is a shared-memory allocation read by products:
+/// a load of a pointer tensor (copied with cp.async) or a descriptor load
+/// (copied by the TMA, whose buffer the products read in place, through a
+/// transposed view when the tile is transposed on its way).
 struct PipelinedLoad {
   tile::LoadOp load;
   LocalAllocOp alloc;
+  tile::DescriptorLoadOp descLoad;
+  bool transposed = false;
+  /// Conversions (and the transpose) between a descriptor load and its
+  /// allocation: they disappear with both.
+  llvm::SmallVector<mlir::Operation *> chain;
+
+  bool isTMA() const { return static_cast<bool>(descLoad); }
+  mlir::Operation *getLoadOp() const {
+    return isTMA() ? static_cast<mlir::Operation *>(descLoad)
+                   : static_cast<mlir::Operation *>(load);
+  }
+  /// Whether `op` goes away with this load (the load, its allocation, the
+  /// chain between them).
+  bool replaces(mlir::Operation *op) const {
+    return op == getLoadOp() || op == static_cast<mlir::Operation *>(alloc) ||
+           llvm::is_contained(chain, op);
+  }
 };
 
 /// How to pipeline one loop.

@@ -39,6 +39,19 @@
 // that *its* product i-1 is done; with several warpgroups another may
 // still be reading it.
 //
+// Descriptor loads go through the TMA instead (seed 001's pattern): thread
+// 0 issues `cp.async.bulk.tensor` into ring buffer s in the descriptor's
+// swizzled layout, which the products read in place, after arming full
+// barrier s with the bytes of every copy of that iteration
+// (`barrier_expect`, one arrival).  Iteration i waits for barrier i % S
+// with parity (i / S) % 2, carried as a phase bit that flips each time the
+// read index wraps: a barrier completes one phase per use, and a waiter
+// one lap behind never exists because the refill of a buffer waits for the
+// products of the iteration that read it.  The refill point is the same
+// as for cp.async (after the last wait and the CTA barrier); the copies
+// past the end are predicated off, so no TMA copy is in flight after the
+// loop, and the barriers are invalidated there behind a CTA barrier.
+//
 // Values the copies need (addresses, masks, pointer increments: "stage 0")
 // are cloned: once per prologue iteration, and once in the loop for
 // iteration i+D, whose carried pointer chains the new loop carries D
@@ -48,6 +61,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PipelineAnalysis.h"
+#include "../TMAUtility.h"
 
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
@@ -144,14 +158,53 @@ void sinkIntoYield(ArrayRef<Operation *> clones, scf::YieldOp yield) {
   }
 }
 
+bool hasAsyncCopies(const LoopPipelinePlan &plan) {
+  return llvm::any_of(plan.loads,
+                      [](const PipelinedLoad &l) { return !l.isTMA(); });
+}
+bool hasTMACopies(const LoopPipelinePlan &plan) {
+  return llvm::any_of(plan.loads,
+                      [](const PipelinedLoad &l) { return l.isTMA(); });
+}
+
 /// Issues the copies of one iteration's pipelined loads (addresses and
 /// masks from `mapping`) into buffer `index` of each ring, predicated on
-/// the iteration existing, and commits them as one group.
+/// the iteration existing: cp.async copies as one commit group, TMA copies
+/// on full barrier `index` of `barriers`, armed with their bytes first.
 void issueCopies(OpBuilder &builder, Location loc,
                  LoopPipelinePlan &plan, ArrayRef<Value> rings,
-                 Value index, Value exists, IRMapping &mapping) {
+                 Value barriers, Value index, Value exists,
+                 IRMapping &mapping) {
+  if (barriers) {
+    auto barrierRing = cast<MemDescType>(barriers.getType());
+    Value barrier = MemDescIndexOp::create(
+        builder, loc, barrierRing.getSingleBuffer(), barriers, index);
+    int64_t bytes = 0;
+    for (PipelinedLoad &pipelined : plan.loads)
+      if (pipelined.isTMA())
+        bytes += getTMABlockBytes(pipelined.descLoad.getDesc().getType());
+    BarrierExpectOp::create(builder, loc, barrier, bytes, exists);
+    for (auto [pipelined, ring] : llvm::zip(plan.loads, rings)) {
+      if (!pipelined.isTMA())
+        continue;
+      tile::DescriptorLoadOp load = pipelined.descLoad;
+      SmallVector<Value> indices;
+      for (Value v : load.getIndices())
+        indices.push_back(mapping.lookupOrDefault(v));
+      auto ringType = cast<MemDescType>(ring.getType());
+      Value buffer = MemDescIndexOp::create(
+          builder, load.getLoc(), ringType.getSingleBuffer(), ring, index);
+      AsyncTMACopyGlobalToLocalOp::create(
+          builder, load.getLoc(), mapping.lookupOrDefault(load.getDesc()),
+          indices, buffer, barrier, exists);
+    }
+  }
+  if (!hasAsyncCopies(plan))
+    return;
   SmallVector<Value> tokens;
   for (auto [pipelined, ring] : llvm::zip(plan.loads, rings)) {
+    if (pipelined.isTMA())
+      continue;
     tile::LoadOp load = pipelined.load;
     Value ptrs = mapping.lookupOrDefault(load.getPtr());
     Value mask = tile::SplatOp::create(
@@ -184,15 +237,36 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   const int distance = numStages - 1;
   OpBuilder builder(loop);
 
-  // One ring of buffers per pipelined load.
+  // One ring of buffers per pipelined load (for a TMA load, in the
+  // descriptor's layout), and one full barrier per stage for the TMA
+  // copies, initialized before any thread may touch them.
   SmallVector<Value> rings;
   for (PipelinedLoad &pipelined : plan.loads) {
-    MemDescType single = pipelined.alloc.getType();
-    auto ringType = MemDescType::get(
-        loop.getContext(), single.getShape(), single.getElementType(),
-        single.getEncoding(), /*isMutable=*/true, numStages);
+    MemDescType ringType;
+    if (pipelined.isTMA()) {
+      ringType = getTMABufferType(
+          pipelined.descLoad.getDesc().getType().getBlockType(), numStages);
+    } else {
+      MemDescType single = pipelined.alloc.getType();
+      ringType = MemDescType::get(
+          loop.getContext(), single.getShape(), single.getElementType(),
+          single.getEncoding(), /*isMutable=*/true, numStages);
+    }
     rings.push_back(LocalAllocOp::create(builder, pipelined.alloc.getLoc(),
                                          ringType, /*src=*/Value()));
+  }
+  Value barriers;
+  if (hasTMACopies(plan)) {
+    barriers = LocalAllocOp::create(
+        builder, loc, getBarrierType(loop.getContext(), numStages), Value());
+    auto barrierRing = cast<MemDescType>(barriers.getType());
+    for (int stage = 0; stage < numStages; ++stage)
+      InitBarrierOp::create(
+          builder, loc,
+          MemDescIndexOp::create(builder, loc, barrierRing.getSingleBuffer(),
+                                 barriers, createI32(builder, loc, stage)),
+          1);
+    tile::BarrierOp::create(builder, loc);
   }
 
   // Prologue: iterations 0 .. D-1, each advancing the carried chains.
@@ -210,7 +284,8 @@ void pipelineLoop(LoopPipelinePlan &plan) {
       mapping.map(loop.getRegionIterArgs()[index], value);
     llvm::append_range(prologueClones,
                        cloneAll(builder, plan.stage0, mapping));
-    issueCopies(builder, loc, plan, rings, createI32(builder, loc, iteration),
+    issueCopies(builder, loc, plan, rings, barriers,
+                createI32(builder, loc, iteration),
                 isInLoop(builder, loc, loop, ivAt), mapping);
     for (auto [position, index] : llvm::enumerate(plan.stage0Args))
       chains[position] = mapping.lookupOrDefault(yield.getOperand(index));
@@ -228,6 +303,8 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   llvm::append_range(inits, chains);
   inits.push_back(createI32(builder, loc, 0));
   inits.push_back(createI32(builder, loc, distance % numStages));
+  // The parity of the phase iteration i waits for on barrier i % S.
+  inits.push_back(createI32(builder, loc, 0));
   auto newLoop = scf::ForOp::create(
       builder, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
       inits, /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
@@ -237,31 +314,49 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   Block *newBody = newLoop.getBody();
   ValueRange newArgs = newLoop.getRegionIterArgs();
   ValueRange aheadArgs = newArgs.slice(keptArgs.size(), chains.size());
-  Value readIndex = newArgs[newArgs.size() - 2];
-  Value writeIndex = newArgs.back();
+  Value readIndex = newArgs[newArgs.size() - 3];
+  Value writeIndex = newArgs[newArgs.size() - 2];
+  Value phase = newArgs.back();
 
   // Iteration i: the original body, with each pipelined load and its
   // allocation replaced by the ring buffer holding iteration i's copy.
   builder.setInsertionPointToStart(newBody);
-  waitAndPublish(builder, loc, distance - 1);
+  if (hasAsyncCopies(plan))
+    waitAndPublish(builder, loc, distance - 1);
+  if (barriers) {
+    auto barrierRing = cast<MemDescType>(barriers.getType());
+    WaitBarrierOp::create(
+        builder, loc,
+        MemDescIndexOp::create(builder, loc, barrierRing.getSingleBuffer(),
+                               barriers, readIndex),
+        phase);
+  }
   IRMapping current;
   current.map(iv, newLoop.getInductionVar());
   for (auto [index, arg] : llvm::zip(keptArgs, newArgs))
     current.map(loop.getRegionIterArgs()[index], arg);
   for (auto [pipelined, ring] : llvm::zip(plan.loads, rings)) {
     auto ringType = cast<MemDescType>(ring.getType());
-    current.map(pipelined.alloc.getResult(),
-                MemDescIndexOp::create(builder, pipelined.alloc.getLoc(),
-                                       ringType.getSingleBuffer(), ring,
-                                       readIndex));
+    Location allocLoc = pipelined.alloc.getLoc();
+    Value buffer = MemDescIndexOp::create(
+        builder, allocLoc, ringType.getSingleBuffer(), ring, readIndex);
+    if (pipelined.transposed) {
+      MemDescType want = pipelined.alloc.getType();
+      buffer = MemDescTransOp::create(
+          builder, allocLoc,
+          MemDescType::get(want.getContext(), want.getShape(),
+                           want.getElementType(), want.getEncoding(),
+                           /*isMutable=*/true, 1),
+          buffer);
+    }
+    current.map(pipelined.alloc.getResult(), buffer);
   }
   IRMapping ahead;
   SmallVector<Operation *> stage0Clones;
   for (Operation &op : body->without_terminator()) {
     if (plan.carried.contains(&op) ||
-        llvm::any_of(plan.loads, [&](PipelinedLoad &l) {
-          return l.load == &op || l.alloc == &op;
-        }))
+        llvm::any_of(plan.loads,
+                     [&](PipelinedLoad &l) { return l.replaces(&op); }))
       continue;
     Operation *clone = builder.clone(op, current);
     if (llvm::is_contained(plan.stage0, &op))
@@ -279,7 +374,7 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     for (auto [index, arg] : llvm::zip(plan.stage0Args, aheadArgs))
       ahead.map(loop.getRegionIterArgs()[index], arg);
     llvm::append_range(stage0Clones, cloneAll(builder, plan.stage0, ahead));
-    issueCopies(builder, loc, plan, rings, writeIndex,
+    issueCopies(builder, loc, plan, rings, barriers, writeIndex,
                 isInLoop(builder, loc, loop, ivAhead), ahead);
   }
   SmallVector<Value> yields;
@@ -287,8 +382,16 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     yields.push_back(current.lookupOrDefault(yield.getOperand(index)));
   for (unsigned index : plan.stage0Args)
     yields.push_back(ahead.lookupOrDefault(yield.getOperand(index)));
-  yields.push_back(advanceRingIndex(builder, loc, readIndex, numStages));
+  Value nextRead = advanceRingIndex(builder, loc, readIndex, numStages);
+  yields.push_back(nextRead);
   yields.push_back(advanceRingIndex(builder, loc, writeIndex, numStages));
+  // The phase flips when the read index wraps around the ring.
+  Value wrapped = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                        nextRead, createI32(builder, loc, 0));
+  yields.push_back(arith::SelectOp::create(
+      builder, loc, wrapped,
+      arith::XOrIOp::create(builder, loc, phase, createI32(builder, loc, 1)),
+      phase));
   auto newYield = scf::YieldOp::create(builder, yield.getLoc(), yields);
   sinkIntoYield(stage0Clones, newYield);
   eraseUnused(stage0Clones);
@@ -306,10 +409,20 @@ void pipelineLoop(LoopPipelinePlan &plan) {
                                    ValueRange{acc}, 0)
             .getResult(0);
   }
-  AsyncWaitOp::create(builder, loc, ValueRange(), 0);
+  if (hasAsyncCopies(plan))
+    AsyncWaitOp::create(builder, loc, ValueRange(), 0);
   tile::BarrierOp::create(builder, loc);
   for (Value ring : rings)
     LocalDeallocOp::create(builder, loc, ring);
+  if (barriers) {
+    auto barrierRing = cast<MemDescType>(barriers.getType());
+    for (int stage = 0; stage < numStages; ++stage)
+      InvalBarrierOp::create(
+          builder, loc,
+          MemDescIndexOp::create(builder, loc, barrierRing.getSingleBuffer(),
+                                 barriers, createI32(builder, loc, stage)));
+    LocalDeallocOp::create(builder, loc, barriers);
+  }
 
   for (auto [index, result] : llvm::zip(keptArgs, results))
     loop.getResult(index).replaceAllUsesWith(result);

@@ -1,0 +1,146 @@
+//===- BarrierOpToLLVM.cpp - mbarriers to NVVM ----------------------------===//
+//
+// An mbarrier is 8 bytes of shared memory (a `1xi64` memdesc, lowered to
+// its `!llvm.ptr<3>`).  The tilegpu ops state what the CTA does; here they
+// become the typed NVVM ops, with the thread that acts chosen as follows:
+//
+//  * init, expect and inval are done once per CTA, by thread 0: the
+//    barriers the compiler builds count one arrival per phase (the
+//    expect's own arrival) plus the transaction bytes of the TMA copies
+//    that thread 0 issues on them.  A barrier must be initialized before
+//    any other thread touches it: the passes that create barriers put a
+//    CTA barrier (`tile.barrier`) after the inits.
+//  * arrive is done by every thread that executes it (`count` each), as
+//    the op says: the barrier's expected count must match the threads the
+//    IR makes arrive.
+//  * wait is done by every thread: each spins on `try_wait.parity` (which
+//    blocks for a hardware time limit per try) until the phase of the
+//    given parity has completed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
+#include "warpforge/Conversion/TileGPUToLLVM/PTXBuilder.h"
+#include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
+#include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// `threadIdx.x == 0`: the one thread that initializes barriers and issues
+/// TMA copies.
+Value isThreadZero(OpBuilder &b, Location loc) {
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                              getThreadId(b, loc), i32Val(b, loc, 0));
+}
+
+struct InitBarrierOpConversion : public OpConversionPattern<InitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(InitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::MBarrierInitOp::create(rewriter, loc, adaptor.getBarrier(),
+                                 i32Val(rewriter, loc, op.getCount()),
+                                 isThreadZero(rewriter, loc));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierExpectOpConversion
+    : public OpConversionPattern<BarrierExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value pred = LLVM::AndOp::create(rewriter, loc, isThreadZero(rewriter, loc),
+                                     adaptor.getPred());
+    NVVM::MBarrierArriveExpectTxOp::create(
+        rewriter, loc, /*res=*/Type(), adaptor.getBarrier(),
+        i32Val(rewriter, loc, op.getBytes()), NVVM::MemScopeKind::CTA,
+        /*relaxed=*/false, pred);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ArriveBarrierOpConversion
+    : public OpConversionPattern<ArriveBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ArriveBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // mbarrier.arrive with a count has no typed NVVM op: PTX it is.
+    PTXBuilder ptx;
+    PTXBuilder::Operand bar =
+        ptx.addInput(adaptor.getBarrier(), kSharedPointerConstraint);
+    ptx.instr("mbarrier.arrive.release.cta.shared::cta.b64",
+              {"_", PTXBuilder::address(bar), std::to_string(op.getCount())});
+    ptx.launch(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitBarrierOpConversion : public OpConversionPattern<WaitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WaitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    // The suspend-time hint CUTLASS uses (in ns): a try blocks at most this
+    // long before the loop around it tries again.
+    constexpr int64_t kSuspendTimeHint = 0x989680;
+    NVVM::MBarrierTryWaitParityOp::create(
+        rewriter, loc, adaptor.getBarrier(), adaptor.getPhase(),
+        i32Val(rewriter, loc, kSuspendTimeHint));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InvalBarrierOpConversion : public OpConversionPattern<InvalBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(InvalBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // nvvm.mbarrier.inval takes no predicate: thread 0 alone, in PTX.
+    Location loc = op.getLoc();
+    PTXBuilder ptx;
+    PTXBuilder::Operand bar =
+        ptx.addInput(adaptor.getBarrier(), kSharedPointerConstraint);
+    PTXBuilder::Operand pred = ptx.addInput(isThreadZero(rewriter, loc), "b");
+    ptx.instr("mbarrier.inval.shared::cta.b64", {PTXBuilder::address(bar)},
+              pred);
+    ptx.launch(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+Value warpforge::emitIsThreadZero(OpBuilder &b, Location loc) {
+  return isThreadZero(b, loc);
+}
+
+void warpforge::populateBarrierOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    const TargetInfo &targetInfo) {
+  patterns.add<InitBarrierOpConversion, BarrierExpectOpConversion,
+               ArriveBarrierOpConversion, WaitBarrierOpConversion,
+               InvalBarrierOpConversion>(converter, patterns.getContext());
+}

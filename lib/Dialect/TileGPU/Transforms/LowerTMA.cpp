@@ -1,0 +1,158 @@
+//===- LowerTMA.cpp - Descriptor loads and stores to TMA copies -----------===//
+//
+// See the pass description in Passes.td.  Two hazards shape the output
+// besides the copies themselves:
+//
+//  * An mbarrier may be initialized, and invalidated, only while no thread
+//    uses it: a CTA barrier follows each init (every thread then sees an
+//    initialized barrier) and precedes each inval (no thread still polls
+//    it).
+//  * A TMA copy into a buffer that products read in place, in a loop, must
+//    not start while another warpgroup's product of the previous iteration
+//    may still read it: the CTA barrier after the init orders the copy
+//    after every thread's wait for its products.
+//
+// Pipelined loads never get here: the software pipeliner gives them rings
+// of buffers and barriers of their own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TMAUtility.h"
+
+#include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPULOWERTMA
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+MemDescType asMutable(MemDescType type) {
+  return MemDescType::get(type.getContext(), type.getShape(),
+                          type.getElementType(), type.getEncoding(),
+                          /*isMutable=*/true, type.getNumBuffers());
+}
+
+/// Issues the copy of `load`'s block into a new buffer and waits for it;
+/// returns the buffer.
+Value loadBlock(OpBuilder &b, tile::DescriptorLoadOp load) {
+  Location loc = load.getLoc();
+  auto descType = load.getDesc().getType();
+  MemDescType bufferType = getTMABufferType(descType.getBlockType());
+  Value buffer = LocalAllocOp::create(b, loc, bufferType, Value());
+  Value barrier =
+      LocalAllocOp::create(b, loc, getBarrierType(b.getContext()), Value());
+  InitBarrierOp::create(b, loc, barrier, 1);
+  tile::BarrierOp::create(b, loc);
+  Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
+  BarrierExpectOp::create(b, loc, barrier, getTMABlockBytes(descType), always);
+  AsyncTMACopyGlobalToLocalOp::create(b, loc, load.getDesc(),
+                                      load.getIndices(), buffer, barrier,
+                                      always);
+  WaitBarrierOp::create(b, loc, barrier,
+                        arith::ConstantIntOp::create(b, loc, 0, 32));
+  tile::BarrierOp::create(b, loc);
+  InvalBarrierOp::create(b, loc, barrier);
+  LocalDeallocOp::create(b, loc, barrier);
+  return buffer;
+}
+
+void lowerLoad(tile::DescriptorLoadOp load) {
+  // In place: the product reads the TMA buffer.
+  if (load->hasOneUse()) {
+    Operation *user = *load->getUsers().begin();
+    // Follow the single-use chain to its allocation.
+    while (user && user->hasOneUse() &&
+           isa<ConvertLayoutOp, tile::TransOp>(user))
+      user = *user->getUsers().begin();
+    if (auto alloc = dyn_cast_or_null<LocalAllocOp>(user)) {
+      if (std::optional<TMAOperand> operand = matchTMAOperand(alloc)) {
+        OpBuilder b(alloc);
+        Value buffer = loadBlock(b, load);
+        if (operand->transposed)
+          buffer = MemDescTransOp::create(b, alloc.getLoc(),
+                                          asMutable(alloc.getType()), buffer);
+        alloc.getResult().replaceAllUsesWith(buffer);
+        alloc->erase();
+        for (Operation *op : llvm::reverse(operand->chain))
+          op->erase();
+        load->erase();
+        return;
+      }
+    }
+  }
+  // Into registers.
+  OpBuilder b(load);
+  Value buffer = loadBlock(b, load);
+  Value tile = LocalLoadOp::create(b, load.getLoc(), load.getType(), buffer);
+  LocalDeallocOp::create(b, load.getLoc(), buffer);
+  load.getResult().replaceAllUsesWith(tile);
+  load->erase();
+}
+
+void lowerStore(tile::DescriptorStoreOp store) {
+  Location loc = store.getLoc();
+  OpBuilder b(store);
+  auto descType = store.getDesc().getType();
+  MemDescType bufferType = getTMABufferType(descType.getBlockType());
+  bufferType = MemDescType::get(b.getContext(), bufferType.getShape(),
+                                bufferType.getElementType(),
+                                bufferType.getEncoding(), /*isMutable=*/false,
+                                1);
+  // Store straight from the layout the tile was computed in (a product's
+  // accumulator, say) rather than converting it first: the conversion
+  // would go through shared memory itself.
+  Value src = store.getSrc();
+  while (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
+    Attribute layout = cvt.getSrc().getType().getEncoding();
+    if (!layout || !isLowerableDistributed(layout))
+      break;
+    src = cvt.getSrc();
+  }
+  Value buffer = LocalAllocOp::create(b, loc, bufferType, src);
+  // local_alloc fences the async proxy for swizzled buffers only.
+  if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
+    FenceAsyncSharedOp::create(b, loc);
+    tile::BarrierOp::create(b, loc);
+  }
+  AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
+                                      store.getIndices(), buffer);
+  // The buffer is read by the time the block ends: wait there.
+  b.setInsertionPoint(store->getBlock()->getTerminator());
+  AsyncTMAStoreWaitOp::create(b, loc, 0);
+  tile::BarrierOp::create(b, loc);
+  LocalDeallocOp::create(b, loc, buffer);
+  Value original = store.getSrc();
+  store->erase();
+  if (auto cvt = original.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
+    cvt->erase();
+}
+
+struct TileGPULowerTMA
+    : public tilegpu::impl::TileGPULowerTMABase<TileGPULowerTMA> {
+  void runOnOperation() override {
+    SmallVector<tile::DescriptorLoadOp> loads;
+    SmallVector<tile::DescriptorStoreOp> stores;
+    getOperation().walk([&](Operation *op) {
+      if (auto load = dyn_cast<tile::DescriptorLoadOp>(op))
+        loads.push_back(load);
+      else if (auto store = dyn_cast<tile::DescriptorStoreOp>(op))
+        stores.push_back(store);
+    });
+    for (tile::DescriptorLoadOp load : loads)
+      lowerLoad(load);
+    for (tile::DescriptorStoreOp store : stores)
+      lowerStore(store);
+  }
+};
+
+} // namespace
