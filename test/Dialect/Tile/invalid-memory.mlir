@@ -294,6 +294,35 @@ tile.func public @make_desc_inner_bytes(%base: !tile.ptr<f16>, %m: i32, %k: i32,
 
 // -----
 
+// A constant stride the TMA cannot take is an error where it is written.
+tile.func public @make_desc_stride_bytes(%base: !tile.ptr<f16>, %m: i32, %k: i32) {
+  %c1 = arith.constant 1 : i64
+  %c100 = arith.constant 100 : i64
+  // expected-error @+1 {{'tile.make_tensor_descriptor' op stride 100 of dimension 0 is 200 bytes; the TMA needs a positive multiple of 16 bytes}}
+  %d = tile.make_tensor_descriptor %base, [%m, %k], [%c100, %c1] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x64xf16>>
+  tile.return
+}
+
+// -----
+
+tile.func public @make_desc_inner_stride(%base: !tile.ptr<f16>, %m: i32, %k: i32) {
+  %c2 = arith.constant 2 : i64
+  %c128 = arith.constant 128 : i64
+  // expected-error @+1 {{'tile.make_tensor_descriptor' op the innermost dimension must be contiguous (stride 1), got stride 2}}
+  %d = tile.make_tensor_descriptor %base, [%m, %k], [%c128, %c2] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x64xf16>>
+  tile.return
+}
+
+// -----
+
+tile.func public @make_desc_i1(%base: !tile.ptr<i1>, %m: i32, %k: i32, %s: i64, %c1: i64) {
+  // expected-error @+1 {{'tile.make_tensor_descriptor' op the TMA moves whole bytes; 'i1' elements are narrower}}
+  %d = tile.make_tensor_descriptor %base, [%m, %k], [%s, %c1] : !tile.ptr<i1>, !tile.tensordesc<tensor<64x128xi1>>
+  tile.return
+}
+
+// -----
+
 // ODS: shapes are i32 and strides i64.
 tile.func public @make_desc_i32_stride(%base: !tile.ptr<f16>, %m: i32, %s: i32) {
   // expected-error @+1 {{'tile.make_tensor_descriptor' op operand #2 must be variadic of 64-bit signless integer, but got 'i32'}}

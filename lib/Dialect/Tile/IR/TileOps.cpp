@@ -8,6 +8,7 @@
 #include "warpforge/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 #include "llvm/ADT/STLExtras.h"
@@ -300,12 +301,36 @@ LogicalResult MakeTensorDescriptorOp::verify() {
     if (dim > 256)
       return emitOpError() << "block dimension " << i << " is " << dim
                            << "; TMA moves at most 256 elements per dimension";
-  int64_t innerBytes =
-      block.getShape().back() * block.getElementTypeBitWidth() / 8;
+  int64_t elemBits = block.getElementTypeBitWidth();
+  if (elemBits < 8)
+    return emitOpError() << "the TMA moves whole bytes; "
+                         << block.getElementType()
+                         << " elements are narrower";
+  int64_t innerBytes = block.getShape().back() * elemBits / 8;
   if (innerBytes % 16 != 0)
     return emitOpError() << "the innermost block dimension spans "
                          << innerBytes
                          << " bytes; TMA needs a multiple of 16 bytes";
+  // Strides known here must be what the TMA takes: the innermost 1, the
+  // others multiples of 16 bytes.  Others are the launch's responsibility
+  // (a misaligned one faults in the TMA unit).
+  for (auto [i, stride] : llvm::enumerate(getStrides())) {
+    llvm::APInt value;
+    if (!matchPattern(stride, m_ConstantInt(&value)))
+      continue;
+    int64_t v = value.getSExtValue();
+    if (i + 1 == getStrides().size()) {
+      if (v != 1)
+        return emitOpError() << "the innermost dimension must be contiguous "
+                                "(stride 1), got stride "
+                             << v;
+    } else if ((v * elemBits / 8) % 16 != 0 || v <= 0) {
+      return emitOpError() << "stride " << v << " of dimension " << i
+                           << " is " << v * elemBits / 8
+                           << " bytes; the TMA needs a positive multiple of "
+                              "16 bytes";
+    }
+  }
   return success();
 }
 
