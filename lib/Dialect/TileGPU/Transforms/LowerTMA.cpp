@@ -23,6 +23,7 @@
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace warpforge::tilegpu {
@@ -99,18 +100,10 @@ void lowerLoad(tile::DescriptorLoadOp load) {
   load->erase();
 }
 
-void lowerStore(tile::DescriptorStoreOp store) {
-  Location loc = store.getLoc();
-  OpBuilder b(store);
-  auto descType = store.getDesc().getType();
-  MemDescType bufferType = getTMABufferType(descType.getBlockType());
-  bufferType = MemDescType::get(b.getContext(), bufferType.getShape(),
-                                bufferType.getElementType(),
-                                bufferType.getEncoding(), /*isMutable=*/false,
-                                1);
-  // Store straight from the layout the tile was computed in (a product's
-  // accumulator, say) rather than converting it first: the conversion
-  // would go through shared memory itself.
+/// The tile to store, in the layout it was computed in (a product's
+/// accumulator, say) rather than converted first: the conversion would go
+/// through shared memory itself.
+Value getStoreSource(tile::DescriptorStoreOp store) {
   Value src = store.getSrc();
   while (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
     Attribute layout = cvt.getSrc().getType().getEncoding();
@@ -118,7 +111,66 @@ void lowerStore(tile::DescriptorStoreOp store) {
       break;
     src = cvt.getSrc();
   }
-  Value buffer = LocalAllocOp::create(b, loc, bufferType, src);
+  return src;
+}
+
+void eraseStore(tile::DescriptorStoreOp store) {
+  Value original = store.getSrc();
+  store->erase();
+  if (auto cvt = original.getDefiningOp<ConvertLayoutOp>();
+      cvt && cvt->use_empty())
+    cvt->erase();
+}
+
+/// A store at the top level of a loop body keeps one buffer for the whole
+/// loop: iteration i waits for iteration i-1's store to have read it just
+/// before writing it again, so each store overlaps everything the next
+/// iteration does first (a persistent kernel's next tile).  The buffer
+/// cannot share memory with what the loop allocates meanwhile: that is the
+/// price.
+bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
+  auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
+  if (!loop)
+    return false;
+  Location loc = store.getLoc();
+  OpBuilder b(loop);
+  MemDescType mutableType = MemDescType::get(
+      b.getContext(), bufferType.getShape(), bufferType.getElementType(),
+      bufferType.getEncoding(), /*isMutable=*/true, 1);
+  Value buffer = LocalAllocOp::create(b, loc, mutableType, Value());
+  b.setInsertionPoint(store);
+  // Only thread 0 has stores in flight; local_store's leading barrier
+  // holds every other thread back until its wait is over.
+  AsyncTMAStoreWaitOp::create(b, loc, 0);
+  LocalStoreOp::create(b, loc, getStoreSource(store), buffer);
+  // local_store fences the async proxy for swizzled buffers only.
+  if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
+    FenceAsyncSharedOp::create(b, loc);
+    tile::BarrierOp::create(b, loc);
+  }
+  AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
+                                      store.getIndices(), buffer);
+  b.setInsertionPointAfter(loop);
+  AsyncTMAStoreWaitOp::create(b, loc, 0);
+  tile::BarrierOp::create(b, loc);
+  LocalDeallocOp::create(b, loc, buffer);
+  eraseStore(store);
+  return true;
+}
+
+void lowerStore(tile::DescriptorStoreOp store) {
+  Location loc = store.getLoc();
+  auto descType = store.getDesc().getType();
+  MemDescType bufferType = getTMABufferType(descType.getBlockType());
+  if (lowerStoreInLoop(store, bufferType))
+    return;
+  OpBuilder b(store);
+  bufferType = MemDescType::get(b.getContext(), bufferType.getShape(),
+                                bufferType.getElementType(),
+                                bufferType.getEncoding(), /*isMutable=*/false,
+                                1);
+  Value buffer =
+      LocalAllocOp::create(b, loc, bufferType, getStoreSource(store));
   // local_alloc fences the async proxy for swizzled buffers only.
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
@@ -131,10 +183,7 @@ void lowerStore(tile::DescriptorStoreOp store) {
   AsyncTMAStoreWaitOp::create(b, loc, 0);
   tile::BarrierOp::create(b, loc);
   LocalDeallocOp::create(b, loc, buffer);
-  Value original = store.getSrc();
-  store->erase();
-  if (auto cvt = original.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
-    cvt->erase();
+  eraseStore(store);
 }
 
 struct TileGPULowerTMA
