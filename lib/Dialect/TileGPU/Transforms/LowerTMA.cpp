@@ -53,6 +53,9 @@ Value loadBlock(OpBuilder &b, tile::DescriptorLoadOp load) {
   Value barrier =
       LocalAllocOp::create(b, loc, getBarrierType(b.getContext()), Value());
   InitBarrierOp::create(b, loc, barrier, 1);
+  // The TMA unit completes transactions on the barrier through the async
+  // proxy: order the generic-proxy init before it, then publish it.
+  FenceAsyncSharedOp::create(b, loc);
   tile::BarrierOp::create(b, loc);
   Value always = arith::ConstantIntOp::create(b, loc, 1, 1);
   BarrierExpectOp::create(b, loc, barrier, getTMABlockBytes(descType), always);

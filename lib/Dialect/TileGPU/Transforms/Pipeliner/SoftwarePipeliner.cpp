@@ -266,6 +266,9 @@ void pipelineLoop(LoopPipelinePlan &plan) {
           MemDescIndexOp::create(builder, loc, barrierRing.getSingleBuffer(),
                                  barriers, createI32(builder, loc, stage)),
           1);
+    // Inits are generic-proxy writes; the TMA unit completes transactions
+    // on the barriers through the async proxy.
+    FenceAsyncSharedOp::create(builder, loc);
     tile::BarrierOp::create(builder, loc);
   }
 
