@@ -8,14 +8,25 @@
 // Driver failures raise warpforge.errors.CudaError (or DriverUnavailable);
 // kernels over a device limit raise warpforge.errors.OutOfResources.
 //
+// A `tensordesc<ELEM[b0, ..., bn-1]>` parameter (a host TensorDescriptor)
+// expands to n + n + 1 kernel parameters: a CUtensorMap (128 bytes by
+// value), the shape as n int32 and the strides (elements) as n int64, all
+// outermost first. Its box and swizzle are the compiler's, from the one rule
+// in warpforge/Dialect/TileGPU/IR/TMA.h. Encoded maps are cached per
+// parameter, keyed by what they encode. A kernel that needs global scratch
+// takes one more parameter, last: a pointer to its scratch times the number
+// of programs, from the allocator of warpforge.set_allocator.
+//
 //===----------------------------------------------------------------------===//
 
 #include "nvidia/runtime/CudaDriver.h"
+#include "warpforge/Dialect/TileGPU/IR/TMA.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -26,6 +37,7 @@
 
 namespace py = pybind11;
 using namespace warpforge::cuda;
+namespace tma = warpforge::tilegpu::tma;
 
 namespace {
 
@@ -192,7 +204,59 @@ uint16_t roundToHalfFormat(double value, int exponentBits, int mantissaBits) {
 // Kernel.
 //===----------------------------------------------------------------------===//
 
-enum class Kind : uint8_t { Pointer, Bool, Int, UInt, F16, BF16, F32, F64 };
+enum class Kind : uint8_t {
+  Pointer,
+  Bool,
+  Int,
+  UInt,
+  F16,
+  BF16,
+  F32,
+  F64,
+  TensorDesc
+};
+
+constexpr int kMaxTensorRank = 5;
+
+/// What a tensor map encodes besides the parameter's fixed element type, box
+/// and swizzle: the cache key.
+struct TensorMapKey {
+  CUdeviceptr address = 0;
+  int rank = 0;
+  bool nanPadding = false;
+  int64_t shape[kMaxTensorRank] = {}, strides[kMaxTensorRank] = {};
+
+  bool operator==(const TensorMapKey &o) const {
+    if (address != o.address || rank != o.rank || nanPadding != o.nanPadding)
+      return false;
+    for (int d = 0; d < rank; ++d)
+      if (shape[d] != o.shape[d] || strides[d] != o.strides[d])
+        return false;
+    return true;
+  }
+};
+
+/// A `tensordesc<...>` parameter: what it was compiled for, and the maps
+/// encoded for it lately.
+struct DescriptorParam {
+  std::vector<int64_t> blockShape; // outermost first
+  int elementBytes = 0;
+  int dataType = 0;           // TensorMapDataType
+  bool floatingPoint = false; // may pad with NaN
+  tma::Encoding encoding;
+  py::object acceptedDtype; // the last `dtype` string accepted
+
+  // A few recent maps (ping-pong buffers alternate), replaced round-robin.
+  static constexpr int kCached = 4;
+  struct Entry {
+    CUtensorMap map;
+    TensorMapKey key;
+    bool valid = false;
+  };
+  std::array<Entry, kCached> cache;
+  int next = 0;
+  long long encodes = 0; // cuTensorMapEncodeTiled calls, for tests
+};
 
 struct Param {
   std::string name;    // "x_ptr"
@@ -202,16 +266,78 @@ struct Param {
   int bits;
   int index;                // in the arguments launch() is given
   py::object verifiedDtype; // the last torch dtype seen and accepted
+  int slots = 1;            // the kernel parameters it becomes
+  std::unique_ptr<DescriptorParam> desc; // for Kind::TensorDesc
 };
+
+const char *dataTypeName(int type) {
+  static const char *names[] = {"UINT8",   "UINT16",  "UINT32",  "INT32",
+                                "UINT64",  "INT64",   "FLOAT16", "FLOAT32",
+                                "FLOAT64", "BFLOAT16"};
+  return type >= 0 && type < 10 ? names[type] : "?";
+}
+
+/// The tensor map data type of a canonical element type, or -1.
+int tensorMapDataType(const std::string &element) {
+  if (element == "fp16")
+    return TensorMapFloat16;
+  if (element == "bf16")
+    return TensorMapBFloat16;
+  if (element == "fp32")
+    return TensorMapFloat32;
+  if (element == "fp64")
+    return TensorMapFloat64;
+  if (element == "i1" || element == "i8" || element == "u8" ||
+      element.rfind("fp8", 0) == 0)
+    return TensorMapUInt8;
+  if (element == "i16" || element == "u16")
+    return TensorMapUInt16;
+  if (element == "i32")
+    return TensorMapInt32;
+  if (element == "u32")
+    return TensorMapUInt32;
+  if (element == "i64")
+    return TensorMapInt64;
+  if (element == "u64")
+    return TensorMapUInt64;
+  return -1;
+}
+
+template <typename T> std::string listText(const T *values, int n) {
+  std::string text = "[";
+  for (int i = 0; i < n; ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text + "]";
+}
+
+/// Set while the pointer checks run on a descriptor's base, so that their
+/// messages say so. Per thread: the checks may run Python code (data_ptr(),
+/// __dlpack__), which lets other threads launch meanwhile.
+thread_local bool describingBase = false;
+
+std::string hexText(unsigned long long value) {
+  std::ostringstream os;
+  os << "0x" << std::hex << value;
+  return os.str();
+}
 
 class Kernel {
 public:
   Kernel(py::object image, std::string name, py::handle signature, int numWarps,
          int sharedBytes, int device,
-         std::optional<std::vector<std::string>> params)
+         std::optional<std::vector<std::string>> params,
+         int64_t globalScratchSize, int64_t globalScratchAlign)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
-        device(device) {
+        device(device), globalScratchSize(globalScratchSize),
+        globalScratchAlign(globalScratchAlign) {
+    if (globalScratchSize < 0 || globalScratchAlign < 1)
+      raise(PyExc_ValueError,
+            "kernel '" + this->name + "': global scratch of " +
+                std::to_string(globalScratchSize) + " bytes aligned to " +
+                std::to_string(globalScratchAlign) +
+                ": the size must be non-negative and the alignment positive");
     parseSignature(signature);
+    kernelParams += globalScratchSize > 0;
     if (params)
       bindParams(*params);
     std::string bytes = imageBytes(image);
@@ -241,8 +367,23 @@ public:
     return result;
   }
 
+  /// cuTensorMapEncodeTiled calls made for the parameter `name`.
+  long long descriptorEncodes(const std::string &param) const {
+    for (const Param &p : paramsInOrder)
+      if (p.name == param && p.desc)
+        return p.desc->encodes;
+    raise(PyExc_KeyError, "kernel '" + name +
+                              "' has no tensor descriptor parameter '" + param +
+                              "'");
+  }
+
   std::string name;
   int numWarps, sharedBytes, device;
+  // int64_t, not the long long of launch's grid: a second user of pybind11's
+  // long long caster stops GCC from inlining it into the launch wrapper.
+  int64_t globalScratchSize, globalScratchAlign;
+  size_t kernelParams = 0; // what the cubin's kernel takes
+  size_t descriptorParams = 0;
   std::unique_ptr<LoadedKernel> loaded;
 
 private:
@@ -262,8 +403,23 @@ private:
                     const std::string &what) const;
   void checkDevicePointer(const Param &p, PyObject *obj, CUdeviceptr ptr);
   uint64_t scalarOf(const Param &p, PyObject *obj) const;
+  void parseDescriptorType(Param &p, const std::string &type);
+  void launchWithDescriptors(long long gx, long long gy, long long gz,
+                             CUstream cuStream, PyObject **items, bool byIndex);
+  void enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
+               uint64_t *slots, void **pointers, size_t slot);
+  py::object allocateGlobalScratch(long long gx, long long gy, long long gz,
+                                   CUstream cuStream, uint64_t &slot);
+  void packDescriptor(Param &p, PyObject *obj, CUstream stream,
+                      CUtensorMap &map, uint64_t *slots);
+  void readDimensions(const Param &p, PyObject *obj, PyObject *attribute,
+                      const char *what, int64_t *out) const;
+  void encodeTensorMap(const Param &p, const TensorMapKey &key,
+                       CUtensorMap &map) const;
+  std::string describeParam(const Param &p) const;
 
   std::vector<Param> paramsInOrder;
+  py::object allocateScratch; // warpforge.runtime.allocation's, when needed
   std::vector<std::string> allParams; // constexprs included, when bound
 };
 
@@ -294,6 +450,13 @@ void Kernel::parseSignature(py::handle signature) {
     p.name = paramName;
     p.type = type;
     p.index = static_cast<int>(paramsInOrder.size());
+    if (type.rfind("tensordesc<", 0) == 0) {
+      parseDescriptorType(p, type);
+      kernelParams += p.slots;
+      ++descriptorParams;
+      paramsInOrder.push_back(std::move(p));
+      continue;
+    }
     bool pointer = !type.empty() && type[0] == '*';
     p.element = canonicalType(pointer ? type.substr(1) : type);
     if (p.element.empty())
@@ -320,8 +483,75 @@ void Kernel::parseSignature(py::handle signature) {
       raise(PyExc_ValueError, "kernel '" + name + "': parameter '" + paramName +
                                   "': " + type +
                                   " scalars cannot be kernel arguments");
+    kernelParams += p.slots;
     paramsInOrder.push_back(std::move(p));
   }
+}
+
+void Kernel::parseDescriptorType(Param &p, const std::string &type) {
+  auto bad = [&](const std::string &why) {
+    raise(PyExc_ValueError, "kernel '" + name + "': parameter '" + p.name +
+                                "' has type '" + type + "': " + why);
+  };
+  // tensordesc<ELEM[b0, b1, ...]>
+  size_t open = type.find('['), close = type.rfind(']');
+  if (type.back() != '>' || open == std::string::npos ||
+      close == std::string::npos || close < open ||
+      type.find_first_not_of(' ', close + 1) != type.size() - 1)
+    bad("expected tensordesc<ELEMENT[block shape]>, e.g. "
+        "tensordesc<fp16[64, 64]>");
+  std::string elementName = type.substr(11, open - 11);
+  elementName.erase(0, elementName.find_first_not_of(' '));
+  elementName.erase(elementName.find_last_not_of(' ') + 1);
+  p.element = canonicalType(elementName);
+  if (p.element.empty())
+    bad("unknown element type '" + elementName + "'");
+  p.kind = Kind::TensorDesc;
+  p.bits = bitsOf(p.element);
+  auto desc = std::make_unique<DescriptorParam>();
+  std::string dims = type.substr(open + 1, close - open - 1);
+  size_t at = 0;
+  while (at <= dims.size()) {
+    size_t comma = dims.find(',', at);
+    std::string item = dims.substr(
+        at, comma == std::string::npos ? std::string::npos : comma - at);
+    size_t used = 0;
+    long long value = 0;
+    try {
+      value = std::stoll(item, &used);
+    } catch (const std::exception &) {
+      used = 0;
+    }
+    if (!used || item.find_first_not_of(' ', used) != std::string::npos)
+      bad("the block shape must be integers, got '" + item + "'");
+    desc->blockShape.push_back(value);
+    if (comma == std::string::npos)
+      break;
+    at = comma + 1;
+  }
+  int rank = static_cast<int>(desc->blockShape.size());
+  if (rank > kMaxTensorRank)
+    bad("the TMA takes 1 to 5 dimensions, got " + std::to_string(rank));
+  desc->dataType = tensorMapDataType(p.element);
+  if (desc->dataType < 0)
+    bad("the TMA cannot move " + p.element + " elements");
+  desc->elementBytes = p.bits / 8;
+  desc->floatingPoint = desc->dataType == TensorMapFloat16 ||
+                        desc->dataType == TensorMapBFloat16 ||
+                        desc->dataType == TensorMapFloat32 ||
+                        desc->dataType == TensorMapFloat64;
+  desc->encoding = tma::encodingFor(p.bits, desc->blockShape);
+  const std::vector<int64_t> &box = desc->encoding.box;
+  for (int d = 0; d < rank; ++d)
+    if (box[d] < 1 || box[d] > tma::kMaxBoxDim)
+      bad("a box dimension of " + std::to_string(box[d]) +
+          " is outside the TMA's [1, 256]");
+  if (box.back() * desc->elementBytes % tma::kMinInnerBoxBytes)
+    bad("the innermost box spans " +
+        std::to_string(box.back() * desc->elementBytes) +
+        " bytes; the TMA needs a multiple of 16");
+  p.slots = 1 + 2 * rank;
+  p.desc = std::move(desc);
 }
 
 void Kernel::bindParams(const std::vector<std::string> &params) {
@@ -352,9 +582,14 @@ std::string Kernel::imageBytes(py::handle image) {
                              std::string(Py_TYPE(image.ptr())->tp_name));
 }
 
-std::string Kernel::describe(const Param &p) const {
+std::string Kernel::describeParam(const Param &p) const {
   return "kernel '" + name + "': argument '" + p.name + "' (index " +
          std::to_string(p.index) + ", " + p.type + ")";
+}
+
+std::string Kernel::describe(const Param &p) const {
+  // The pointer checks, run on a descriptor's base, say so.
+  return describingBase ? describeParam(p) + ": its base" : describeParam(p);
 }
 
 void Kernel::badArgumentCount(Py_ssize_t given) const {
@@ -377,9 +612,14 @@ void Kernel::badArgumentCount(Py_ssize_t given) const {
 void Kernel::checkElement(const Param &p, const std::string &element, int bits,
                           const std::string &what) const {
   bool ok = element.empty() ? bits == p.bits : element == p.element;
-  if (!ok)
-    raise(PyExc_TypeError, describe(p) + ": expected a pointer to " +
-                               p.element + ", got " + what);
+  if (ok)
+    return;
+  if (p.kind == Kind::TensorDesc)
+    raise(PyExc_TypeError, describeParam(p) + ": the kernel was compiled for " +
+                               p.element + " elements, but the base is " +
+                               what);
+  raise(PyExc_TypeError,
+        describe(p) + ": expected a pointer to " + p.element + ", got " + what);
 }
 
 void Kernel::checkDtype(Param &p, PyObject *obj) {
@@ -541,7 +781,9 @@ CUdeviceptr Kernel::pointerOf(Param &p, PyObject *obj, CUstream stream) {
             std::string(Py_TYPE(obj)->tp_name));
 }
 
-uint64_t Kernel::scalarOf(const Param &p, PyObject *obj) const {
+// Inlined into both launch loops: the warm path of scalar arguments.
+__attribute__((always_inline)) inline uint64_t
+Kernel::scalarOf(const Param &p, PyObject *obj) const {
   uint64_t slot = 0;
   switch (p.kind) {
   case Kind::Bool:
@@ -628,6 +870,277 @@ uint64_t Kernel::scalarOf(const Param &p, PyObject *obj) const {
   return slot;
 }
 
+//===----------------------------------------------------------------------===//
+// Tensor descriptors.
+//===----------------------------------------------------------------------===//
+
+void Kernel::readDimensions(const Param &p, PyObject *obj, PyObject *attribute,
+                            const char *what, int64_t *out) const {
+  const int rank = static_cast<int>(p.desc->blockShape.size());
+  PyObject *value = PyObject_GetAttr(obj, attribute);
+  if (!value)
+    throw py::error_already_set(); // checked present by the caller
+  py::object owned = py::reinterpret_steal<py::object>(value);
+  PyObject *fast = PySequence_Fast(value, "");
+  if (!fast) {
+    PyErr_Clear();
+    raise(PyExc_TypeError, describeParam(p) + ": its " + what +
+                               " must be a sequence of ints, not " +
+                               std::string(Py_TYPE(value)->tp_name));
+  }
+  py::object ownedFast = py::reinterpret_steal<py::object>(fast);
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n != rank)
+    raise(PyExc_TypeError, describeParam(p) + ": its " + what + " has " +
+                               std::to_string(n) + " dimension" +
+                               (n == 1 ? "" : "s") +
+                               ", but the kernel was compiled for a rank-" +
+                               std::to_string(rank) + " descriptor");
+  PyObject **items = PySequence_Fast_ITEMS(fast);
+  for (int d = 0; d < rank; ++d) {
+    PyObject *item = items[d];
+    py::object index;
+    if (!PyLong_Check(item)) {
+      PyObject *converted = PyNumber_Index(item); // numpy ints, torch sizes
+      if (!converted) {
+        PyErr_Clear();
+        raise(PyExc_TypeError, describeParam(p) + ": its " + what +
+                                   " must be a sequence of ints, got " +
+                                   std::string(Py_TYPE(item)->tp_name) +
+                                   " at dimension " + std::to_string(d));
+      }
+      index = py::reinterpret_steal<py::object>(converted);
+      item = converted;
+    }
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow)
+      raise(PyExc_ValueError,
+            describeParam(p) + ": its " + what + " " +
+                std::string(py::str(owned)) + " has dimension " +
+                std::to_string(d) + " = " + std::string(py::str(item)) +
+                ", which does not fit in 64 bits" +
+                (std::string(what) == "strides"
+                     ? std::string(" (the kernel's int64 stride parameter)")
+                     : std::string()));
+    if (v == -1 && PyErr_Occurred())
+      throw py::error_already_set();
+    out[d] = v;
+  }
+}
+
+void Kernel::encodeTensorMap(const Param &p, const TensorMapKey &key,
+                             CUtensorMap &map) const {
+  const DescriptorParam &desc = *p.desc;
+  const int rank = key.rank;
+  // The driver's order is innermost first.
+  uint64_t dims[kMaxTensorRank], strides[kMaxTensorRank];
+  uint32_t box[kMaxTensorRank], elementStrides[kMaxTensorRank];
+  for (int i = 0; i < rank; ++i) {
+    dims[i] = static_cast<uint64_t>(key.shape[rank - 1 - i]);
+    box[i] = static_cast<uint32_t>(desc.encoding.box[rank - 1 - i]);
+    elementStrides[i] = 1;
+  }
+  for (int i = 0; i + 1 < rank; ++i)
+    strides[i] =
+        static_cast<uint64_t>(key.strides[rank - 2 - i]) * desc.elementBytes;
+  int swizzle = TensorMapSwizzleNone;
+  switch (desc.encoding.swizzleBytes) {
+  case 32:
+    swizzle = TensorMapSwizzle32B;
+    break;
+  case 64:
+    swizzle = TensorMapSwizzle64B;
+    break;
+  case 128:
+    swizzle = TensorMapSwizzle128B;
+    break;
+  default:
+    break;
+  }
+  int fill =
+      key.nanPadding ? TensorMapOOBFillNanRequestZeroFma : TensorMapOOBFillNone;
+  if (!api->cuTensorMapEncodeTiled)
+    throw DriverUnavailable(
+        "kernel '" + name + "' takes tensor descriptors (argument '" + p.name +
+        "'), but the CUDA driver library '" + libraryPath() +
+        "' lacks cuTensorMapEncodeTiled: it needs a CUDA 12.0 driver or newer");
+  CUresult result = api->cuTensorMapEncodeTiled(
+      &map, desc.dataType, static_cast<uint32_t>(rank),
+      reinterpret_cast<void *>(key.address), dims, strides, box, elementStrides,
+      TensorMapInterleaveNone, swizzle, TensorMapL2Promotion128B, fill);
+  if (result != CUDA_SUCCESS)
+    raise(PyExc_ValueError,
+          describeParam(p) + ": cuTensorMapEncodeTiled failed: " +
+              warpforge::cuda::describe(result) +
+              "; it was given (innermost "
+              "dimension first) data type " +
+              dataTypeName(desc.dataType) + ", rank " + std::to_string(rank) +
+              ", address " + hexText(key.address) + ", dims " +
+              listText(dims, rank) + ", strides " +
+              listText(strides, rank - 1) + " bytes, box " +
+              listText(box, rank) + ", swizzle " +
+              (desc.encoding.swizzleBytes
+                   ? std::to_string(desc.encoding.swizzleBytes) + "B"
+                   : std::string("none")) +
+              ", padding " + (key.nanPadding ? "nan" : "zero"));
+}
+
+void Kernel::packDescriptor(Param &p, PyObject *obj, CUstream stream,
+                            CUtensorMap &map, uint64_t *slots) {
+  DescriptorParam &desc = *p.desc;
+  const int rank = static_cast<int>(desc.blockShape.size());
+  static PyObject *baseName = PyUnicode_InternFromString("base");
+  static PyObject *shapeName = PyUnicode_InternFromString("shape");
+  static PyObject *stridesName = PyUnicode_InternFromString("strides");
+  static PyObject *blockName = PyUnicode_InternFromString("block_shape");
+  static PyObject *paddingName = PyUnicode_InternFromString("padding");
+  static PyObject *dtypeName = PyUnicode_InternFromString("dtype");
+  static PyObject *nanText = PyUnicode_InternFromString("nan");
+  static PyObject *zeroText = PyUnicode_InternFromString("zero");
+
+  PyObject *base = PyObject_GetAttr(obj, baseName);
+  if (!base || !PyObject_HasAttr(obj, shapeName) ||
+      !PyObject_HasAttr(obj, stridesName) ||
+      !PyObject_HasAttr(obj, blockName)) {
+    Py_XDECREF(base);
+    PyErr_Clear();
+    raise(PyExc_TypeError,
+          describeParam(p) +
+              " must be a TensorDescriptor "
+              "(warpforge.tools.tensor_descriptor.TensorDescriptor."
+              "from_tensor(tensor, block_shape)) or an object with base, "
+              "shape, strides and block_shape, not " +
+              std::string(Py_TYPE(obj)->tp_name));
+  }
+  py::object ownedBase = py::reinterpret_steal<py::object>(base);
+
+  // What the kernel was compiled for: the block shape and the element type.
+  int64_t block[kMaxTensorRank];
+  readDimensions(p, obj, blockName, "block_shape", block);
+  if (!std::equal(block, block + rank, desc.blockShape.begin()))
+    raise(PyExc_TypeError, describeParam(p) + ": its block shape " +
+                               listText(block, rank) + " differs from " +
+                               listText(desc.blockShape.data(), rank) +
+                               ", the one the kernel was compiled for");
+  if (PyObject *dtype = PyObject_GetAttr(obj, dtypeName)) {
+    py::object owned = py::reinterpret_steal<py::object>(dtype);
+    if (dtype != desc.acceptedDtype.ptr() && PyUnicode_Check(dtype)) {
+      std::string text = py::str(owned);
+      if (canonicalType(text) != p.element)
+        raise(PyExc_TypeError,
+              describeParam(p) + ": the kernel was compiled for " + p.element +
+                  " elements, but the descriptor's dtype is " + text);
+      desc.acceptedDtype = owned;
+    }
+  } else {
+    PyErr_Clear(); // Triton's descriptors have none: the base tells
+  }
+
+  TensorMapKey key;
+  key.rank = rank;
+  readDimensions(p, obj, shapeName, "shape", key.shape);
+  readDimensions(p, obj, stridesName, "strides", key.strides);
+  if (PyObject *padding = PyObject_GetAttr(obj, paddingName)) {
+    py::object owned = py::reinterpret_steal<py::object>(padding);
+    auto is = [&](PyObject *interned, const char *text) {
+      return padding == interned ||
+             (PyUnicode_Check(padding) &&
+              PyUnicode_CompareWithASCIIString(padding, text) == 0);
+    };
+    if (is(nanText, "nan"))
+      key.nanPadding = true;
+    else if (padding != Py_None && !is(zeroText, "zero"))
+      raise(PyExc_ValueError, describeParam(p) +
+                                  ": its padding must be 'zero' or 'nan', "
+                                  "got " +
+                                  std::string(py::repr(owned)));
+  } else {
+    PyErr_Clear(); // none: zeros, as Triton's default
+  }
+
+  describingBase = true;
+  CUdeviceptr address;
+  try {
+    address = pointerOf(p, base, stream);
+  } catch (...) {
+    describingBase = false;
+    throw;
+  }
+  describingBase = false;
+  if (!address)
+    raise(PyExc_ValueError, describeParam(p) + ": its base is a null pointer");
+  key.address = address;
+
+  // The expanded scalars: shape as int32, strides as int64.
+  for (int d = 0; d < rank; ++d) {
+    uint32_t dim = static_cast<uint32_t>(key.shape[d]);
+    slots[d] = dim;
+    slots[rank + d] = static_cast<uint64_t>(key.strides[d]);
+  }
+
+  for (const DescriptorParam::Entry &entry : desc.cache)
+    if (entry.valid && entry.key == key) {
+      map = entry.map;
+      return;
+    }
+
+  // A new map: the TMA's rules first, each with its own message.
+  auto bad = [&](const std::string &why) {
+    raise(PyExc_ValueError, describeParam(p) + ": " + why);
+  };
+  if (address % tma::kGlobalAlign)
+    bad("its base address " + hexText(address) +
+        " is not 16-byte aligned (the TMA needs 16)");
+  std::string shapeText = listText(key.shape, rank);
+  std::string stridesText = listText(key.strides, rank);
+  for (int d = 0; d < rank; ++d) {
+    int64_t dim = key.shape[d];
+    if (dim < 1)
+      bad("its shape " + shapeText + " has dimension " + std::to_string(d) +
+          " = " + std::to_string(dim) + "; every dimension must be positive");
+    if (dim > (int64_t(1) << 32))
+      bad("its shape " + shapeText + " has dimension " + std::to_string(d) +
+          " = " + std::to_string(dim) + ", over the TMA's limit of 2**32");
+    if (dim > std::numeric_limits<int32_t>::max())
+      bad("its shape " + shapeText + " has dimension " + std::to_string(d) +
+          " = " + std::to_string(dim) +
+          ", which does not fit the kernel's int32 shape parameter");
+  }
+  if (key.strides[rank - 1] != 1)
+    bad("its strides " + stridesText +
+        " do not end in 1: the TMA needs the innermost dimension contiguous");
+  for (int d = 0; d + 1 < rank; ++d) {
+    int64_t stride = key.strides[d];
+    if (stride < 0)
+      bad("its strides " + stridesText + " have dimension " +
+          std::to_string(d) + " = " + std::to_string(stride) +
+          "; the TMA takes no negative strides");
+    if (stride >= (int64_t(1) << 40) / desc.elementBytes)
+      bad("its strides " + stridesText + " have dimension " +
+          std::to_string(d) + " = " + std::to_string(stride) +
+          " elements, 2**40 bytes or more: over the TMA's limit");
+    int64_t bytes = stride * desc.elementBytes;
+    if (bytes % tma::kGlobalAlign)
+      bad("its strides " + stridesText + " have dimension " +
+          std::to_string(d) + " = " + std::to_string(stride) + " elements, " +
+          std::to_string(bytes) +
+          " bytes; the TMA needs a multiple of 16 bytes");
+  }
+  if (key.nanPadding && !desc.floatingPoint)
+    bad("padding='nan' needs 16-, 32- or 64-bit floats, but the TMA moves " +
+        p.element + " elements as " + dataTypeName(desc.dataType));
+
+  DescriptorParam::Entry &entry = desc.cache[desc.next];
+  entry.valid = false;
+  encodeTensorMap(p, key, entry.map);
+  ++desc.encodes;
+  entry.key = key;
+  entry.valid = true;
+  desc.next = (desc.next + 1) % DescriptorParam::kCached;
+  map = entry.map;
+}
+
 void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
                     py::handle args) {
   PyObject *seq = args.ptr();
@@ -676,6 +1189,11 @@ void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
     cuStream = reinterpret_cast<CUstream>(handle);
   }
 
+  if (descriptorParams) {
+    launchWithDescriptors(gx, gy, gz, cuStream, items, byIndex);
+    return;
+  }
+  // One 8-byte slot per kernel parameter (and the scratch pointer's).
   constexpr size_t kInline = 32;
   uint64_t inlineSlots[kInline];
   void *inlinePointers[kInline];
@@ -683,9 +1201,9 @@ void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
   std::vector<void *> heapPointers;
   uint64_t *slots = inlineSlots;
   void **pointers = inlinePointers;
-  if (n > kInline) {
-    heapSlots.resize(n);
-    heapPointers.resize(n);
+  if (kernelParams > kInline) {
+    heapSlots.resize(kernelParams);
+    heapPointers.resize(kernelParams);
     slots = heapSlots.data();
     pointers = heapPointers.data();
   }
@@ -696,8 +1214,99 @@ void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
                                        : scalarOf(p, obj);
     pointers[i] = &slots[i];
   }
+  enqueue(gx, gy, gz, cuStream, slots, pointers, n);
+}
+
+// Not inlined into launch(): its 64-byte aligned maps would realign and grow
+// the stack frame of every launch.
+__attribute__((noinline)) void
+Kernel::launchWithDescriptors(long long gx, long long gy, long long gz,
+                              CUstream cuStream, PyObject **items,
+                              bool byIndex) {
+  // Tensor maps live in `maps`, copied from the cache: another thread may
+  // re-encode the cached one while this launch is being enqueued. Their
+  // shape and stride parameters use the slots after the map's (4-byte ones
+  // the low half of theirs).
+  constexpr size_t kInline = 64, kInlineMaps = 4;
+  uint64_t inlineSlots[kInline];
+  void *inlinePointers[kInline];
+  CUtensorMap inlineMaps[kInlineMaps];
+  std::vector<uint64_t> heapSlots;
+  std::vector<void *> heapPointers;
+  std::vector<CUtensorMap> heapMaps;
+  uint64_t *slots = inlineSlots;
+  void **pointers = inlinePointers;
+  CUtensorMap *maps = inlineMaps;
+  if (kernelParams > kInline) {
+    heapSlots.resize(kernelParams);
+    heapPointers.resize(kernelParams);
+    slots = heapSlots.data();
+    pointers = heapPointers.data();
+  }
+  if (descriptorParams > kInlineMaps) {
+    heapMaps.resize(descriptorParams);
+    maps = heapMaps.data();
+  }
+  size_t slot = 0, mapCount = 0;
+  for (Param &p : paramsInOrder) {
+    PyObject *obj = items[byIndex ? p.index : &p - paramsInOrder.data()];
+    if (p.kind == Kind::TensorDesc) {
+      CUtensorMap &map = maps[mapCount++];
+      packDescriptor(p, obj, cuStream, map, slots + slot + 1);
+      pointers[slot] = &map;
+      for (int s = 1; s < p.slots; ++s)
+        pointers[slot + s] = &slots[slot + s];
+      slot += p.slots;
+      continue;
+    }
+    slots[slot] = p.kind == Kind::Pointer ? pointerOf(p, obj, cuStream)
+                                          : scalarOf(p, obj);
+    pointers[slot] = &slots[slot];
+    ++slot;
+  }
+  enqueue(gx, gy, gz, cuStream, slots, pointers, slot);
+}
+
+py::object Kernel::allocateGlobalScratch(long long gx, long long gy,
+                                         long long gz, CUstream cuStream,
+                                         uint64_t &slot) {
+  unsigned long long programs = static_cast<unsigned long long>(gx) *
+                                static_cast<unsigned long long>(gy) *
+                                static_cast<unsigned long long>(gz);
+  unsigned long long bytes;
+  if (__builtin_mul_overflow(programs,
+                             static_cast<unsigned long long>(globalScratchSize),
+                             &bytes) ||
+      bytes > static_cast<unsigned long long>(
+                  std::numeric_limits<long long>::max()))
+    raise(PyExc_ValueError,
+          "kernel '" + name + "': " + std::to_string(programs) +
+              " programs of " + std::to_string(globalScratchSize) +
+              " bytes of global scratch each overflow 64 bits");
+  if (!allocateScratch)
+    allocateScratch = py::module_::import("warpforge.runtime.allocation")
+                          .attr("allocate_scratch");
+  py::object result = allocateScratch(
+      static_cast<long long>(bytes), globalScratchAlign,
+      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(cuStream)));
+  auto pair = result.cast<py::tuple>();
+  slot = pair[0].cast<unsigned long long>();
+  return pair[1];
+}
+
+__attribute__((always_inline)) inline void
+Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
+                uint64_t *slots, void **pointers, size_t slot) {
   if (gx == 0 || gy == 0 || gz == 0)
     return;
+  // Global scratch, last: the allocator's buffer stays alive (`scratch`)
+  // until the launch is enqueued; its caching allocator orders reuse on the
+  // stream, as in Triton.
+  py::object scratch;
+  if (globalScratchSize > 0) {
+    scratch = allocateGlobalScratch(gx, gy, gz, cuStream, slots[slot]);
+    pointers[slot] = &slots[slot];
+  }
 
   CUcontext current = nullptr;
   check(api->cuCtxGetCurrent(&current), "cuCtxGetCurrent", name);
@@ -779,23 +1388,33 @@ void registerDriver(py::module_ &m) {
 A kernel loaded on one device, ready to launch.
 
 Kernel(image, name, signature, num_warps, shared_bytes=0, device=0,
-       params=None)
+       params=None, global_scratch_size=0, global_scratch_align=1)
 
 image: the cubin (bytes) or PTX text (str). name: the kernel's symbol.
 signature: {parameter name: type} for the kernel's run-time parameters in
-order ("*fp32", "i32", "fp16", ...), or a list of types. shared_bytes: the
-dynamic shared memory of each launch. params: every parameter name of the
-Python function, constexprs included; launch() then also accepts all of them
-and picks out the run-time ones.
+order ("*fp32", "i32", "fp16", "tensordesc<fp16[64, 64]>", ...), or a list
+of types. shared_bytes: the dynamic shared memory of each launch. params:
+every parameter name of the Python function, constexprs included; launch()
+then also accepts all of them and picks out the run-time ones.
+
+A tensordesc<ELEM[b0, ..., bn-1]> parameter takes a host TensorDescriptor
+and becomes the kernel parameters (CUtensorMap, n x int32 shape, n x int64
+strides). global_scratch_size: bytes of global scratch per program; when
+positive, each launch allocates that times the number of programs (aligned
+to global_scratch_align) with warpforge.set_allocator's allocator and
+passes it as the kernel's last parameter.
 
 Raises OutOfResources when the kernel needs more shared memory, registers or
 threads than the device has, CudaError when a driver call fails, and
 DriverUnavailable without a CUDA driver.)doc")
-      .def(py::init<py::object, std::string, py::handle, int, int, int,
-                    std::optional<std::vector<std::string>>>(),
-           py::arg("image"), py::arg("name"), py::arg("signature"),
-           py::arg("num_warps"), py::arg("shared_bytes") = 0,
-           py::arg("device") = 0, py::arg("params") = py::none())
+      .def(
+          py::init<py::object, std::string, py::handle, int, int, int,
+                   std::optional<std::vector<std::string>>, int64_t, int64_t>(),
+          py::arg("image"), py::arg("name"), py::arg("signature"),
+          py::arg("num_warps"), py::arg("shared_bytes") = 0,
+          py::arg("device") = 0, py::arg("params") = py::none(),
+          py::arg("global_scratch_size") = 0,
+          py::arg("global_scratch_align") = 1)
       .def("launch", &Kernel::launch, py::arg("grid_x"), py::arg("grid_y"),
            py::arg("grid_z"), py::arg("stream"), py::arg("args"),
            "Launches on a CUstream handle (0: the legacy default stream); "
@@ -805,6 +1424,15 @@ DriverUnavailable without a CUDA driver.)doc")
       .def_readonly("num_warps", &Kernel::numWarps)
       .def_readonly("shared_bytes", &Kernel::sharedBytes,
                     "Dynamic shared memory per launch, in bytes.")
+      .def_readonly("global_scratch_size", &Kernel::globalScratchSize,
+                    "Global scratch per program, in bytes (0: none).")
+      .def_readonly("global_scratch_align", &Kernel::globalScratchAlign)
+      .def_readonly("num_kernel_params", &Kernel::kernelParams,
+                    "The parameters of the cubin's kernel: descriptors "
+                    "expanded, scratch included.")
+      .def("descriptor_encodes", &Kernel::descriptorEncodes, py::arg("param"),
+           "How many tensor maps were encoded for a tensordesc parameter "
+           "(the others were cached).")
       .def_property_readonly("num_regs",
                              [](const Kernel &k) { return k.loaded->numRegs; })
       .def_property_readonly(

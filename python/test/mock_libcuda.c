@@ -8,8 +8,18 @@
  * cuPointerGetAttributes fails on [0x50000000, 0x60000000).
  *
  * A module image is text: "MOCK name=K regs=R local=L shared=S maxthreads=T
- * nparams=N" (keys optional); an image starting "BAD" is invalid. Launches
- * are recorded in the mock_* variables, read by the test through ctypes.
+ * nparams=N psizes=S0,S1,..." (keys optional); an image starting "BAD" is
+ * invalid. Launches are recorded in the mock_* variables, read by the test
+ * through ctypes: the first 8 bytes of each parameter in mock_params, and
+ * its first psizes[i] bytes (default 8, at most 128: a CUtensorMap) in
+ * mock_param_bytes, with the address it was passed at in mock_param_addrs.
+ *
+ * cuTensorMapEncodeTiled records its arguments in mock_tma_* (the calls in
+ * mock_tma_encodes) and writes a map whose 128 bytes are: "TMAP", the call's
+ * serial number (u32), the address (u64), the dims (5 x u64), the byte
+ * strides (4 x u64), the box (5 x u32), then data type, rank, swizzle and
+ * fill as bytes. It returns mock_tma_result (0 unless a test sets it) and
+ * CUDA_ERROR_INVALID_VALUE for arguments the real driver rejects.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +30,7 @@ typedef int CUresult;
 typedef struct {
   char name[64];
   int regs, local, shared, maxthreads, nparams, maxdynamic;
+  int psizes[64];
 } Module;
 
 static Module modules[64];
@@ -29,6 +40,8 @@ static char contexts[2];
 
 int mock_launches;
 unsigned long long mock_params[64];
+unsigned char mock_param_bytes[64][128];
+unsigned long long mock_param_addrs[64];
 unsigned mock_grid[3], mock_block[3], mock_shared;
 void *mock_stream, *mock_context;
 int mock_unloads;
@@ -107,6 +120,19 @@ CUresult cuModuleLoadData(void **module, const void *image) {
   m->shared = field(text, "shared=", 0);
   m->maxthreads = field(text, "maxthreads=", 1024);
   m->nparams = field(text, "nparams=", 0);
+  for (int i = 0; i < 64; ++i) m->psizes[i] = 8;
+  const char *sizes = strstr(text, "psizes=");
+  if (sizes) {
+    sizes += 7;
+    for (int i = 0; i < 64; ++i) {
+      char *end;
+      long v = strtol(sizes, &end, 10);
+      if (end == sizes) break;
+      m->psizes[i] = v < 1 ? 1 : v > 128 ? 128 : (int)v;
+      if (*end != ',') break;
+      sizes = end + 1;
+    }
+  }
   *module = m;
   return 0;
 }
@@ -149,8 +175,72 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   mock_shared = shared;
   mock_stream = stream;
   mock_context = current;
-  for (int i = 0; i < m->nparams && i < 64; ++i)
+  for (int i = 0; i < m->nparams && i < 64; ++i) {
     memcpy(&mock_params[i], params[i], 8);
+    memset(mock_param_bytes[i], 0, 128);
+    memcpy(mock_param_bytes[i], params[i], m->psizes[i]);
+    mock_param_addrs[i] = (unsigned long long)(uintptr_t)params[i];
+  }
+  return 0;
+}
+
+int mock_tma_encodes, mock_tma_result;
+int mock_tma_dtype, mock_tma_interleave, mock_tma_swizzle, mock_tma_l2;
+int mock_tma_fill;
+unsigned mock_tma_rank;
+unsigned long long mock_tma_address, mock_tma_map_addr;
+unsigned long long mock_tma_dims[5], mock_tma_strides[5];
+unsigned mock_tma_box[5], mock_tma_elem_strides[5];
+
+CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank,
+                                void *address, const unsigned long long *dims,
+                                const unsigned long long *strides,
+                                const unsigned *box,
+                                const unsigned *elementStrides, int interleave,
+                                int swizzle, int l2, int fill) {
+  static const int bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2};
+  unsigned i;
+  mock_tma_encodes++;
+  mock_tma_dtype = dtype, mock_tma_rank = rank;
+  mock_tma_address = (unsigned long long)(uintptr_t)address;
+  mock_tma_map_addr = (unsigned long long)(uintptr_t)map;
+  memset(mock_tma_dims, 0, sizeof mock_tma_dims);
+  memset(mock_tma_strides, 0, sizeof mock_tma_strides);
+  memset(mock_tma_box, 0, sizeof mock_tma_box);
+  memset(mock_tma_elem_strides, 0, sizeof mock_tma_elem_strides);
+  for (i = 0; i < rank && i < 5; ++i) {
+    mock_tma_dims[i] = dims[i];
+    mock_tma_box[i] = box[i];
+    mock_tma_elem_strides[i] = elementStrides[i];
+    if (i + 1 < rank) mock_tma_strides[i] = strides[i];
+  }
+  mock_tma_interleave = interleave, mock_tma_swizzle = swizzle;
+  mock_tma_l2 = l2, mock_tma_fill = fill;
+  if (mock_tma_result) return mock_tma_result;
+  /* The real driver's rules (interleave none). */
+  if (((uintptr_t)map & 63) || rank < 1 || rank > 5 || dtype < 0 ||
+      dtype > 9 || ((uintptr_t)address & 15) || interleave != 0 ||
+      swizzle < 0 || swizzle > 3 || l2 < 0 || l2 > 3 || fill < 0 || fill > 1)
+    return 1;
+  if (fill == 1 && dtype < 6) return 1; /* NaN fill: floats only */
+  for (i = 0; i < rank; ++i) {
+    if (dims[i] == 0 || dims[i] > (1ull << 32)) return 1;
+    if (box[i] == 0 || box[i] > 256 || elementStrides[i] != 1) return 1;
+    if (i + 1 < rank && (strides[i] % 16 || strides[i] >= (1ull << 40)))
+      return 1;
+  }
+  if (box[0] * bytes[dtype] % 16) return 1;
+  if (swizzle && box[0] * bytes[dtype] > (16u << swizzle)) return 1;
+  unsigned char *out = map;
+  memset(out, 0, 128);
+  memcpy(out, "TMAP", 4);
+  memcpy(out + 4, &mock_tma_encodes, 4);
+  memcpy(out + 8, &mock_tma_address, 8);
+  memcpy(out + 16, mock_tma_dims, 40);
+  memcpy(out + 56, mock_tma_strides, 32);
+  memcpy(out + 88, mock_tma_box, 20);
+  out[108] = (unsigned char)dtype, out[109] = (unsigned char)rank;
+  out[110] = (unsigned char)swizzle, out[111] = (unsigned char)fill;
   return 0;
 }
 

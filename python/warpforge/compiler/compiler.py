@@ -50,7 +50,10 @@ class CompiledKernel:
     The GPU backend fills `asm["cubin"]` (bytes) and `metadata`, read from
     the module's attributes and ptxas's report: "name", the kernel's symbol
     in the cubin (default: `name`); "shared", the dynamic shared memory of
-    each launch in bytes (default 0); "num_warps" and "num_threads" per
+    each launch in bytes (default 0); "global_scratch_size" and
+    "global_scratch_align", the global scratch each program needs (default
+    0 and 1: none), which each launch allocates with the allocator of
+    `warpforge.set_allocator`; "num_warps" and "num_threads" per
     block, "num_ctas" and "num_consumer_groups" as compiled (default:
     `options`); "capability"; ptxas's "registers", "spill_stores",
     "spill_loads", "static_shared", "stack_frame", "barriers" and its log.
@@ -174,7 +177,9 @@ class CompiledKernel:
         kernel = ir._core().Kernel(
             cubin, self.metadata.get("name", self.name), self.signature,
             self.metadata.get("num_warps", self.options.num_warps),
-            self.metadata.get("shared", 0), device, self.params or None)
+            self.metadata.get("shared", 0), device, self.params or None,
+            self.metadata.get("global_scratch_size", 0),
+            self.metadata.get("global_scratch_align", 1))
         self._kernels[device] = kernel
         return kernel
 
@@ -426,6 +431,11 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
         "num_ctas": attributes[attrs.NUM_CTAS],
         "num_consumer_groups": attributes[attrs.NUM_CONSUMER_GROUPS],
         "shared": attributes.get(attrs.SHARED_BYTES, 0),
+        # Per program, for the tensor maps of descriptors made on the
+        # device: the launcher allocates it with warpforge.set_allocator's
+        # allocator and passes it last.
+        "global_scratch_size": attributes.get(attrs.GLOBAL_SCRATCH_BYTES, 0),
+        "global_scratch_align": attributes.get(attrs.GLOBAL_SCRATCH_ALIGN, 1),
         "capability": capability,
         "ptxas_log": log,
     }

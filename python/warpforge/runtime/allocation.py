@@ -7,11 +7,19 @@ allocator is per context (a `ContextVar`, as in Triton), so threads and
 asyncio tasks may set their own.
 
 Which kernels need scratch: those that make tensor descriptors on the
-device (`tl.make_tensor_descriptor`), once the GPU backend lowers them
-(the TMA issue). The interpreter needs none. Until then, `get_allocator()`
-is what the launch path will call, and a kernel that needs scratch with no
-allocator set gets `NoAllocatorError` telling the user to call
-`warpforge.set_allocator`.
+device (`tl.make_tensor_descriptor`), whose tensor maps the kernel writes to
+global memory. The compiler records the bytes each program needs and their
+alignment on the module (`tilegpu.global-scratch-bytes` / `-align`,
+`CompiledKernel.metadata["global_scratch_size"]` / `["global_scratch_align"]`).
+On each launch of such a kernel, the C++ launcher (`_C.Kernel.launch`) calls
+`allocate_scratch(size * programs, alignment, stream)` below, with the
+grid's number of programs and the launch's CUstream handle, passes the
+address as the kernel's last parameter and keeps the buffer alive until the
+launch is enqueued; as in Triton, reuse of the memory afterwards is ordered
+by the allocator's stream (torch's caching allocator does this). Kernels
+that need no scratch never call the allocator. With no allocator set, the
+launch raises `NoAllocatorError` telling the user to call
+`warpforge.set_allocator`. The interpreter needs no scratch.
 """
 
 from __future__ import annotations

@@ -127,6 +127,9 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
     if value is None or t is constexpr:
         return const_spec(value)
     if t is TensorDescriptor:
+        # Its element type and block shape: what the kernel is compiled for
+        # (the C++ launcher encodes the tensor map from the rest). No
+        # divisibility: the TMA's own rules already hold.
         return ("a", value.signature_type(), None)
     data_ptr = getattr(value, "data_ptr", None)
     if data_ptr is not None:  # torch.Tensor
@@ -142,6 +145,11 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
         return arg_spec(int(value), specialize)
     if isinstance(value, float):
         return _FP32
+    if isinstance(value, TensorDescriptor):  # subclasses
+        return ("a", value.signature_type(), None)
+    if hasattr(value, "block_shape") and hasattr(value, "base") and \
+            hasattr(value, "strides"):  # Triton's TensorDescriptor, duck-typed
+        return ("a", _descriptor_type(value), None)
     ptr_type = pointer_type_name(value)
     if ptr_type is None:
         if hasattr(value, "__cuda_array_interface__") or hasattr(value, "__array_interface__"):
@@ -149,6 +157,17 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
         raise TypeError(f"a value of type {type(value).__name__} is not a tensor, an array, "
                         "a Python scalar or a tl.constexpr")
     return ("a", ptr_type, 16 if specialize and data_pointer(value) % 16 == 0 else None)
+
+
+def _descriptor_type(value) -> str:
+    """`tensordesc<fp16[64, 64]>` for an object with a tensor `base` and a
+    `block_shape` (a descriptor that is not warpforge's)."""
+    name = pointer_type_name(value.base)
+    if name is None:
+        raise TypeError(f"the base of a {type(value).__name__} must be a tensor or an array, "
+                        f"got {type(value.base).__name__}")
+    block = ", ".join(str(int(b)) for b in value.block_shape)
+    return f"tensordesc<{name[1:]}[{block}]>"
 
 
 # os.environ.get encodes the key and decodes the value on every call (0.7 us,

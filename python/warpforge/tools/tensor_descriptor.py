@@ -10,9 +10,22 @@ to 5, block dimensions powers of 2 of at most 256 elements, an innermost
 block of at least 16 bytes. A descriptor that breaks one is a ValueError
 naming the rule, where it is made (Triton asserts).
 
-Kernels taking host descriptors run in the interpreter
-(`WARPFORGE_INTERPRET=1`) today; the GPU backend's TMA lowering is not built
-yet and says so at compile time.
+In the interpreter (`WARPFORGE_INTERPRET=1`) the kernel reads the base
+tensor directly. On the GPU the JIT compiles the kernel for the
+descriptor's element type and block shape (its signature type,
+`tensordesc<fp16[64, 64]>`), and the C++ launcher (`_C.Kernel.launch`)
+turns the argument into the kernel's parameters: a TMA tensor map encoded
+with `cuTensorMapEncodeTiled` (the box and swizzle the compiler chose, by
+the one rule of `warpforge/Dialect/TileGPU/IR/TMA.h`), then the shape (n
+int32) and the strides in elements (n int64). Encoded maps are cached per
+kernel parameter, keyed by base address, shape, strides and padding, so a
+warm launch over the same tensor does not encode again, whichever
+descriptor object describes it. The launcher checks the TMA's rules again
+(errors name the argument): descriptors are plain dataclasses that may be
+edited after they are made, and Triton's own descriptors (any object with
+`base`, `shape`, `strides`, `block_shape` and optionally `padding`) are
+accepted too. Until the GPU backend lowers descriptor loads and stores,
+compiling such a kernel for the GPU says so.
 """
 
 from __future__ import annotations

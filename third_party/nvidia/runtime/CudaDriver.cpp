@@ -80,6 +80,11 @@ const Api &openLibrary() {
           missing);
   resolve(library, "cuGetErrorName", api.cuGetErrorName, missing);
   resolve(library, "cuGetErrorString", api.cuGetErrorString, missing);
+  // Optional: a driver older than CUDA 12.0 still runs kernels without
+  // tensor descriptors.
+  api.cuTensorMapEncodeTiled =
+      reinterpret_cast<decltype(api.cuTensorMapEncodeTiled)>(
+          dlsym(library, "cuTensorMapEncodeTiled"));
   if (!missing.empty()) {
     dlclose(library);
     throw DriverUnavailable("the CUDA driver library '" + path + "' lacks " +

@@ -78,6 +78,48 @@ enum MemoryType : unsigned {
   MemoryUnified = 4,
 };
 
+/// A TMA tensor map (cuda.h's CUtensorMap): 128 opaque bytes, 64-byte
+/// aligned, made on the host by cuTensorMapEncodeTiled and passed to a kernel
+/// by value.
+struct alignas(64) CUtensorMap {
+  uint64_t opaque[16];
+};
+static_assert(sizeof(CUtensorMap) == 128, "CUtensorMap is 128 bytes");
+
+enum TensorMapDataType : int {
+  TensorMapUInt8 = 0,
+  TensorMapUInt16 = 1,
+  TensorMapUInt32 = 2,
+  TensorMapInt32 = 3,
+  TensorMapUInt64 = 4,
+  TensorMapInt64 = 5,
+  TensorMapFloat16 = 6,
+  TensorMapFloat32 = 7,
+  TensorMapFloat64 = 8,
+  TensorMapBFloat16 = 9,
+};
+
+enum TensorMapInterleave : int { TensorMapInterleaveNone = 0 };
+
+enum TensorMapSwizzle : int {
+  TensorMapSwizzleNone = 0,
+  TensorMapSwizzle32B = 1,
+  TensorMapSwizzle64B = 2,
+  TensorMapSwizzle128B = 3,
+};
+
+enum TensorMapL2Promotion : int {
+  TensorMapL2PromotionNone = 0,
+  TensorMapL2Promotion64B = 1,
+  TensorMapL2Promotion128B = 2,
+  TensorMapL2Promotion256B = 3,
+};
+
+enum TensorMapFloatOOBFill : int {
+  TensorMapOOBFillNone = 0,              // out-of-bounds elements read as zero
+  TensorMapOOBFillNanRequestZeroFma = 1, // ... as NaN
+};
+
 /// The dynamic shared memory a kernel may use without opting in.
 constexpr int kDefaultSharedLimit = 48 * 1024;
 
@@ -145,6 +187,12 @@ struct Api {
   CUresult (*cuPointerGetAttributes)(unsigned, int *, void **, CUdeviceptr);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  // Optional (CUDA 12.0 and later): null when the driver lacks it, and only
+  // kernels taking tensor descriptors need it.
+  CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int, uint32_t, void *,
+                                     const uint64_t *, const uint64_t *,
+                                     const uint32_t *, const uint32_t *, int,
+                                     int, int, int);
 };
 
 /// The library opened: $WARPFORGE_LIBCUDA when set, else "libcuda.so.1".
