@@ -358,8 +358,9 @@ def desc_copy_kernel(x_ptr, out_ptr, M, N, stride_x, stride_out, BM: tl.constexp
 @pytest.mark.parametrize("M,N", [(1, 4), (37, 45), (64, 129)])
 def test_descriptor_copy_with_partial_blocks(M, N):
     rng = np.random.default_rng(M * N)
-    x = rand(rng, (M, N))
-    out_full = np.full((M + 3, N + 5), np.nan, np.float32)  # rows longer than N
+    # Rows padded to 16 bytes, as the TMA needs (the kernel asserts it).
+    x = rand(rng, (M, -(-N // 4) * 4))[:, :N]
+    out_full = np.full((M + 3, -(-(N + 5) // 4) * 4), np.nan, np.float32)  # rows longer than N
     BM, BN = 16, 32
     desc_copy_kernel[(triton.cdiv(M, BM), triton.cdiv(N, BN))](
         x, out_full, M, N, x.strides[0] // 4, out_full.strides[0] // 4, BM=BM, BN=BN)
@@ -368,8 +369,8 @@ def test_descriptor_copy_with_partial_blocks(M, N):
 
 
 @triton.jit
-def desc_oob_load_kernel(x_ptr, out_ptr, M, N, off_m, off_n, B: tl.constexpr):
-    d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [B, B])
+def desc_oob_load_kernel(x_ptr, out_ptr, M, N, stride, off_m, off_n, B: tl.constexpr):
+    d = tl.make_tensor_descriptor(x_ptr, [M, N], [stride, 1], [B, B])
     block = d.load([off_m, off_n])
     r = tl.arange(0, B)
     tl.store(out_ptr + r[:, None] * B + r[None, :], block)
@@ -379,9 +380,9 @@ def desc_oob_load_kernel(x_ptr, out_ptr, M, N, off_m, off_n, B: tl.constexpr):
 def test_descriptor_out_of_bounds_reads_zero(off):
     rng = np.random.default_rng(9)
     M, N, B = 13, 17, 16
-    x = rand(rng, (M, N), np.float16)
+    x = rand(rng, (M, 24), np.float16)[:, :N]  # 48-byte rows
     out = np.full((B, B), np.nan, np.float16)
-    desc_oob_load_kernel[(1,)](x, out, M, N, off[0], off[1], B=B)
+    desc_oob_load_kernel[(1,)](x, out, M, N, x.strides[0] // 2, off[0], off[1], B=B)
     want = np.zeros((B, B), np.float16)
     for i in range(B):
         for j in range(B):
@@ -389,6 +390,15 @@ def test_descriptor_out_of_bounds_reads_zero(off):
             if 0 <= r < M and 0 <= c < N:
                 want[i, j] = x[r, c]
     np.testing.assert_array_equal(out, want)
+
+
+def test_descriptor_misaligned_stride_asserts():
+    """A stride the TMA cannot take stops the kernel with the rule, in the
+    interpreter as on the GPU (a device-side assert), never a wrong read."""
+    x = np.zeros((13, 17), np.float16)  # 34-byte rows
+    out = np.zeros((16, 16), np.float16)
+    with pytest.raises(Exception, match="multiples of 16 bytes"):
+        desc_oob_load_kernel[(1,)](x, out, 13, 17, 17, 0, 0, B=16)
 
 
 # ---------------------------------------------------------------------------
