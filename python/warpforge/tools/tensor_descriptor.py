@@ -4,15 +4,20 @@ passed to a kernel as an argument, as in Triton 3.6
 `tl.tensor_descriptor`: `desc.load([i, j])`, `desc.store([i, j], tile)`,
 `desc.shape`, `desc.strides`, `desc.block_shape`.
 
-The checks are the TMA's: a 16-byte aligned base, strides other than the
-innermost a multiple of 16 bytes, the innermost dimension contiguous, rank 1
-to 5, block dimensions powers of 2 of at most 256 elements, an innermost
-block of at least 16 bytes. A descriptor that breaks one is a ValueError
-naming the rule, where it is made (Triton asserts).
+Where it is made, a descriptor is checked as Triton 3.6 checks it: a
+16-byte aligned base, strides other than the innermost a multiple of 16
+bytes, the innermost dimension contiguous, rank 1 to 5, block dimensions
+powers of 2, padding 'zero' or 'nan' (a ValueError naming the rule; Triton
+asserts). The TMA's limits on the block's size (at least 16 bytes in the
+innermost dimension, at most 256 elements per box dimension) are checked
+when a kernel is compiled for it, with an error naming the parameter: as in
+Triton, a descriptor may be made with a placeholder block (tutorial 09 uses
+[1, 1]) that an autotuning hook replaces with the config's block before the
+launch.
 
-Kernels taking host descriptors run in the interpreter
-(`WARPFORGE_INTERPRET=1`) today; the GPU backend's TMA lowering is not built
-yet and says so at compile time.
+In the kernel, a host descriptor of rank n is 2n + 1 parameters: the
+descriptor, its shape (n i32) and its strides in elements (n i64); the
+interpreter (`WARPFORGE_INTERPRET=1`) reads the base tensor directly.
 """
 
 from __future__ import annotations
@@ -84,12 +89,9 @@ class TensorDescriptor:
         for b in self.block_shape:
             if b < 1 or b & (b - 1):
                 fail(f"every block dimension must be a power of 2, got {b}")
-            if b > MAX_BOX_DIM:
-                fail(f"a block dimension of {b} exceeds the TMA's box limit of "
-                     f"{MAX_BOX_DIM} elements")
-        if self.block_shape[-1] * elem_bytes < 16:
-            fail(f"the innermost block dimension spans {self.block_shape[-1] * elem_bytes} "
-                 "bytes; the TMA needs at least 16")
+        # The block's size against the TMA's limits (MAX_BOX_DIM, 16 bytes
+        # innermost) is checked when a kernel is compiled for it: the block
+        # may still change before the launch (an autotuning pre_hook).
         if self.padding not in ("zero", "nan"):
             fail(f"padding must be 'zero' or 'nan', got {self.padding!r}")
         if self.padding == "nan" and not is_float:
