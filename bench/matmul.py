@@ -22,9 +22,24 @@ With --config, both JITs skip autotuning and run that one config: a
 comparison of the two compilers on the same kernel, free of the
 autotuners' picks.
 
+--variants picks the kernels: "blocked" (the default: the kernel above,
+providers "triton" and "warpforge"), and tutorial 09's TMA kernels "tma"
+(matmul_kernel_tma: host tensor descriptors, one program per tile) and
+"tma-persistent" (matmul_kernel_tma_persistent: a persistent grid of
+min(SMs, tiles) programs), providers "triton:<variant>" and
+"warpforge:<variant>". The TMA kernels' source is the tutorial's own
+(python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
+kernel's file is; they take B K-major (an N x K copy of B, made once per
+case, outside the timing), as the tutorial does, and run one config under
+both JITs: --config, or by default the tutorial's fp16 TMA config
+128x256x64 g8 w8 s3 (without epilogue subtiling), launched as the
+tutorial's wrappers launch them (descriptors made with a [1, 1] block that
+its pre_hook sets to the config's). cuBLAS ("torch") is timed once per case
+with all of them; ratios are reported per variant.
+
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
-                           [--config 128x256x64g8w8s3]
+                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -54,7 +69,17 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import common
 
 KERNEL_FILE = os.path.join(common.BENCH_DIR, "kernels", "matmul.py")
+# Tutorial 09's TMA kernels, as the tutorial writes them (imports aside).
+TMA_KERNEL_FILE = os.path.join(common.REPO_DIR, "python", "test", "tutorial09_kernels.py")
 BACKENDS = ("torch", "triton", "warpforge")  # torch: torch.matmul, i.e. cuBLAS
+JITS = ("triton", "warpforge")
+# "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
+# each name.
+VARIANTS = ("blocked", "tma", "tma-persistent")
+TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent"}
+# The TMA variants' config without --config: tutorial 09's fp16 config for
+# its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
+TMA_DEFAULT_CONFIG = (128, 256, 64, 8, 8, 3)
 DTYPES = ("fp16", "bf16")
 SHAPES: List[Tuple[int, int, int]] = [
     (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024), (1024, 16384, 8192),
@@ -70,6 +95,10 @@ TIMER = ("warpforge.testing.do_bench_interleaved: the providers launch by launch
 # The stand-in shapes of the dry run, interpreted on the CPU: a partial
 # block in every dimension, one row, and 11 tile rows of 64 (two groups).
 DRY_RUN_SHAPES: List[Tuple[int, int, int]] = [(150, 130, 100), (1, 15, 64), (700, 200, 96)]
+# The TMA variants' (rows of A, B^T and C in 16-byte multiples, as the
+# TMA's strides must be): partial blocks in every dimension, one row, and
+# 6 tile rows of 128 on 3 persistent programs.
+DRY_RUN_TMA_SHAPES: List[Tuple[int, int, int]] = [(150, 136, 104), (1, 16, 64), (700, 200, 96)]
 
 
 @dataclass(frozen=True)
@@ -268,6 +297,74 @@ def check_and_time(entry: Dict[str, Any], torch, case: Case, kernels, best, a, b
     return common.launcher(call)
 
 
+# -- Tutorial 09's TMA kernels ---------------------------------------------------------
+
+
+def tma_config(args) -> Tuple[int, int, int, int, int, int]:
+    """The one config of the TMA variants: --config, else the tutorial's."""
+    return tuple(args.config) if args.config is not None else TMA_DEFAULT_CONFIG
+
+
+def describe_config(config: Sequence[int]) -> str:
+    """(128, 256, 64, 8, 8, 3) -> '128x256x64 g8 w8 s3', as the table writes configs."""
+    return "x".join(map(str, config[:3])) + " g{} w{} s{}".format(*config[3:])
+
+
+def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
+    """(kernel, grid, args, meta) for one launch of the tutorial's kernel
+    `variant` under the JIT `module` was loaded for, as the tutorial's
+    wrappers (matmul_tma, matmul_tma_persistent) launch it, with `config`
+    (block_m, block_n, block_k, group_m, num_warps, num_stages) instead of
+    its autotuner: descriptors made with a [1, 1] block, which its pre_hook
+    sets to the config's blocks; no warp specialization, no epilogue
+    subtiling. A is M x K, B K-major (N x K), C M x N."""
+    block_m, block_n, block_k, group_m, num_warps, num_stages = config
+    M, K = a.shape
+    N = b_t.shape[0]
+    if b_t.shape[1] != K or tuple(c.shape) != (M, N):
+        raise ValueError(f"TMA matmul shapes do not match: A {tuple(a.shape)}, B^T "
+                         f"{tuple(b_t.shape)}, C {tuple(c.shape)}")
+    dummy_block = [1, 1]
+    a_desc, b_desc, c_desc = (module.TensorDescriptor.from_tensor(x, dummy_block)
+                              for x in (a, b_t, c))
+    meta = {"BLOCK_SIZE_M": block_m, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": block_k,
+            "GROUP_SIZE_M": group_m, "FP8_OUTPUT": False, "WARP_SPECIALIZE": False}
+    tiles = _cdiv(M, block_m) * _cdiv(N, block_n)
+    if variant == "tma-persistent":
+        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=num_sms)
+        grid: Tuple[int, ...] = (min(num_sms, tiles),)
+    else:
+        grid = (tiles,)
+    module.matmul_tma_set_block_size_hook({"a_desc": a_desc, "b_desc": b_desc,
+                                           "c_desc": c_desc, **meta})
+    kernel = getattr(module, TMA_KERNELS[variant]).fn  # the @jit beneath the autotuner
+    meta.update(num_warps=num_warps, num_stages=num_stages)
+    return kernel, grid, (a_desc, b_desc, c_desc, M, N, K), meta
+
+
+def _cdiv(x: int, y: int) -> int:
+    return (x + y - 1) // y
+
+
+def run_tma(entry: Dict[str, Any], torch, case: Case, module, variant: str, a, b_t, ref,
+            arrays, args):
+    """Launches the TMA variant once on a poisoned output, checks it, and
+    returns the launch, to be timed."""
+    c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+    config = tma_config(args)
+    entry["config"] = {"name": describe_config(config), "fixed": True}
+    num_sms = torch.cuda.get_device_properties(0).multi_processor_count
+    call = tma_call(module, variant, a, b_t, c, config, num_sms)
+    entry["grid"] = list(call[1])
+    common.launch(call)
+    torch.cuda.synchronize()
+    what = f"{provider_name(module.BACKEND, variant)} {case.label} ({describe_config(config)})"
+    entry.update(error_metrics(torch, c, ref))
+    check_metrics(what, case.dtype, entry, c)
+    common.check_guard(what, guard)
+    return common.launcher(call)
+
+
 def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args):
     """torch.matmul (cuBLAS): checked; returns the call to time."""
     out = torch.matmul(a, b)
@@ -329,10 +426,33 @@ def time_rounds(timers: Dict[str, Any], entries: Dict[str, Dict[str, Any]], args
             if all(n in timers for n in pair_providers(pair))}
 
 
-# (faster-is-above-1 provider, other provider, name) of each reported ratio.
-RATIO_PAIRS = (("warpforge", "triton", "warpforge/triton"),
-               ("warpforge", "torch", "warpforge/cublas"),
-               ("triton", "torch", "triton/cublas"))
+def provider_name(jit: str, variant: str) -> str:
+    """"warpforge" for the blocked kernel, "warpforge:tma" for a TMA variant."""
+    return jit if variant == "blocked" else f"{jit}:{variant}"
+
+
+def split_provider(name: str) -> Tuple[str, str]:
+    """"warpforge:tma" -> ("warpforge", "tma"); "triton" -> ("triton", "blocked")."""
+    jit, _, variant = name.partition(":")
+    return jit, variant or "blocked"
+
+
+def provider_names(args) -> List[str]:
+    """The providers of a run, in order: torch, then each variant's JITs."""
+    names = ["torch"] if "torch" in args.backends else []
+    for variant in args.variants:
+        names += [provider_name(j, variant) for j in JITS if j in args.backends]
+    return names
+
+
+# (faster-is-above-1 provider, other provider, name) of each reported ratio:
+# per variant, warpforge against Triton and each against cuBLAS.
+RATIO_PAIRS = tuple(
+    pair for v in VARIANTS for pair in (
+        (provider_name("warpforge", v), provider_name("triton", v),
+         f"{provider_name('warpforge', v)}/{provider_name('triton', v)}"),
+        (provider_name("warpforge", v), "torch", f"{provider_name('warpforge', v)}/cublas"),
+        (provider_name("triton", v), "torch", f"{provider_name('triton', v)}/cublas")))
 
 
 def pair_providers(pair: str) -> Tuple[str, str]:
@@ -358,35 +478,51 @@ def paired_summary(samples: Sequence[float]) -> Dict[str, Any]:
             "q75": quantile(ordered, 0.75), "samples": len(ordered)}
 
 
+def tutorial_module_key(jit: str) -> str:
+    """Where gpu_run keeps tutorial09_kernels.py as loaded under `jit`."""
+    return f"{jit}:tutorial09"
+
+
 def run_case(torch, case: Case, kernels: Dict[str, Any], args,
              failures: List[str]) -> Dict[str, Any]:
     arrays = common.TorchArrays(torch, seed=zlib.crc32(case.label.encode()))
     a, b = make_inputs(case, arrays)
     ref = torch_reference(torch, a, b)
+    b_t = None  # B K-major (N x K), for the TMA variants
     torch.cuda.synchronize()
     result: Dict[str, Any] = {"dtype": case.dtype, "M": case.m, "N": case.n, "K": case.k,
                               "flop": case.flop, "providers": {}}
     timers: Dict[str, Any] = {}
-    for backend in args.backends:
+    for name in provider_names(args):
         entry: Dict[str, Any] = {}
         try:
-            if backend == "torch":
-                timers[backend] = run_torch(entry, torch, case, a, b, ref, args)
+            jit, variant = split_provider(name)
+            if name == "torch":
+                timers[name] = run_torch(entry, torch, case, a, b, ref, args)
+            elif variant == "blocked":
+                if isinstance(kernels[jit], Exception):
+                    raise kernels[jit]
+                timers[name] = run_jit(entry, torch, case, kernels[jit], a, b, ref,
+                                       arrays, args)
             else:
-                if isinstance(kernels[backend], Exception):
-                    raise kernels[backend]
-                timers[backend] = run_jit(entry, torch, case, kernels[backend], a, b, ref,
-                                          arrays, args)
+                module = kernels[tutorial_module_key(jit)]
+                if isinstance(module, Exception):
+                    raise module
+                if b_t is None:
+                    b_t = b.T.contiguous()
+                    torch.cuda.synchronize()
+                timers[name] = run_tma(entry, torch, case, module, variant, a, b_t, ref,
+                                       arrays, args)
         except Exception as e:
-            entry.update(common.record_failure(failures, f"{backend} {case.label}", e))
-        result["providers"][backend] = entry
+            entry.update(common.record_failure(failures, f"{name} {case.label}", e))
+        result["providers"][name] = entry
     paired = time_rounds(timers, result["providers"], args, failures)
     for entry in result["providers"].values():
         if "ms" in entry:
             entry["tflops"] = tflops(case.flop, entry["ms"])
     result["ratios"] = ratios(result["providers"])
     result["paired_ratios"] = {pair: paired_summary(v) for pair, v in paired.items() if v}
-    del a, b, ref
+    del a, b, b_t, ref
     torch.cuda.empty_cache()
     return result
 
@@ -398,11 +534,17 @@ def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
         raise SystemExit("matmul.py: torch sees no CUDA GPU; on a machine without one, run "
                          "with --dry-run")
     kernels: Dict[str, Any] = {}
-    for backend in [b for b in args.backends if b != "torch"]:
-        try:
-            kernels[backend] = common.load_kernels(KERNEL_FILE, backend)
-        except Exception as e:  # each case reports it
-            kernels[backend] = e
+    for jit in [b for b in args.backends if b in JITS]:
+        for key, path, wanted in [
+                (jit, KERNEL_FILE, "blocked" in args.variants),
+                (tutorial_module_key(jit), TMA_KERNEL_FILE,
+                 any(v in TMA_KERNELS for v in args.variants))]:
+            if not wanted:
+                continue
+            try:
+                kernels[key] = common.load_kernels(path, jit)
+            except Exception as e:  # each case reports it
+                kernels[key] = e
     report: Dict[str, Any] = {"environment": common.environment(torch, sys.modules.get("triton"))}
     results = []
     for case in cases(args.dtypes, args.shapes):
@@ -448,7 +590,107 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
     first shape's specialization; a config over the shared-memory limit is
     reported as skipped, as the autotuner would skip it. Then the autotuned
     kernel and each config run in warpforge's interpreter on small fp16
-    shapes (NumPy has no bf16), checked against NumPy in float64."""
+    shapes (NumPy has no bf16), checked against NumPy in float64.
+    The TMA variants: their one config compiled by warpforge (Triton's
+    compile here takes pointer arguments only), then interpreted on
+    DRY_RUN_TMA_SHAPES."""
+    tma_variants = [v for v in args.variants if v in TMA_KERNELS]
+    compiled: List[Dict[str, Any]] = []
+    interpreted: List[Dict[str, Any]] = []
+    if "blocked" in args.variants:
+        _dry_run_blocked(args, failures, compiled, interpreted)
+    if tma_variants:
+        _dry_run_tma(args, tma_variants, failures, compiled, interpreted)
+    m, n, k = args.shapes[0]
+    return {"compile": {"shape": f"{m}x{n}x{k}", "results": compiled},
+            "interpreter": interpreted}
+
+
+class _Interpreting:
+    """WARPFORGE_INTERPRET=1 inside, as it was after."""
+
+    def __enter__(self):
+        self.saved = os.environ.get("WARPFORGE_INTERPRET")
+        os.environ["WARPFORGE_INTERPRET"] = "1"
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            del os.environ["WARPFORGE_INTERPRET"]
+        else:
+            os.environ["WARPFORGE_INTERPRET"] = self.saved
+        return False
+
+
+def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, interpreted):
+    from warpforge import OutOfResources
+    module = common.load_kernels(TMA_KERNEL_FILE, "warpforge")
+    config = tma_config(args)
+    m, n, k = args.shapes[0]
+    for dtype in args.dtypes:
+        a, b_t, c = StandIn(dtype, (m, k)), StandIn(dtype, (n, k)), StandIn(dtype, (m, n))
+        for variant in variants:
+            row: Dict[str, Any] = {"dtype": dtype,
+                                   "config": f"{variant} {describe_config(config)}",
+                                   "compile_ms": {}}
+            try:
+                t0 = time.perf_counter()
+                common.compile_only("warpforge", tma_call(module, variant, a, b_t, c, config,
+                                                          DRY_RUN_SMS))
+                row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
+            except OutOfResources as e:
+                row["compile_ms"]["warpforge"] = {"skipped": common.error_text(e)}
+            except Exception as e:
+                row["compile_ms"]["warpforge"] = common.record_failure(
+                    failures, f"compile warpforge {dtype} {row['config']}", e)
+            compiled.append(row)
+    with _Interpreting():
+        arrays = common.NumpyArrays(seed=2)
+        for shape in DRY_RUN_TMA_SHAPES:
+            case = Case("fp16", *shape)
+            for variant in variants:
+                interpreted.append(interpret_tma_case(case, module, variant, config, arrays,
+                                                      failures))
+
+
+# The persistent kernel's programs in the dry run: few, so that each walks
+# several tiles.
+DRY_RUN_SMS = 3
+
+
+def _aligned(x):
+    """`x` (a NumPy array) at a 16-byte aligned address, copied if need be:
+    the TMA's rule for a descriptor's base."""
+    import numpy as np
+    if x.ctypes.data % 16 == 0:
+        return x
+    raw = np.empty(x.nbytes + 16, np.uint8)
+    start = (-raw.ctypes.data) % 16
+    out = raw[start:start + x.nbytes].view(x.dtype).reshape(x.shape)
+    out[...] = x
+    return out
+
+
+def interpret_tma_case(case: Case, module, variant: str, config, arrays,
+                       failures: List[str]) -> Dict[str, Any]:
+    import numpy as np
+    a, b = make_inputs(case, arrays)
+    a, b_t = _aligned(a), _aligned(np.ascontiguousarray(b.T))
+    ref = numpy_reference(a, b)
+    name = describe_config(config)
+    row: Dict[str, Any] = {"case": f"{case.label} {variant}", "configs": {}}
+    c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+    what = f"interpreter {case.label} {variant} {name}"
+    try:
+        common.launch(tma_call(module, variant, a, b_t, c, config, DRY_RUN_SMS))
+        check_metrics(what, case.dtype, error_metrics(None, c, ref), c)
+        common.check_guard(what, guard)
+        row["configs"][name] = "ok"
+    except Exception as e:
+        row["configs"][name] = common.record_failure(failures, what, e)
+    return row
+
+
+def _dry_run_blocked(args, failures: List[str], compiled, interpreted):
     modules: Dict[str, Any] = {"warpforge": common.load_kernels(KERNEL_FILE, "warpforge")}
     if "triton" in args.backends:
         if importlib.util.find_spec("triton") is None:
@@ -459,7 +701,6 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
     from warpforge import OutOfResources
     kw = modules["warpforge"]
     m, n, k = args.shapes[0]
-    compiled = []
     for dtype in args.dtypes:
         a, b, c = StandIn(dtype, (m, k)), StandIn(dtype, (k, n)), StandIn(dtype, (m, n))
         configs = [kw.MatmulConfig(*args.config)] if args.config else kw.CONFIGS
@@ -478,21 +719,11 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
                     row["compile_ms"][backend] = common.record_failure(
                         failures, f"compile {backend} {dtype} {kw.describe(config)}", e)
             compiled.append(row)
-    interpreted = []
-    saved = os.environ.get("WARPFORGE_INTERPRET")
-    os.environ["WARPFORGE_INTERPRET"] = "1"
-    try:
+    with _Interpreting():
         arrays = common.NumpyArrays(seed=1)
         for shape in DRY_RUN_SHAPES:
             case = Case("fp16", *shape)
             interpreted.append(interpret_case(case, kw, arrays, failures))
-    finally:
-        if saved is None:
-            del os.environ["WARPFORGE_INTERPRET"]
-        else:
-            os.environ["WARPFORGE_INTERPRET"] = saved
-    return {"compile": {"shape": f"{m}x{n}x{k}", "results": compiled},
-            "interpreter": interpreted}
 
 
 def interpret_case(case: Case, kernels, arrays, failures: List[str]) -> Dict[str, Any]:
@@ -542,14 +773,20 @@ def gpu_rows(report) -> Tuple[List[str], List[List[str]]]:
                "wf/tr per launch",
                "wf/cuBLAS", "tr/cuBLAS", "triton config", "warpforge config"]
     rows = []
+    # One row per case and variant; a TMA variant's label says which
+    # ("fp16 4096x4096x4096 tma"), cuBLAS is repeated on each.
+    variants = report["settings"].get("variants", ["blocked"])
     for r in report["results"]:
         p, q = r["providers"], r["ratios"]
         label = Case(r["dtype"], r["M"], r["N"], r["K"]).label
-        configs = [p.get(x, {}).get("config", {}).get("name", "") for x in ("triton", "warpforge")]
-        rows.append([label] + [_cell(p, x, "tflops", ".0f") for x in BACKENDS]
-                    + [common.fmt(q.get("warpforge/triton"), ".2f"), paired_cell(r)]
-                    + [common.fmt(q.get(x), ".2f") for x in ("warpforge/cublas", "triton/cublas")]
-                    + configs)
+        for variant in variants:
+            tr, wf = provider_name("triton", variant), provider_name("warpforge", variant)
+            configs = [p.get(x, {}).get("config", {}).get("name", "") for x in (tr, wf)]
+            rows.append([label if variant == "blocked" else f"{label} {variant}"]
+                        + [_cell(p, x, "tflops", ".0f") for x in ("torch", tr, wf)]
+                        + [common.fmt(q.get(f"{wf}/{tr}"), ".2f"), paired_cell(r, f"{wf}/{tr}")]
+                        + [common.fmt(q.get(x), ".2f") for x in (f"{wf}/cublas", f"{tr}/cublas")]
+                        + configs)
     return headers, rows
 
 
@@ -585,7 +822,8 @@ def markdown(report, headers, rows) -> str:
              "BLOCK_MxBLOCK_NxBLOCK_K, group, warps, stages"
              + (f"; one config for both JITs, no autotuning ({report['settings']['config']})."
                 if report["settings"].get("config", "autotuned") != "autotuned"
-                else ", each JIT's autotuned pick."), "",
+                else ", each JIT's autotuned pick.")
+             + _variants_note(report["settings"]), "",
              *([] if report.get("finished", True) else
                ["**Unfinished**: written after the last case that completed.", ""]),
              "| " + " | ".join(headers) + " |",
@@ -595,6 +833,18 @@ def markdown(report, headers, rows) -> str:
         lines += ["", f"{len(report['failures'])} failed:", ""]
         lines += [f"* {f}" for f in report["failures"]]
     return "\n".join(lines) + "\n"
+
+
+def _variants_note(settings) -> str:
+    tma = [v for v in settings.get("variants", ["blocked"]) if v in TMA_KERNELS]
+    if not tma:
+        return ""
+    return (f" Rows {', '.join(tma)}: tutorial 09's TMA kernels "
+            f"({', '.join(TMA_KERNELS[v] for v in tma)}, python/test/tutorial09_kernels.py) "
+            "under both JITs, B K-major, one config for both ("
+            f"{settings.get('tma_config', describe_config(TMA_DEFAULT_CONFIG))}), "
+            "no warp specialization, no epilogue subtiling; tma-persistent runs "
+            "min(SMs, tiles) programs.")
 
 
 # -- Command line -------------------------------------------------------------------------
@@ -620,7 +870,14 @@ def parse_args(argv=None):
                    "provider order; the median round counts (default 3, quick 1)")
     p.add_argument("--config", type=parse_config,
                    help="run only this config under both JITs, no autotuning, e.g. "
-                        "128x256x64g8w8s3 (BMxBNxBK, group, warps, stages)")
+                        "128x256x64g8w8s3 (BMxBNxBK, group, warps, stages); the TMA "
+                        "variants' config (default: tutorial 09's, "
+                        f"{describe_config(TMA_DEFAULT_CONFIG).replace(' ', '')})")
+    p.add_argument("--variants", type=lambda s: common.parse_list(s, VARIANTS),
+                   default=["blocked"], help="comma-separated subset of "
+                   f"{','.join(VARIANTS)} (default blocked): the blocked kernel of "
+                   "bench/kernels/matmul.py, tutorial 09's matmul_kernel_tma, "
+                   "matmul_kernel_tma_persistent")
     p.add_argument("--results-dir", help="where the JSON and Markdown go (default "
                    "bench/results; dry run: a temporary directory)")
     p.add_argument("--dry-run", action="store_true",
@@ -671,6 +928,10 @@ class Report:
                              "dtypes": args.dtypes,
                              "shapes": ["x".join(map(str, s)) for s in args.shapes],
                              "backends": args.backends,
+                             "variants": args.variants,
+                             "providers": provider_names(args),
+                             **({"tma_config": describe_config(tma_config(args))}
+                                if any(v in TMA_KERNELS for v in args.variants) else {}),
                              "config": ("x".join(map(str, args.config[:3])) +
                                         " g{} w{} s{}".format(*args.config[3:])
                                         if args.config else "autotuned"),

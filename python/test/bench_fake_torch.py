@@ -55,6 +55,9 @@ class Tensor(np.ndarray):
     def var(self, dim=None, correction=1):
         return np.asarray(self).var(axis=dim, ddof=correction).view(Tensor)
 
+    def contiguous(self):
+        return _tensor(self)
+
     def copy_(self, src):
         self[...] = src
         return self

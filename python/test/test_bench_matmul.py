@@ -432,3 +432,178 @@ def test_gpu_quick_run(tmp_path, dtypes, backends):
     for backend in backends.split(","):
         entry = result["providers"][backend]
         assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (backend, entry)
+
+
+# -- The TMA variants (tutorial 09's kernels) -----------------------------------------------
+
+
+def test_variants_option_and_provider_names():
+    assert mm.parse_args([]).variants == ["blocked"]
+    args = mm.parse_args(["--variants", "tma, blocked,tma-persistent", "--backends",
+                          "torch,warpforge"])
+    assert args.variants == ["tma", "blocked", "tma-persistent"]
+    assert mm.provider_names(args) == ["torch", "warpforge:tma", "warpforge",
+                                       "warpforge:tma-persistent"]
+    assert mm.provider_names(mm.parse_args(["--variants", "tma"])) == [
+        "torch", "triton:tma", "warpforge:tma"]
+    assert mm.split_provider("triton:tma-persistent") == ("triton", "tma-persistent")
+    assert mm.split_provider("warpforge") == ("warpforge", "blocked")
+    assert mm.pair_providers("warpforge:tma/triton:tma") == ("warpforge:tma", "triton:tma")
+    assert mm.pair_providers("triton:tma-persistent/cublas") == ("triton:tma-persistent",
+                                                                 "torch")
+
+
+def test_variants_option_rejects_unknown(capsys):
+    with pytest.raises(SystemExit):
+        mm.parse_args(["--variants", "tma,ws"])
+    assert "argument --variants: expected a comma-separated list of blocked, tma, " \
+           "tma-persistent" in capsys.readouterr().err
+
+
+def test_ratios_per_variant():
+    p = {"torch": {"ms": 2.0}, "triton": {"ms": 4.0}, "warpforge": {"ms": 5.0},
+         "triton:tma": {"ms": 2.5}, "warpforge:tma": {"ms": 2.0},
+         "warpforge:tma-persistent": {"error": "CompilationError: x"}}
+    assert mm.ratios(p) == {"warpforge/triton": 0.8, "warpforge/cublas": 0.4,
+                            "triton/cublas": 0.5, "warpforge:tma/triton:tma": 1.25,
+                            "warpforge:tma/cublas": 1.0, "triton:tma/cublas": 0.8}
+
+
+@pytest.fixture(scope="module")
+def tutorial():
+    return common.load_kernels(mm.TMA_KERNEL_FILE, "warpforge")
+
+
+def _aligned_like(x):
+    raw = np.empty(x.nbytes + 16, np.uint8)
+    start = (-raw.ctypes.data) % 16
+    out = raw[start:start + x.nbytes].view(x.dtype).reshape(x.shape)
+    out[...] = x
+    return out
+
+
+@pytest.mark.parametrize("variant", ["tma", "tma-persistent"])
+def test_tma_call_launches_as_the_tutorial(tutorial, variant):
+    """The tutorial's kernel beneath its autotuner, descriptors made with
+    the [1, 1] placeholder and given the config's blocks by its pre_hook;
+    the persistent grid is min(SMs, tiles)."""
+    a = _aligned_like(np.ones((300, 72), np.float16))
+    b_t = _aligned_like(np.ones((1000, 72), np.float16))
+    c = _aligned_like(np.ones((300, 1000), np.float16))
+    kernel, grid, args, meta = mm.tma_call(tutorial, variant, a, b_t, c, (128, 256, 64, 8, 8, 3),
+                                           num_sms=5)
+    name = mm.TMA_KERNELS[variant]
+    assert kernel is getattr(tutorial, name).fn and kernel.__name__ == name
+    assert args[3:] == (300, 1000, 72)
+    assert [d.block_shape for d in args[:3]] == [[128, 64], [256, 64], [128, 256]]
+    assert all(isinstance(d, tutorial.TensorDescriptor) for d in args[:3])
+    common_meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64,
+                   "GROUP_SIZE_M": 8, "FP8_OUTPUT": False, "WARP_SPECIALIZE": False,
+                   "num_warps": 8, "num_stages": 3}
+    if variant == "tma":
+        assert grid == (3 * 4,) and meta == common_meta
+    else:
+        assert grid == (5,) and meta == {**common_meta, "EPILOGUE_SUBTILE": False,
+                                         "NUM_SMS": 5}
+    with pytest.raises(ValueError, match=r"TMA matmul shapes do not match"):
+        mm.tma_call(tutorial, variant, a, b_t, b_t, (128, 256, 64, 8, 8, 3), num_sms=5)
+
+
+def test_tutorial_file_under_triton():
+    """Where Triton is installed: the tutorial's kernels load under it from
+    the very same file."""
+    triton = pytest.importorskip("triton")
+    kt = common.load_kernels(mm.TMA_KERNEL_FILE, "triton")
+    assert kt.triton is triton and kt.TensorDescriptor.__module__.startswith("triton.")
+    assert isinstance(kt.matmul_kernel_tma.configs[0], triton.Config)
+
+
+def test_gpu_path_on_fake_torch_with_tma_variants(tmp_path, monkeypatch):
+    """All three variants of warpforge (interpreted) beside cuBLAS: one row
+    per variant, providers and ratios named by variant, one config for the
+    TMA kernels, the blocked kernel autotuned as before."""
+    argv = _fake_gpu(monkeypatch, "150x136x104") + [
+        "--backends", "torch,warpforge", "--results-dir", str(tmp_path),
+        "--variants", "blocked,tma,tma-persistent", "--rounds", "1"]
+    assert mm.main(argv) == 0
+    report, md = _only_report(tmp_path)
+    assert report["failures"] == []
+    assert report["settings"]["variants"] == ["blocked", "tma", "tma-persistent"]
+    assert report["settings"]["providers"] == ["torch", "warpforge", "warpforge:tma",
+                                               "warpforge:tma-persistent"]
+    assert report["settings"]["tma_config"] == "128x256x64 g8 w8 s3"
+    (r,) = report["results"]
+    assert list(r["providers"]) == report["settings"]["providers"]
+    for name in ("warpforge:tma", "warpforge:tma-persistent"):
+        entry = r["providers"][name]
+        assert entry["config"] == {"name": "128x256x64 g8 w8 s3", "fixed": True}
+        assert entry["tflops"] > 0 and entry["max_rel_err"] < 1e-3
+        assert "autotune" not in entry
+    assert r["providers"]["warpforge:tma"]["grid"] == [2]  # 2 x 1 tiles
+    assert r["providers"]["warpforge:tma-persistent"]["grid"] == [2]  # min(132, tiles)
+    assert len(r["providers"]["warpforge"]["autotune"]) == 9
+    assert set(r["ratios"]) == {"warpforge/cublas", "warpforge:tma/cublas",
+                                "warpforge:tma-persistent/cublas"}
+    assert set(r["paired_ratios"]) == set(r["ratios"])
+    headers, rows = mm.gpu_rows(report)
+    assert [row[0] for row in rows] == ["fp16 150x136x104", "fp16 150x136x104 tma",
+                                        "fp16 150x136x104 tma-persistent"]
+    assert rows[1][9] == "128x256x64 g8 w8 s3" and rows[1][1] == rows[0][1]
+    assert "| fp16 150x136x104 tma-persistent |" in md
+    assert "tutorial 09's TMA kernels (matmul_kernel_tma, matmul_kernel_tma_persistent" in md
+
+
+def test_gpu_path_tma_with_config_and_a_shape_the_tma_cannot_take(tmp_path, monkeypatch):
+    """--config applies to the TMA variants too; a shape whose rows are not
+    16-byte multiples fails for them alone (TensorDescriptor's check), and
+    the run goes on."""
+    argv = _fake_gpu(monkeypatch, "150x130x100") + [
+        "--backends", "torch,warpforge", "--results-dir", str(tmp_path),
+        "--variants", "blocked,tma", "--config", "64x128x32g8w4s4", "--rounds", "1"]
+    assert mm.main(argv) == 1
+    report, _ = _only_report(tmp_path)
+    p = report["results"][0]["providers"]
+    assert "error" not in p["warpforge"] and p["warpforge"]["config"]["fixed"]
+    assert "ValueError" in p["warpforge:tma"]["error"]
+    assert "the TMA needs a multiple of 16" in p["warpforge:tma"]["error"]
+    assert report["failures"] == [f"warpforge:tma fp16 150x130x100: {p['warpforge:tma']['error']}"]
+
+
+@pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+def test_dry_run_with_tma_variants(tmp_path, monkeypatch, frontend_only):
+    monkeypatch.setenv("WARPFORGE_AUTOTUNE_QUIET", "1")
+    monkeypatch.setattr(mm, "DRY_RUN_TMA_SHAPES", [(150, 136, 104), (1, 16, 64)])
+    assert mm.main(["--dry-run", "--backends", "warpforge", "--results-dir", str(tmp_path),
+                    "--variants", "tma,tma-persistent"]) == 0
+    report, md = _only_report(tmp_path)
+    assert report["failures"] == []
+    assert [(r["dtype"], r["config"]) for r in report["compile"]["results"]] == [
+        ("fp16", "tma 128x256x64 g8 w8 s3"), ("fp16", "tma-persistent 128x256x64 g8 w8 s3"),
+        ("bf16", "tma 128x256x64 g8 w8 s3"), ("bf16", "tma-persistent 128x256x64 g8 w8 s3")]
+    assert all(r["compile_ms"]["warpforge"] > 0 for r in report["compile"]["results"])
+    assert [r["case"] for r in report["interpreter"]] == [
+        "fp16 150x136x104 tma", "fp16 150x136x104 tma-persistent", "fp16 1x16x64 tma",
+        "fp16 1x16x64 tma-persistent"]
+    assert all(r["configs"] == {"128x256x64 g8 w8 s3": "ok"} for r in report["interpreter"])
+    assert "| interpreter fp16 1x16x64 tma-persistent | ok |" in md
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtypes, backends", [("fp16", "torch,triton"),
+                                              ("bf16", "torch,warpforge")])
+def test_gpu_quick_run_tma_variants(tmp_path, dtypes, backends):
+    """bench/matmul.py --quick --variants tma,tma-persistent on the GPU:
+    Triton and cuBLAS (the harness), then warpforge."""
+    proc = subprocess.run([sys.executable, os.path.join(BENCH, "matmul.py"), "--quick",
+                           "--dtypes", dtypes, "--backends", backends, "--variants",
+                           "tma,tma-persistent", "--warmup", "2", "--rep", "5",
+                           "--results-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report, _ = _only_report(tmp_path)
+    (result,) = report["results"]
+    jit = backends.split(",")[1]
+    for name in ("torch", f"{jit}:tma", f"{jit}:tma-persistent"):
+        entry = result["providers"][name]
+        assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (name, entry)
+    assert set(result["paired_ratios"]) == {f"{jit}:tma/cublas", f"{jit}:tma-persistent/cublas"}

@@ -1,8 +1,8 @@
 """Host tensor descriptors (`warpforge.tools.tensor_descriptor`, Triton
 3.6's `TensorDescriptor`): the TMA's rules checked where a descriptor is
 made, kernels taking descriptors as arguments in the interpreter (odd
-shapes, partial blocks, padding), and the GPU backend's clear refusal until
-its TMA lowering exists."""
+shapes, partial blocks, padding), and the TMA's limits on the block checked
+when a kernel is compiled for it (test_tma_frontend.py has the tile IR)."""
 
 import numpy as np
 import pytest
@@ -111,8 +111,6 @@ def test_narrow_types(dtype, interpreted):
     (lambda a: TensorDescriptor(a, [8, 6], [6, 1], [8, 8]), "stride 6 of dimension 0 is 24 "
                                                             "bytes"),
     (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 6]), "power of 2, got 6"),
-    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [512, 8]), "exceeds the TMA's box limit"),
-    (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 2]), "spans 8 bytes"),
     (lambda a: TensorDescriptor(a, [8, 0], [8, 1], [8, 8]), "must be positive"),
     (lambda a: TensorDescriptor(a, [8, 8], [8, 1], [8, 8], padding="inf"), "padding"),
     (lambda a: TensorDescriptor(a[:, 1:], [8, 7], [8, 1], [8, 8]), "16-byte aligned"),
@@ -135,13 +133,46 @@ def test_signature_type_is_tritons():
     assert d.strides == [64, 1] and d.shape == [64, 64]
 
 
-def test_gpu_backend_refuses_clearly():
+def test_placeholder_block_is_accepted_where_made():
+    """As in Triton, the block's size is not held against the TMA's limits
+    where the descriptor is made: tutorial 09 makes its descriptors with a
+    [1, 1] block that its autotuning hook replaces before the launch."""
+    x = aligned((64, 64), np.float16, fill=1.0)
+    d = TensorDescriptor.from_tensor(x, [1, 1])
+    d.block_shape = [32, 64]
+    assert d.signature_type() == "tensordesc<fp16[32, 64]>"
+    assert TensorDescriptor.from_tensor(x, [512, 8]).block_shape == [512, 8]
+
+
+@pytest.mark.parametrize("block,match", [
+    ([16, 2], r"parameter 'x_desc' \(tensordesc<fp32\[16, 2\]>\): the innermost block "
+              r"dimension spans 8 bytes"),
+    ([1, 1], "spans 4 bytes"),
+    ([512, 16], "exceeds the TMA's box limit of 256"),
+    ([4, 4, 512], "exceeds the TMA's box limit of 256"),
+])
+def test_block_against_the_tma_limits_when_compiled(block, match):
+    """A block set after the descriptor was made is checked when the kernel
+    is compiled for it, naming the parameter, at the kernel's definition."""
     x = aligned((32, 32))
     d = TensorDescriptor.from_tensor(x, [16, 16])
-    with pytest.raises(CompilationError, match="host TensorDescriptor .*WARPFORGE_INTERPRET=1") \
-            as info:
-        desc_add_one.warmup(d, d, BM=16, BN=16, grid=(1,))
+    d.block_shape = block
+    with pytest.raises(CompilationError, match=match) as info:
+        desc_add_one.warmup(d, TensorDescriptor.from_tensor(x, [16, 16]), BM=16, BN=16,
+                            grid=(1,))
     assert info.value.filename == desc_add_one.filename
+    assert info.value.lineno == desc_add_one.first_line
+
+
+def test_wide_2d_rows_are_copied_in_column_blocks():
+    """A 2-D block whose rows span 32 bytes or more is copied in column
+    blocks of the swizzle's width (TileGPU/IR/TMA.h): only its rows count
+    against the box limit."""
+    from warpforge.compiler import generate_tile_ir
+    ir, _ = generate_tile_ir(desc_add_one, {"x_desc": "tensordesc<fp8e4nv[64, 512]>",
+                                            "out_desc": "tensordesc<fp8e4nv[64, 512]>"},
+                             {"BM": 64, "BN": 512})
+    assert "!tile.tensordesc<tensor<64x512xf8E4M3FN>>" in ir
 
 
 # ---------------------------------------------------------------------------

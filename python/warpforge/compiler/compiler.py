@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 from .. import ir
+from .. import language as tl
 from ..errors import IRError, OutOfResources
 from ..language import core
 from ..language.core import constexpr, tensor, use_builder
@@ -238,14 +239,65 @@ def _jsonable(value):
     return repr(value)
 
 
+# The TMA's limits on a descriptor's block (TileGPU/IR/TMA.h holds the same
+# rule for the compiler's passes and the launcher): rank, elements per box
+# dimension, bytes of the innermost block dimension.
+_TMA_MAX_RANK = 5
+_TMA_MAX_BOX_DIM = 256
+_TMA_MIN_INNER_BYTES = 16
+
+
+def _host_descriptor_type(fn, name: str, spelling: str) -> "core.tensor_descriptor_type":
+    """The type of a host TensorDescriptor parameter from its signature
+    spelling, `tensordesc<fp16[64, 64]>`, with the TMA's rules on its block
+    checked (TensorDescriptor checks its strides and alignment where it is
+    made, but a block shape set afterwards, as tutorial 09's autotuning hook
+    does, is first seen here)."""
+    def fail(message):
+        return CompilationError(f"{fn.__name__}: parameter '{name}' ({spelling}): {message}",
+                                fn.filename, fn.first_line, 0,
+                                fn.source_lines[0] if fn.source_lines else None)
+    try:
+        ty = tl.str_to_ty(spelling)
+    except (ValueError, IndexError) as e:
+        raise fail(f"not a descriptor type ({e})") from None
+    if not isinstance(ty, core.tensor_descriptor_type):
+        raise fail("not a descriptor type")
+    block = list(ty.block_type.shape)
+    elem = ty.block_type.element_ty
+    if not 1 <= len(block) <= _TMA_MAX_RANK:
+        raise fail(f"the TMA moves blocks of 1 to {_TMA_MAX_RANK} dimensions, got {len(block)}")
+    if any(not core.is_power_of_2(b) for b in block):
+        raise fail(f"every block dimension must be a power of 2, got {block}")
+    inner_bytes = block[-1] * elem.primitive_bitwidth // 8
+    if inner_bytes < _TMA_MIN_INNER_BYTES:
+        raise fail(f"the innermost block dimension spans {inner_bytes} bytes; the TMA needs at "
+                   f"least {_TMA_MIN_INNER_BYTES}")
+    # A 2-D block whose rows span 32 bytes or more is copied in column
+    # blocks of the swizzle's width, so only its rows count against the box
+    # limit; any other block is one box.
+    boxed = block[:-1] if len(block) == 2 and inner_bytes >= 32 else block
+    if any(b > _TMA_MAX_BOX_DIM for b in boxed):
+        raise fail(f"a block dimension exceeds the TMA's box limit of {_TMA_MAX_BOX_DIM} "
+                   f"elements ({block})")
+    return ty
+
+
 def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
                      divisibility: Optional[Dict[str, int]] = None) -> Tuple[str, Dict]:
     """The tile IR of `fn` (a JITFunction) for one specialization.
 
     `signature` maps each run-time parameter to its type ("*fp16", "i32",
-    "fp32", ...); `constants` maps compile-time parameters to their values;
-    `divisibility` gives known divisors of run-time integers and pointers.
-    Returns the IR text and the constexpr globals the kernel read."""
+    "fp32", "tensordesc<fp16[64, 64]>", ...); `constants` maps compile-time
+    parameters to their values; `divisibility` gives known divisors of
+    run-time integers and pointers. Returns the IR text and the constexpr
+    globals the kernel read.
+
+    A host descriptor parameter of rank n (`tensordesc<ELEM[b0, ..., bn-1]>`)
+    becomes 2n + 1 arguments of the kernel, in the launcher's order: the
+    descriptor (`!tile.tensordesc<tensor<b0x...xELEM>>`), then its shape as
+    n i32 (outermost first), then its strides in elements as n i64. The
+    kernel body sees a `tl.tensor_descriptor` over them."""
     divisibility = divisibility or {}
     builder = TextBuilder(fn.filename)
     ctx = FunctionContext(builder)
@@ -254,23 +306,27 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
         if name not in params:
             raise CompilationError(f"{fn.__name__} has no parameter '{name}'")
     scope: Dict[str, Any] = {}
-    arg_names, arg_types, arg_attrs = [], [], []
+    # (name, type, rank): rank is None for a plain value, the block's rank
+    # for a host descriptor (which takes 2 * rank + 1 arguments).
+    run_time: List[Tuple[str, Any, Optional[int]]] = []
+    arg_types, arg_attrs = [], []
     for name in params:
         if name in constants:
             scope[name] = constexpr(constants[name]) if not isinstance(
                 constants[name], constexpr) else constants[name]
         elif name in signature:
             if signature[name].startswith("tensordesc<"):
-                raise CompilationError(
-                    f"parameter '{name}' is a host TensorDescriptor ({signature[name]}): the "
-                    "GPU backend does not lower TMA descriptors yet; run the kernel with "
-                    "WARPFORGE_INTERPRET=1", fn.filename, fn.first_line, 0,
-                    fn.source_lines[0] if fn.source_lines else None)
+                ty = _host_descriptor_type(fn, name, signature[name])
+                rank = len(ty.block_type.shape)
+                run_time.append((name, ty, rank))
+                arg_types += [ty] + [core.int32] * rank + [core.int64] * rank
+                arg_attrs += [""] * (2 * rank + 1)
+                continue
             try:
                 ty = core.dtype_from_name(signature[name])
             except ValueError as e:
                 raise CompilationError(f"{fn.__name__}: parameter '{name}': {e}") from None
-            arg_names.append(name)
+            run_time.append((name, ty, None))
             arg_types.append(ty)
             div = divisibility.get(name)
             arg_attrs.append(f"{attrs.DIVISIBILITY} = {div} : i32" if div else "")
@@ -278,8 +334,16 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
             raise CompilationError(f"{fn.__name__}: no type or value for parameter '{name}'")
 
     def body(values):
-        for name, ty, value in zip(arg_names, arg_types, values):
-            scope[name] = tensor(value, ty)
+        values = iter(values)
+        for name, ty, rank in run_time:
+            if rank is None:
+                scope[name] = tensor(next(values), ty)
+                continue
+            handle = tensor(next(values), ty)
+            shape = [tensor(next(values), core.int32) for _ in range(rank)]
+            strides = [tensor(next(values), core.int64) for _ in range(rank)]
+            scope[name] = tl.tensor_descriptor(handle, shape, strides,
+                                               list(ty.block_type.shape))
         gen = CodeGenerator(fn, ctx, scope)
         gen.visit(fn.parse())
         if gen.ret is not None:

@@ -263,6 +263,12 @@ def cast(x, dst, fp_downcast_rounding=None, bitcast=False) -> tensor:
                  and src.primitive_bitwidth > dst.primitive_bitwidth)
     if rounding is not None and not narrowing and not dst.is_fp8():
         raise SemanticError("fp_downcast_rounding applies only to narrowing float casts")
+    if src.is_floating() and dst.is_floating() and not src.is_fp8() and \
+            src.primitive_bitwidth == dst.primitive_bitwidth:
+        # fp16 <-> bf16: neither holds the other, so through fp32, as Triton
+        # casts them (tutorial 09 stores fp16 results through bf16
+        # descriptors).
+        return cast(cast(x, core.float32), dst)
     if src.is_fp8() or dst.is_fp8():
         if src.is_floating() and dst.is_floating():
             props = f"rounding = {_ROUNDING[rounding or 'rtne']} : i32" if dst.is_fp8() else ""

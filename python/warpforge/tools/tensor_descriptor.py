@@ -4,17 +4,22 @@ passed to a kernel as an argument, as in Triton 3.6
 `tl.tensor_descriptor`: `desc.load([i, j])`, `desc.store([i, j], tile)`,
 `desc.shape`, `desc.strides`, `desc.block_shape`.
 
-The checks are the TMA's: a 16-byte aligned base, strides other than the
-innermost a multiple of 16 bytes, the innermost dimension contiguous, rank 1
-to 5, block dimensions powers of 2 of at most 256 elements, an innermost
-block of at least 16 bytes. A descriptor that breaks one is a ValueError
-naming the rule, where it is made (Triton asserts).
+Where it is made, a descriptor is checked as Triton 3.6 checks it: a
+16-byte aligned base, strides other than the innermost a multiple of 16
+bytes, the innermost dimension contiguous, rank 1 to 5, block dimensions
+powers of 2, padding 'zero' or 'nan' (a ValueError naming the rule; Triton
+asserts). The TMA's limits on the block's size (at least 16 bytes in the
+innermost dimension, at most 256 elements per box dimension) are checked
+when a kernel is compiled for it, with an error naming the parameter: as in
+Triton, a descriptor may be made with a placeholder block (tutorial 09 uses
+[1, 1]) that an autotuning hook replaces with the config's block before the
+launch.
 
 In the interpreter (`WARPFORGE_INTERPRET=1`) the kernel reads the base
 tensor directly. On the GPU the JIT compiles the kernel for the
 descriptor's element type and block shape (its signature type,
 `tensordesc<fp16[64, 64]>`), and the C++ launcher (`_C.Kernel.launch`)
-turns the argument into the kernel's parameters: a TMA tensor map encoded
+turns the argument into the kernel's 2n + 1 parameters: a TMA tensor map encoded
 with `cuTensorMapEncodeTiled` (the box and swizzle the compiler chose, by
 the one rule of `warpforge/Dialect/TileGPU/IR/TMA.h`), then the shape (n
 int32) and the strides in elements (n int64). Encoded maps are cached per
@@ -24,8 +29,7 @@ descriptor object describes it. The launcher checks the TMA's rules again
 (errors name the argument): descriptors are plain dataclasses that may be
 edited after they are made, and Triton's own descriptors (any object with
 `base`, `shape`, `strides`, `block_shape` and optionally `padding`) are
-accepted too. Until the GPU backend lowers descriptor loads and stores,
-compiling such a kernel for the GPU says so.
+accepted too.
 """
 
 from __future__ import annotations
@@ -97,12 +101,9 @@ class TensorDescriptor:
         for b in self.block_shape:
             if b < 1 or b & (b - 1):
                 fail(f"every block dimension must be a power of 2, got {b}")
-            if b > MAX_BOX_DIM:
-                fail(f"a block dimension of {b} exceeds the TMA's box limit of "
-                     f"{MAX_BOX_DIM} elements")
-        if self.block_shape[-1] * elem_bytes < 16:
-            fail(f"the innermost block dimension spans {self.block_shape[-1] * elem_bytes} "
-                 "bytes; the TMA needs at least 16")
+        # The block's size against the TMA's limits (MAX_BOX_DIM, 16 bytes
+        # innermost) is checked when a kernel is compiled for it: the block
+        # may still change before the launch (an autotuning pre_hook).
         if self.padding not in ("zero", "nan"):
             fail(f"padding must be 'zero' or 'nan', got {self.padding!r}")
         if self.padding == "nan" and not is_float:

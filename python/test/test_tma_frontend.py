@@ -1,0 +1,392 @@
+"""Tensor descriptors in the frontend, without a GPU: host `TensorDescriptor`
+parameters expanded into the launcher's arguments (the descriptor, its shape
+as i32, its strides as i64), descriptors made on the device, and tutorial
+09's TMA kernels (tutorial09_kernels.py) as tile IR and in the interpreter.
+
+test_gpu_tma.py runs the same kernels on the GPU."""
+
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+import warpforge
+import warpforge.language as tl
+from warpforge.compiler import CompilationError, compile_kernel, generate_tile_ir
+from warpforge.compiler.options import UnsupportedOptionWarning
+from warpforge.runtime.jit import arg_spec
+from warpforge.tools.tensor_descriptor import TensorDescriptor
+
+import tutorial09_kernels as tut
+from filecheck import filecheck
+
+
+def aligned(shape, dtype=np.float32, fill=0.0):
+    """An array whose data starts on a 16-byte boundary (the TMA's rule;
+    NumPy only promises the element size), filled with `fill`."""
+    n = int(np.prod(shape))
+    itemsize = np.dtype(dtype).itemsize
+    raw = np.zeros(n * itemsize + 16, np.uint8)
+    start = (-raw.ctypes.data) % 16
+    a = raw[start:start + n * itemsize].view(dtype).reshape(shape)
+    a[...] = fill
+    return a
+
+
+def desc(shape, block, dtype=np.float32):
+    return TensorDescriptor.from_tensor(aligned(shape, dtype), block)
+
+
+# ---------------------------------------------------------------------------
+# Host descriptors: the expanded signature
+# ---------------------------------------------------------------------------
+
+
+@warpforge.jit
+def desc_copy(src, dst, BM: tl.constexpr, BN: tl.constexpr):
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    dst.store([off_m, off_n], src.load([off_m, off_n]))
+
+
+def test_host_descriptor_parameters_expand(tmp_path, frontend_only):
+    k = desc_copy.warmup(desc((64, 64), [16, 32]), desc((64, 64), [16, 32]), BM=16, BN=32,
+                         grid=(1,))
+    assert k.signature == {"src": "tensordesc<fp32[16, 32]>",
+                           "dst": "tensordesc<fp32[16, 32]>"}
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @desc_copy(%arg0: !tile.tensordesc<tensor<16x32xf32>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tile.tensordesc<tensor<16x32xf32>>, %arg6: i32, %arg7: i32, %arg8: i64, %arg9: i64)
+CHECK: %[[T:.*]] = tile.descriptor_load %arg0[%[[M:.*]], %[[N:.*]]] : !tile.tensordesc<tensor<16x32xf32>> -> tensor<16x32xf32>
+CHECK: tile.descriptor_store %arg5[%[[M]], %[[N]]], %[[T]] : !tile.tensordesc<tensor<16x32xf32>>, tensor<16x32xf32>
+CHECK-NEXT: tile.return
+""", tmp_path)
+
+
+@warpforge.jit
+def desc_shape_strides(src, out_ptr, B: tl.constexpr):
+    # Triton's surface: shape (i32) and strides (i64) are run-time values,
+    # block_shape and dtype compile-time ones.
+    tl.static_assert(src.block_shape[0] == B)
+    tl.static_assert(src.dtype == tl.float16)
+    tile = src.load([src.shape[0] - B, 0])
+    r = tl.arange(0, B)
+    tl.store(out_ptr + r[:, None] * B + r[None, :], tile)
+    tl.store(out_ptr + B * B, src.shape[1].to(tl.float16))
+    tl.store(out_ptr + B * B + 1, src.strides[0].to(tl.float16))
+
+
+def test_shape_and_strides_are_the_i32_and_i64_arguments(tmp_path, frontend_only):
+    x = aligned((40, 24), np.float16)
+    d = TensorDescriptor(x, [40, 16], [24, 1], [16, 16])
+    k = desc_shape_strides.warmup(d, aligned((16 * 16 + 2,), np.float16), B=16, grid=(1,))
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @desc_shape_strides(%arg0: !tile.tensordesc<tensor<16x16xf16>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tile.ptr<f16> {tile.divisibility = 16 : i32})
+CHECK: %[[ROW:.*]] = arith.subi %arg1, %c16_i32 : i32
+CHECK: tile.descriptor_load %arg0[%[[ROW]], %c0_i32] : !tile.tensordesc<tensor<16x16xf16>> -> tensor<16x16xf16>
+CHECK: arith.sitofp %arg2 : i32 to f16
+CHECK: arith.sitofp %arg3 : i64 to f16
+""", tmp_path)
+
+
+@warpforge.jit
+def mixed_args(x_ptr, a_desc, n, b_desc, scale, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(out_ptr + offs, x * scale, mask=offs < n)
+    tile = a_desc.load([0])
+    b_desc.store([0, 0, b_desc.shape[2] - BLOCK], tl.reshape(tile, (1, 1, BLOCK)))
+
+
+def test_descriptors_pointers_and_scalars_mixed(tmp_path, frontend_only):
+    """A 1-D and a 3-D descriptor between pointers and scalars: each
+    descriptor takes 2 * rank + 1 arguments in place, the others keep their
+    types and divisibility hints, shifted."""
+    ptr = aligned((64,))
+    k = mixed_args.warmup(ptr, desc((100,), [64]), 48, desc((3, 5, 80), [1, 1, 64]), 2.5,
+                          ptr, BLOCK=64, grid=(1,))
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @mixed_args(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: !tile.tensordesc<tensor<64xf32>>, %arg2: i32, %arg3: i64, %arg4: i32 {tile.divisibility = 16 : i32}, %arg5: !tile.tensordesc<tensor<1x1x64xf32>>, %arg6: i32, %arg7: i32, %arg8: i32, %arg9: i64, %arg10: i64, %arg11: i64, %arg12: f32, %arg13: !tile.ptr<f32> {tile.divisibility = 16 : i32})
+CHECK: arith.mulf %{{.*}}, %{{.*}} : tensor<64xf32>
+CHECK: tile.descriptor_load %arg1[%{{.*}}] : !tile.tensordesc<tensor<64xf32>> -> tensor<64xf32>
+CHECK: %[[LAST:.*]] = arith.subi %arg8, %c64_i32 : i32
+CHECK: tile.descriptor_store %arg5[%{{.*}}, %{{.*}}, %[[LAST]]], %{{.*}} : !tile.tensordesc<tensor<1x1x64xf32>>, tensor<1x1x64xf32>
+""", tmp_path)
+
+
+@warpforge.jit
+def device_desc(x_ptr, out_ptr, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    src = tl.make_tensor_descriptor(x_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    dst = tl.make_tensor_descriptor(out_ptr, shape=[M, N], strides=[N, 1],
+                                    block_shape=[BM, BN])
+    off = tl.program_id(0) * BM
+    dst.store([off, 0], src.load([off, 0]) * 2.0)
+
+
+def test_make_tensor_descriptor_on_the_device(tmp_path, frontend_only):
+    x = aligned((64, 32))
+    k = device_desc.warmup(x, x, 64, 32, BM=16, BN=32, grid=(1,))
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @device_desc(%arg0: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg2: i32 {tile.divisibility = 16 : i32}, %arg3: i32 {tile.divisibility = 16 : i32})
+CHECK: %[[S:.*]] = arith.extsi %arg3 : i32 to i64
+CHECK: %[[SRC:.*]] = tile.make_tensor_descriptor %arg0, [%arg2, %arg3], [%[[S]], %{{.*}}] : !tile.ptr<f32>, !tile.tensordesc<tensor<16x32xf32>>
+CHECK: %[[DST:.*]] = tile.make_tensor_descriptor %arg1, [%arg2, %arg3], [%[[S]], %{{.*}}] : !tile.ptr<f32>, !tile.tensordesc<tensor<16x32xf32>>
+CHECK: %[[T:.*]] = tile.descriptor_load %[[SRC]]
+CHECK: tile.descriptor_store %[[DST]]
+""", tmp_path)
+
+
+def test_specialization_passes_descriptor_types_through(frontend_only):
+    """The JIT keys its kernels on the descriptor's type: element type and
+    block shape (not the tensor's shape or address)."""
+    d1 = desc((64, 64), [16, 32])
+    assert arg_spec(d1) == ("a", "tensordesc<fp32[16, 32]>", None)
+    desc_copy.cache.clear()
+    k1 = desc_copy.warmup(d1, d1, BM=16, BN=32, grid=(1,))
+    k2 = desc_copy.warmup(desc((128, 32), [16, 32]), d1, BM=16, BN=32, grid=(1,))
+    assert k1 is k2
+    d1.block_shape = [32, 32]  # as an autotuning hook does
+    k3 = desc_copy.warmup(d1, d1, BM=16, BN=32, grid=(1,))
+    assert k3 is not k1 and k3.signature["src"] == "tensordesc<fp32[32, 32]>"
+    assert "tensor<32x32xf32>" in k3.asm["tile"]
+    f16 = desc_copy.warmup(desc((64, 64), [16, 32], np.float16),
+                           desc((64, 64), [16, 32], np.float16), BM=16, BN=32, grid=(1,))
+    assert f16.signature["src"] == "tensordesc<fp16[16, 32]>"
+    assert len(desc_copy.cache) == 3
+
+
+def test_compile_kernel_takes_descriptor_signatures():
+    k = compile_kernel(desc_copy, {"src": "tensordesc<bf16[64, 64]>",
+                                   "dst": "tensordesc<bf16[64, 64]>"},
+                       {"BM": 64, "BN": 64}, gpu=False)
+    assert k.signature["dst"] == "tensordesc<bf16[64, 64]>"
+    assert "!tile.tensordesc<tensor<64x64xbf16>>" in k.asm["tile"]
+
+
+@pytest.mark.parametrize("spelling,match", [
+    ("tensordesc<fp17[64, 64]>", "unknown dtype 'fp17'"),
+    ("tensordesc<fp16>", "not a descriptor type"),
+    ("tensordesc<fp16[3, 64]>", r"power of 2, got \[3, 64\]"),
+    ("tensordesc<fp16[1, 1, 1, 1, 1, 8]>", "1 to 5 dimensions, got 6"),
+])
+def test_bad_descriptor_types_name_the_parameter(spelling, match):
+    with pytest.raises(CompilationError, match=match) as info:
+        generate_tile_ir(desc_copy, {"src": spelling, "dst": "tensordesc<fp16[64, 64]>"},
+                         {"BM": 64, "BN": 64})
+    assert "parameter 'src'" in str(info.value)
+
+
+# ---------------------------------------------------------------------------
+# Tutorial 09's TMA kernels (tutorial09_kernels.py, the tutorial's source)
+# ---------------------------------------------------------------------------
+
+# One of the tutorial's own configs each (its lists), so that the tests
+# compile one kernel, not the tutorial's 24 or 48.
+TMA_CONFIG = tut.matmul_get_configs(pre_hook=tut.matmul_tma_set_block_size_hook)[0]
+PERSISTENT_CONFIGS = tut.matmul_tma_persistent_get_configs(
+    pre_hook=tut.matmul_tma_set_block_size_hook)
+
+
+# matmul_kernel_descriptor_persistent's: the same, without the hook (it has
+# no descriptor arguments).
+DEVICE_DESC_CONFIGS = tut.matmul_tma_persistent_get_configs()
+
+
+def persistent_config(subtile, configs=PERSISTENT_CONFIGS):
+    return next(c for c in configs if c.kwargs["EPILOGUE_SUBTILE"] == subtile)
+
+
+def meta(config, **extra):
+    return {**config.all_kwargs(), **extra}
+
+
+@pytest.fixture
+def quiet_loop_options():
+    # The tutorial's tl.range(..., flatten=True, warp_specialize=...) warns
+    # that those hints do nothing yet.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnsupportedOptionWarning)
+        yield
+
+
+@warpforge.jit
+def cast_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs).to(out_ptr.dtype.element_ty))
+
+
+@pytest.mark.parametrize("src,dst", [(np.float16, "bf16"), ("bf16", np.float16)],
+                         ids=["fp16-bf16", "bf16-fp16"])
+def test_fp16_bf16_casts_go_through_fp32(tmp_path, src, dst):
+    """fp16 and bf16 have the same width and neither holds the other: a cast
+    between them is an extension to fp32 and a truncation, as in Triton
+    (tutorial 09 stores fp16 results through bf16 descriptors). Compiled to
+    the end: the backend takes it."""
+    spec = {"x_ptr": "*fp16" if src is np.float16 else "*bf16",
+            "out_ptr": "*fp16" if dst is np.float16 else "*bf16"}
+    k = compile_kernel(cast_kernel, spec, {"BLOCK": 128})
+    a, b = ("f16", "bf16") if src is np.float16 else ("bf16", "f16")
+    filecheck(k.asm["tile"], f"""
+CHECK: %[[X:.*]] = tile.load
+CHECK: %[[W:.*]] = arith.extf %[[X]] : tensor<128x{a}> to tensor<128xf32>
+CHECK: %[[N:.*]] = arith.truncf %[[W]] : tensor<128xf32> to tensor<128x{b}>
+CHECK: tile.store %{{{{.*}}}}, %[[N]]
+""", tmp_path)
+    assert k.asm.get("cubin")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, "bf16"], ids=["fp16", "bf16"])
+def test_tutorial_tma_kernel_ir(tmp_path, frontend_only, quiet_loop_options, dtype):
+    if dtype == "bf16":
+        # NumPy has no bf16: the signature the JIT would give bf16 tensors.
+        k = compile_kernel(tut.matmul_kernel_tma.fn, {
+            "a_desc": "tensordesc<bf16[128, 64]>", "b_desc": "tensordesc<bf16[128, 64]>",
+            "c_desc": "tensordesc<bf16[128, 128]>", "M": "i32", "N": "i32", "K": "i32"},
+            {**TMA_CONFIG.kwargs, "FP8_OUTPUT": False, "WARP_SPECIALIZE": False},
+            {"M": 16, "N": 16, "K": 16}, gpu=False)
+        # The tutorial converts to fp16 and stores through the bf16
+        # descriptor: through fp32.
+        filecheck(k.asm["tile"], """
+CHECK: arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xf16>
+CHECK: arith.extf %{{.*}} : tensor<128x128xf16> to tensor<128x128xf32>
+CHECK: arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xbf16>
+CHECK: tile.descriptor_store %arg10[{{.*}}], %{{.*}} : !tile.tensordesc<tensor<128x128xbf16>>
+""", tmp_path)
+        return
+    a, b, c = (desc((256, 128), [128, 64], np.float16), desc((256, 128), [128, 64], np.float16),
+               desc((256, 256), [128, 128], np.float16))
+    k = tut.matmul_kernel_tma.fn.warmup(a, b, c, 256, 256, 128, FP8_OUTPUT=False,
+                                        WARP_SPECIALIZE=False, grid=(1,), **meta(TMA_CONFIG))
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @matmul_kernel_tma(%arg0: !tile.tensordesc<tensor<128x64xf16>>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: i64, %arg5: !tile.tensordesc<tensor<128x64xf16>>, %arg6: i32, %arg7: i32, %arg8: i64, %arg9: i64, %arg10: !tile.tensordesc<tensor<128x128xf16>>, %arg11: i32, %arg12: i32, %arg13: i64, %arg14: i64, %arg15: i32 {tile.divisibility = 16 : i32}, %arg16: i32 {tile.divisibility = 16 : i32}, %arg17: i32 {tile.divisibility = 16 : i32})
+CHECK: scf.for
+CHECK: %[[A:.*]] = tile.descriptor_load %arg0[{{.*}}] : !tile.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16>
+CHECK: %[[B:.*]] = tile.descriptor_load %arg5[{{.*}}] : !tile.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16>
+CHECK: %[[BT:.*]] = tile.trans %[[B]] {order = array<i32: 1, 0>}
+CHECK: tile.dot %[[A]], %[[BT]]
+CHECK: arith.truncf %{{.*}} : tensor<128x128xf32> to tensor<128x128xf16>
+CHECK: tile.descriptor_store %arg10
+""", tmp_path)
+
+
+@pytest.mark.parametrize("subtile", [True, False], ids=["subtile", "whole"])
+def test_tutorial_tma_persistent_kernel_ir(subtile, frontend_only, quiet_loop_options):
+    config = persistent_config(subtile)
+    bn = config.kwargs["BLOCK_SIZE_N"] // (2 if subtile else 1)
+    a, b = desc((256, 128), [128, 64], np.float16), desc((256, 128), [128, 64], np.float16)
+    c = desc((256, 256), [128, bn], np.float16)
+    k = tut.matmul_kernel_tma_persistent.fn.warmup(
+        a, b, c, 256, 256, 128, FP8_OUTPUT=False, NUM_SMS=132, WARP_SPECIALIZE=False,
+        grid=(1,), **meta(config))
+    tile = k.asm["tile"]
+    assert tile.count("tile.descriptor_store") == (2 if subtile else 1)
+    assert f"!tile.tensordesc<tensor<128x{bn}xf16>>, tensor<128x{bn}xf16>" in tile
+
+
+def test_tutorial_descriptor_persistent_kernel_ir(frontend_only, quiet_loop_options):
+    x = aligned((256, 128), np.float16)
+    c = aligned((256, 256), np.float16)
+    k = tut.matmul_kernel_descriptor_persistent.fn.warmup(
+        x, x, c, 256, 256, 128, NUM_SMS=132, WARP_SPECIALIZE=False, FLATTEN=True, grid=(1,),
+        **meta(persistent_config(True, DEVICE_DESC_CONFIGS)))
+    tile = k.asm["tile"]
+    assert tile.count("tile.make_tensor_descriptor") == 3
+    assert tile.count("tile.descriptor_store") == 2
+
+
+# In the interpreter, on odd sizes: rows padded to 16 bytes (the TMA's
+# stride rule) with NaN in the padding, so a load past K that read memory
+# instead of zeros shows; outputs poisoned with NaN inside a larger NaN
+# buffer, so unwritten elements and writes out of bounds show.
+ODD = [(77, 300, 136), (150, 40, 72)]
+
+
+def padded(rows, cols, rng, fill=None):
+    width = -(-cols // 8) * 8
+    buf = aligned((rows + 3, width), np.float16, fill=np.nan)
+    view = buf[:rows, :cols]
+    if fill is None:
+        view[...] = rng.standard_normal((rows, cols)) * cols ** -0.25
+    return buf, view
+
+
+def check_output(buf, c, ref):
+    assert not np.isnan(c).any(), "unwritten outputs"
+    err = np.abs(c.astype(np.float64) - ref).max() / np.abs(ref).max()
+    assert err < 1e-2, err
+    outside = np.ones(buf.shape, bool)
+    outside[:c.shape[0], :c.shape[1]] = False
+    assert np.isnan(buf[outside]).all(), "written out of bounds"
+
+
+@pytest.fixture
+def interpreted_tutorial(monkeypatch, quiet_loop_options):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    for name in ("matmul_kernel_tma", "matmul_kernel_tma_persistent",
+                 "matmul_kernel_descriptor_persistent"):
+        monkeypatch.setattr(getattr(tut, name), "configs", getattr(tut, name).configs)
+    yield
+
+
+@pytest.mark.parametrize("kernel", ["tma", "tma_persistent"])
+@pytest.mark.parametrize("shape", ODD, ids=lambda s: "x".join(map(str, s)))
+def test_tutorial_host_descriptor_kernels_interpreted(kernel, shape, interpreted_tutorial):
+    """As the tutorial's wrappers launch them: descriptors made with the
+    placeholder [1, 1] block, which the tutorial's pre_hook sets to the
+    config's blocks; a persistent grid of 3 programs, several tiles each."""
+    M, N, K = shape
+    rng = np.random.default_rng(M * N * K)
+    _, a = padded(M, K, rng)
+    _, b = padded(N, K, rng)
+    c_buf, c = padded(M, N, rng, fill=np.nan)
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    dummy_block = [1, 1]
+    a_desc, b_desc, c_desc = (TensorDescriptor.from_tensor(x, dummy_block) for x in (a, b, c))
+    if kernel == "tma":
+        tuner, extra, programs = tut.matmul_kernel_tma, {}, None
+        tuner.configs = [TMA_CONFIG]
+    else:
+        tuner, extra, programs = tut.matmul_kernel_tma_persistent, {"NUM_SMS": 3}, 3
+        tuner.configs = [persistent_config(M % 2 == 1)]
+
+    def grid(META):
+        tiles = warpforge.cdiv(M, META["BLOCK_SIZE_M"]) * warpforge.cdiv(N, META["BLOCK_SIZE_N"])
+        return (min(programs or tiles, tiles),)
+
+    tuner[grid](a_desc, b_desc, c_desc, M, N, K, FP8_OUTPUT=False, WARP_SPECIALIZE=False,
+                **extra)
+    bn = tuner.configs[0].kwargs["BLOCK_SIZE_N"]
+    assert a_desc.block_shape == [128, tuner.configs[0].kwargs["BLOCK_SIZE_K"]]
+    assert c_desc.block_shape[1] in (bn, bn // 2)
+    check_output(c_buf, c, ref)
+
+
+@pytest.mark.parametrize("subtile", [True, False], ids=["subtile", "whole"])
+def test_tutorial_device_descriptor_kernel_interpreted(subtile, interpreted_tutorial):
+    """Contiguous operands (the kernel's strides are [K, 1] and [N, 1]) with
+    K and N whose rows are 16-byte multiples, M odd: partial tiles in every
+    dimension."""
+    M, N, K = 150, 136, 72
+    rng = np.random.default_rng(7)
+    a = aligned((M, K), np.float16)
+    a[...] = rng.standard_normal((M, K)) * K ** -0.25
+    b = aligned((N, K), np.float16)
+    b[...] = rng.standard_normal((N, K)) * K ** -0.25
+    c_buf = aligned((M * N + 64,), np.float16, fill=np.nan)
+    c = c_buf[:M * N].reshape(M, N)
+    tut.matmul_kernel_descriptor_persistent.configs = [
+        persistent_config(subtile, DEVICE_DESC_CONFIGS)]
+    tut.matmul_kernel_descriptor_persistent[(3,)](a, b, c, M, N, K, NUM_SMS=3,
+                                                 WARP_SPECIALIZE=False, FLATTEN=True)
+    assert not np.isnan(c).any() and np.isnan(c_buf[M * N:]).all()
+    ref = a.astype(np.float64) @ b.astype(np.float64).T
+    assert np.abs(c - ref).max() / np.abs(ref).max() < 1e-2
+
+
+def test_tutorial_source_is_shared_with_triton():
+    """The file imports Triton's modules instead when executed with BACKEND
+    = "triton" (bench/matmul.py's TMA variants): nothing else differs."""
+    path = os.path.join(os.path.dirname(__file__), "tutorial09_kernels.py")
+    source = open(path).read()
+    assert 'globals().get("BACKEND", "warpforge") == "triton"' in source
+    assert "import warpforge as triton" in source
