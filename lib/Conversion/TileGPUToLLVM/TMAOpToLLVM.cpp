@@ -138,17 +138,19 @@ struct AsyncTMAStoreWaitOpConversion
   }
 };
 
-/// The `elemtype` field of a tensor map (CUtensorMapDataType's numbering):
-/// the TMA moves bits, so integers and fp8 go as unsigned of their width.
+/// The `elemtype` field of a tensor map as `tensormap.replace` numbers it
+/// (PTX's order, which is not CUtensorMapDataType's past f32: .f32.ftz is
+/// 8, .f64 9, .bf16 10): the TMA moves bits, so integers and fp8 go as
+/// unsigned of their width.
 std::optional<int> getTensorMapElementType(Type t) {
   if (t.isF16())
     return 6;
   if (t.isF32())
     return 7;
   if (t.isF64())
-    return 8;
-  if (t.isBF16())
     return 9;
+  if (t.isBF16())
+    return 10;
   switch (t.getIntOrFloatBitWidth()) {
   case 8:
     return 0;
