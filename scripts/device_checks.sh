@@ -3,8 +3,9 @@
 # and racecheck over a representative set of the GPU tests (vector add,
 # element-wise math, histogram, cross-warp reductions, scans, softmax,
 # layer norm, tl.dot on wgmma, coalesced transposed and fp8 operands,
-# int8 with B in either order),
-# logs in $OUT.
+# int8 with B in either order; TMA copies and the tutorial-09 TMA matmuls
+# with mbarrier rings, also under synccheck),
+# logs in $OUT.  `scripts/device_checks.sh tma` runs the TMA group only.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -20,6 +21,21 @@ run() {
   echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed|failed' "$log" | tr '\n' ' ')"
   [ $rc = 0 ] || status=1
 }
+only=${1:-all}
+tma() {
+  # TMA: 1- to 3-D copies with partial boxes (loads through one mbarrier,
+  # stores through bulk groups), and the tutorial-09 matmuls: mbarrier
+  # rings in the software pipeline, host and device descriptors, the
+  # persistent kernel's epilogue buffer reused across tiles.
+  local sel="test_copy_1d or test_copy_3d or (test_copy_2d and float16) or test_device_descriptor_copy or (test_tutorial_matmul and 77x300x136 and (fp16 or fp8))"
+  run memcheck tma python/test/test_gpu_tma.py -k "$sel"
+  run racecheck tma python/test/test_gpu_tma.py -k "$sel"
+  run synccheck tma python/test/test_gpu_tma.py -k "$sel"
+}
+if [ "$only" = tma ]; then
+  tma
+  exit $status
+fi
 run memcheck kernels python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
 run memcheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or layer_norm or cumsum"
 run racecheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or cumsum"
@@ -35,4 +51,5 @@ run racecheck matmul-coalesced python/test/test_gpu_matmul.py -k "(test_transpos
 # and K-major (cp.async), partial tiles, 2 to 5 stages.
 run memcheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
 run racecheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
+tma
 exit $status
