@@ -40,12 +40,15 @@ Value isThreadZero(OpBuilder &b, Location loc) {
                               getThreadId(b, loc), i32Val(b, loc, 0));
 }
 
-struct InitBarrierOpConversion : public OpConversionPattern<InitBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct InitBarrierOpConversion : public TargetOpConversionPattern<InitBarrierOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(InitBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Transaction counts, parity waits and counted arrivals are sm_90's.
+    if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
+      return failure();
     Location loc = op.getLoc();
     NVVM::MBarrierInitOp::create(rewriter, loc, adaptor.getBarrier(),
                                  i32Val(rewriter, loc, op.getCount()),
@@ -56,12 +59,15 @@ struct InitBarrierOpConversion : public OpConversionPattern<InitBarrierOp> {
 };
 
 struct BarrierExpectOpConversion
-    : public OpConversionPattern<BarrierExpectOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public TargetOpConversionPattern<BarrierExpectOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(BarrierExpectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Transaction counts, parity waits and counted arrivals are sm_90's.
+    if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
+      return failure();
     Location loc = op.getLoc();
     Value pred = LLVM::AndOp::create(rewriter, loc, isThreadZero(rewriter, loc),
                                      adaptor.getPred());
@@ -75,12 +81,15 @@ struct BarrierExpectOpConversion
 };
 
 struct ArriveBarrierOpConversion
-    : public OpConversionPattern<ArriveBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+    : public TargetOpConversionPattern<ArriveBarrierOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(ArriveBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Transaction counts, parity waits and counted arrivals are sm_90's.
+    if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
+      return failure();
     // mbarrier.arrive with a count has no typed NVVM op: PTX it is.
     PTXBuilder ptx;
     PTXBuilder::Operand bar =
@@ -93,12 +102,15 @@ struct ArriveBarrierOpConversion
   }
 };
 
-struct WaitBarrierOpConversion : public OpConversionPattern<WaitBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct WaitBarrierOpConversion : public TargetOpConversionPattern<WaitBarrierOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(WaitBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Transaction counts, parity waits and counted arrivals are sm_90's.
+    if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
+      return failure();
     Location loc = op.getLoc();
     // The suspend-time hint CUTLASS uses (in ns): a try blocks at most this
     // long before the loop around it tries again.
@@ -111,12 +123,15 @@ struct WaitBarrierOpConversion : public OpConversionPattern<WaitBarrierOp> {
   }
 };
 
-struct InvalBarrierOpConversion : public OpConversionPattern<InvalBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct InvalBarrierOpConversion : public TargetOpConversionPattern<InvalBarrierOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
 
   LogicalResult
   matchAndRewrite(InvalBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    // Transaction counts, parity waits and counted arrivals are sm_90's.
+    if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
+      return failure();
     // nvvm.mbarrier.inval takes no predicate: thread 0 alone, in PTX.
     Location loc = op.getLoc();
     PTXBuilder ptx;
@@ -142,5 +157,6 @@ void warpforge::populateBarrierOpToLLVMPatterns(
     const TargetInfo &targetInfo) {
   patterns.add<InitBarrierOpConversion, BarrierExpectOpConversion,
                ArriveBarrierOpConversion, WaitBarrierOpConversion,
-               InvalBarrierOpConversion>(converter, patterns.getContext());
+               InvalBarrierOpConversion>(converter, patterns.getContext(),
+                                         targetInfo);
 }

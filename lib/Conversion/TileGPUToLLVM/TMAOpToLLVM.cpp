@@ -228,12 +228,16 @@ struct MakeTensorDescriptorOpConversion
 
     PTXBuilder ptx;
     PTXBuilder::Operand addr = ptx.addInput(map, "l");
+    // A map made again (in a loop) may be the one an earlier TMA store
+    // still uses: thread 0, which issued every store, waits for them all
+    // to complete before rewriting it.
     PTXBuilder::Operand p =
         ptx.addInput(emitIsThreadZero(rewriter, loc), "b");
     PTXBuilder::Operand zero = ptx.addInput(i64Val(rewriter, loc, 0), "l");
     auto at = [&](int64_t bytes) {
       return "[" + addr.str() + " + " + std::to_string(bytes) + "]";
     };
+    ptx.instr("cp.async.bulk.wait_group", {"0"}, p);
     for (int64_t k = 0; k < tma::kTensorMapBytes; k += 16)
       ptx.instr("st.global.v2.b64", {at(k), PTXBuilder::vector({zero, zero})},
                 p);

@@ -256,7 +256,8 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
   // CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
   // CHECK-NEXT: %[[STRIDE:.*]] = llvm.mul %[[SM]], %[[TWO]] : i64
   // CHECK-NEXT: llvm.inline_asm has_side_effects
-  // CHECK-SAME: "@$1 st.global.v2.b64 [$0 + 0], {$2, $2};
+  // CHECK-SAME: "@$1 cp.async.bulk.wait_group 0;
+  // CHECK-SAME: @$1 st.global.v2.b64 [$0 + 0], {$2, $2};
   // CHECK-SAME: @$1 st.global.v2.b64 [$0 + 112], {$2, $2};
   // CHECK-SAME: @$1 tensormap.replace.tile.global_address.global.b1024.b64 [$0 + 0], $3;
   // CHECK-SAME: @$1 tensormap.replace.tile.rank.global.b1024.b32 [$0 + 0], $4;

@@ -133,7 +133,9 @@ void eraseStore(tile::DescriptorStoreOp store) {
 /// price.
 bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
-  if (!loop)
+  // A descriptor made in the loop rewrites its tensor map each iteration:
+  // the store through the previous one must be over by then.
+  if (!loop || loop->isAncestor(store.getDesc().getParentRegion()->getParentOp()))
     return false;
   Location loc = store.getLoc();
   OpBuilder b(loop);

@@ -12,6 +12,11 @@ std::optional<TMAOperand> warpforge::tilegpu::matchTMAOperand(LocalAllocOp alloc
   Value src = alloc.getSrc();
   if (!src)
     return std::nullopt;
+  // Products read a mutable buffer as they read an immutable one; other
+  // readers (sub-slices, loads) keep the allocation's own type.
+  for (Operation *user : alloc->getUsers())
+    if (!isa<WarpGroupDotOp>(user))
+      return std::nullopt;
   TMAOperand result;
   result.alloc = alloc;
   // Walk back through single-use conversions and at most one transpose.

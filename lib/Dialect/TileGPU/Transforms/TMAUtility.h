@@ -30,8 +30,9 @@ struct TMAOperand {
 };
 
 /// The descriptor load behind `alloc` when nothing else reads the loaded
-/// tile and the allocation's layout is the TMA's (transposed when the
-/// tile is): the allocation can then be the TMA's buffer.
+/// tile, only products read the allocation, and its layout is the TMA's
+/// (transposed when the tile is): the allocation can then be the TMA's
+/// buffer.
 std::optional<TMAOperand> matchTMAOperand(LocalAllocOp alloc);
 
 /// The bytes one copy of a block of `desc` delivers to its barrier (the

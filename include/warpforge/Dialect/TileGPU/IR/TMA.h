@@ -5,14 +5,16 @@
 // swizzle `cuTensorMapEncodeTiled` gets for a host descriptor argument), so
 // that the two always agree:
 //
-//  * A 2-D block whose rows span at least 32 bytes lands in the NVMMA
-//    layout wgmma reads, swizzled by min(128, row bytes).  A row wider than
+//  * A 2-D block of 8-, 16- or 32-bit elements whose rows span 32 or 64
+//    bytes or a multiple of 128 lands in the NVMMA layout wgmma reads,
+//    swizzled by min(128, row bytes).  A row wider than
 //    the swizzle is stored as consecutive column blocks of `swizzle` bytes,
 //    each holding all the rows, which is what a TMA box of `swizzle` bytes
 //    wide writes, one copy per column block.  So the box is the block with
 //    its inner dimension cut to `swizzle` bytes.
-//  * Any other block (1-D, 3- to 5-D, or rows of 16 bytes) lands densely in
-//    row-major order, unswizzled, in one copy of the whole block.
+//  * Any other block (1-D, 3- to 5-D, 64-bit elements, rows of 16, 48, 96
+//    or 192 bytes...) lands densely in row-major order, unswizzled, in one
+//    copy of the whole block.
 //
 // The element type, shapes and strides of the tensor map itself come from
 // the descriptor; only the box and the swizzle are the compiler's choice.
@@ -57,7 +59,9 @@ inline Encoding encodingFor(unsigned elementBits,
   if (blockShape.empty())
     return e;
   int64_t rowBytes = blockShape.back() * elementBits / 8;
-  if (blockShape.size() != 2 || rowBytes < 32)
+  bool swizzles = rowBytes == 32 || rowBytes == 64 ||
+                  (rowBytes >= 128 && rowBytes % 128 == 0);
+  if (blockShape.size() != 2 || elementBits > 32 || !swizzles)
     return e;
   e.swizzleBytes = static_cast<int>(std::min<int64_t>(128, rowBytes));
   e.box.back() = e.swizzleBytes * 8 / elementBits;

@@ -159,6 +159,8 @@ def TileGPULowerTMA : Pass<"tilegpu-lower-tma", "mlir::ModuleOp"> {
     Every barrier, phase and byte count is explicit in the output, which
     `convert-tilegpu-to-llvm` lowers op by op.
   }];
+  let dependentDialects = ["::warpforge::tilegpu::TileGPUDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 #endif // WARPFORGE_TILEGPU_PASSES

@@ -78,6 +78,12 @@ matchPipelinableLoad(Value operand, Block *body,
     if (!isa<WarpGroupDotOp>(user) || user->getBlock() != body)
       return std::nullopt;
   if (std::optional<TMAOperand> tma = matchTMAOperand(alloc)) {
+    // A descriptor made in the loop would be made again ahead of its
+    // iteration, rewriting its tensor map while copies through the
+    // previous one may still read it: only loop-invariant descriptors.
+    if (body->getParentOp()->isAncestor(
+            tma->load.getDesc().getParentRegion()->getParentOp()))
+      return std::nullopt;
     PipelinedLoad result;
     result.alloc = alloc;
     result.descLoad = tma->load;

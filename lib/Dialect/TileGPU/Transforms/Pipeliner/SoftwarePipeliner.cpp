@@ -306,8 +306,10 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   llvm::append_range(inits, chains);
   inits.push_back(createI32(builder, loc, 0));
   inits.push_back(createI32(builder, loc, distance % numStages));
-  // The parity of the phase iteration i waits for on barrier i % S.
-  inits.push_back(createI32(builder, loc, 0));
+  // With TMA copies: the parity of the phase iteration i waits for on
+  // barrier i % S.
+  if (barriers)
+    inits.push_back(createI32(builder, loc, 0));
   auto newLoop = scf::ForOp::create(
       builder, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
       inits, /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
@@ -317,9 +319,10 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   Block *newBody = newLoop.getBody();
   ValueRange newArgs = newLoop.getRegionIterArgs();
   ValueRange aheadArgs = newArgs.slice(keptArgs.size(), chains.size());
-  Value readIndex = newArgs[newArgs.size() - 3];
-  Value writeIndex = newArgs[newArgs.size() - 2];
-  Value phase = newArgs.back();
+  const size_t indexArgs = barriers ? 3 : 2;
+  Value readIndex = newArgs[newArgs.size() - indexArgs];
+  Value writeIndex = newArgs[newArgs.size() - indexArgs + 1];
+  Value phase = barriers ? newArgs.back() : Value();
 
   // Iteration i: the original body, with each pipelined load and its
   // allocation replaced by the ring buffer holding iteration i's copy.
@@ -389,12 +392,16 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   yields.push_back(nextRead);
   yields.push_back(advanceRingIndex(builder, loc, writeIndex, numStages));
   // The phase flips when the read index wraps around the ring.
-  Value wrapped = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
-                                        nextRead, createI32(builder, loc, 0));
-  yields.push_back(arith::SelectOp::create(
-      builder, loc, wrapped,
-      arith::XOrIOp::create(builder, loc, phase, createI32(builder, loc, 1)),
-      phase));
+  if (barriers) {
+    Value wrapped =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                              nextRead, createI32(builder, loc, 0));
+    yields.push_back(arith::SelectOp::create(
+        builder, loc, wrapped,
+        arith::XOrIOp::create(builder, loc, phase,
+                              createI32(builder, loc, 1)),
+        phase));
+  }
   auto newYield = scf::YieldOp::create(builder, yield.getLoc(), yields);
   sinkIntoYield(stage0Clones, newYield);
   eraseUnused(stage0Clones);

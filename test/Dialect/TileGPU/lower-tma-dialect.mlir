@@ -1,5 +1,4 @@
-// KNOWN BUG, expected to fail until fixed (then remove the XFAIL line).
-// XFAIL: *
+// Regression test (a bug found by review, fixed): see the comments below.
 // RUN: not warpforge-opt %s --tilegpu-lower-tma -o /dev/null
 
 // tilegpu-lower-tma creates tilegpu attributes and ops but does not

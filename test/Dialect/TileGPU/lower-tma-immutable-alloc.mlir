@@ -1,5 +1,4 @@
-// KNOWN BUG, expected to fail until fixed (then remove the XFAIL line).
-// XFAIL: *
+// Regression test (a bug found by review, fixed): see the comments below.
 // RUN: warpforge-opt %s --tilegpu-lower-tma | FileCheck %s
 
 // When a descriptor load feeds a local_alloc in the TMA layout,

@@ -1,5 +1,4 @@
-// KNOWN BUG, expected to fail until fixed (then remove the XFAIL line).
-// XFAIL: *
+// Regression test (a bug found by review, fixed): see the comments below.
 // RUN: not warpforge-opt %s --tilegpu-allocate-shared-memory --convert-tilegpu-to-llvm -o /dev/null
 
 // The mbarrier lowerings (BarrierOpToLLVM.cpp) check no target feature,

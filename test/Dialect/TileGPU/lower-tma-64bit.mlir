@@ -1,5 +1,4 @@
-// KNOWN BUG, expected to fail until fixed (then remove the XFAIL line).
-// XFAIL: *
+// Regression test (a bug found by review, fixed): see the comments below.
 // RUN: warpforge-opt %s --split-input-file --tilegpu-lower-tma | warpforge-opt --split-input-file -o /dev/null
 
 // A 2-D descriptor block of 64-bit elements whose rows span 32 bytes or
