@@ -237,6 +237,37 @@ struct MakeTensorDescriptorOpConversion
     auto at = [&](int64_t bytes) {
       return "[" + addr.str() + " + " + std::to_string(bytes) + "]";
     };
+    // The TMA's rules that only the run time can check: a 16-byte aligned
+    // base, strides (but the innermost) positive multiples of 16 bytes, the
+    // innermost 1.  A map breaking one would fault in the TMA unit or read
+    // the wrong elements: trap instead (the launch fails loudly; the
+    // interpreter says which rule).  A trap, not an __assertfail call: a
+    // call costs registers in every kernel that makes a descriptor.
+    Value baseInt = LLVM::PtrToIntOp::create(rewriter, loc, i64,
+                                             adaptor.getBase());
+    auto isNonzero = [&](Value v) {
+      return LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne, v,
+                                  i64Val(rewriter, loc, 0));
+    };
+    Value bad = isNonzero(
+        LLVM::AndOp::create(rewriter, loc, baseInt, i64Val(rewriter, loc, 15)));
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      Value bytes = LLVM::MulOp::create(rewriter, loc, strides[d],
+                                        i64Val(rewriter, loc, elemBytes));
+      bad = LLVM::OrOp::create(
+          rewriter, loc, bad,
+          isNonzero(LLVM::AndOp::create(rewriter, loc, bytes,
+                                        i64Val(rewriter, loc, 15))));
+      bad = LLVM::OrOp::create(
+          rewriter, loc, bad,
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::sle, bytes,
+                               i64Val(rewriter, loc, 0)));
+    }
+    bad = LLVM::OrOp::create(
+        rewriter, loc, bad,
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
+                             strides[rank - 1], i64Val(rewriter, loc, 1)));
+    ptx.instr("trap", {}, ptx.addInput(bad, "b"));
     ptx.instr("cp.async.bulk.wait_group", {"0"}, p);
     for (int64_t k = 0; k < tma::kTensorMapBytes; k += 16)
       ptx.instr("st.global.v2.b64", {at(k), PTXBuilder::vector({zero, zero})},
@@ -246,8 +277,6 @@ struct MakeTensorDescriptorOpConversion
     auto reg32 = [&](int64_t v) {
       return ptx.addInput(i32Val(rewriter, loc, v), "r").str();
     };
-    Value baseInt = LLVM::PtrToIntOp::create(rewriter, loc, i64,
-                                             adaptor.getBase());
     ptx.instr(field + "global_address" + space + ".b64",
               {at(0), ptx.addInput(baseInt, "l").str()}, p);
     ptx.instr(field + "rank" + space + ".b32", {at(0), reg32(rank - 1)}, p);

@@ -178,23 +178,6 @@ def atomic_cas(ptr, cmp, val, sem=None, scope=None) -> tensor:
 # ---------------------------------------------------------------------------
 
 
-def _assert_tma_alignment(base: tensor, strides: List[tensor], elem_bytes: int) -> None:
-    """What only the run time knows about a descriptor made in the kernel:
-    a 16-byte aligned base, strides (but the innermost) multiples of 16
-    bytes, the innermost 1. The TMA would fault on anything else, or read
-    the wrong elements: a device-side assert stops the kernel instead,
-    naming the rule (the interpreter checks the same)."""
-    from ._semantic_arith import and_, equal, mod, mul, ptr_to_int
-    ok = equal(mod(ptr_to_int(base), 16), 0)
-    for s in strides[:-1]:
-        ok = and_(ok, equal(mod(mul(s, elem_bytes), 16), 0))
-    ok = and_(ok, equal(strides[-1], 1))
-    from ._semantic_reduce import device_assert
-    device_assert(ok, "tl.make_tensor_descriptor: the TMA needs a 16-byte aligned base, "
-                      "strides (but the innermost) that are multiples of 16 bytes and an "
-                      "innermost stride of 1")
-
-
 def make_tensor_descriptor(base, shape, strides, block_shape) -> tensor:
     base = _check_pointer(base, "make_tensor_descriptor")
     if base.type.is_block():
@@ -221,7 +204,6 @@ def make_tensor_descriptor(base, shape, strides, block_shape) -> tensor:
                                 f"{s * elem_bytes} bytes; the TMA needs a positive multiple of 16")
     shape = [cast(to_tensor(s), core.int32) for s in shape]
     strides = [cast(to_tensor(s), core.int64) for s in strides]
-    _assert_tma_alignment(base, strides, elem_bytes)
     dty = tensor_descriptor_type(block_type(elem, block_shape))
     handle = _b().make_tensor_descriptor(base.handle, [s.handle for s in shape],
                                          [s.handle for s in strides], dty.to_ir())

@@ -358,6 +358,16 @@ class InterpreterBuilder:
         block_shape, elem = delem.block
         desc = _Descriptor(int(base.data), [int(s.data) for s in shape],
                            [int(s.data) for s in strides], block_shape, elem)
+        # What the GPU checks when it writes the tensor map (and traps on):
+        # the TMA's alignment rules.
+        nbytes = elem.nbytes
+        if desc.base % 16 or desc.strides[-1] != 1 or any(
+                s <= 0 or (s * nbytes) % 16 for s in desc.strides[:-1]):
+            raise self.error(
+                f"tl.make_tensor_descriptor: the TMA needs a 16-byte aligned base, strides "
+                f"(but the innermost) that are multiples of 16 bytes and an innermost stride "
+                f"of 1; got base 0x{desc.base:x} and strides {desc.strides} of {nbytes}-byte "
+                f"elements", DeviceAssertionError)
         return TensorHandle(desc, delem)
 
     def _desc_lanes(self, desc: _Descriptor, offsets: Sequence[TensorHandle]):

@@ -247,32 +247,28 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
   // CHECK-NEXT: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
   // CHECK-NEXT: %[[T0:.*]] = llvm.icmp "eq" %[[TID]], %[[ZERO]] : i32
   // CHECK-NEXT: %[[Z64:.*]] = llvm.mlir.constant(0 : i64) : i64
-  // CHECK-NEXT: %[[ADDR:.*]] = llvm.ptrtoint %[[BASE]] : !llvm.ptr<1> to i64
-  // CHECK-NEXT: %[[RANK:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK-NEXT: %[[BOX0:.*]] = llvm.mlir.constant(64 : i32) : i32
-  // CHECK-NEXT: %[[ES0:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK-NEXT: %[[BOX1:.*]] = llvm.mlir.constant(128 : i32) : i32
-  // CHECK-NEXT: %[[ES1:.*]] = llvm.mlir.constant(1 : i32) : i32
-  // CHECK-NEXT: %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
-  // CHECK-NEXT: %[[STRIDE:.*]] = llvm.mul %[[SM]], %[[TWO]] : i64
-  // CHECK-NEXT: llvm.inline_asm has_side_effects
-  // CHECK-SAME: "@$1 cp.async.bulk.wait_group 0;
+  // The run-time alignment check (a trapping predicate) comes first.
+  // CHECK: %[[ADDR:.*]] = llvm.ptrtoint %[[BASE]] : !llvm.ptr<1> to i64
+  // CHECK: llvm.or
+  // CHECK: llvm.inline_asm has_side_effects
+  // CHECK-SAME: "@$3 trap;
+  // CHECK-SAME: @$1 cp.async.bulk.wait_group 0;
   // CHECK-SAME: @$1 st.global.v2.b64 [$0 + 0], {$2, $2};
   // CHECK-SAME: @$1 st.global.v2.b64 [$0 + 112], {$2, $2};
-  // CHECK-SAME: @$1 tensormap.replace.tile.global_address.global.b1024.b64 [$0 + 0], $3;
-  // CHECK-SAME: @$1 tensormap.replace.tile.rank.global.b1024.b32 [$0 + 0], $4;
-  // CHECK-SAME: @$1 tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 0, $5;
-  // CHECK-SAME: @$1 tensormap.replace.tile.global_dim.global.b1024.b32 [$0 + 0], 0, $6;
-  // CHECK-SAME: @$1 tensormap.replace.tile.element_stride.global.b1024.b32 [$0 + 0], 0, $7;
-  // CHECK-SAME: @$1 tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 1, $8;
-  // CHECK-SAME: @$1 tensormap.replace.tile.global_dim.global.b1024.b32 [$0 + 0], 1, $9;
-  // CHECK-SAME: @$1 tensormap.replace.tile.element_stride.global.b1024.b32 [$0 + 0], 1, $10;
-  // CHECK-SAME: @$1 tensormap.replace.tile.global_stride.global.b1024.b64 [$0 + 0], 0, $11;
+  // CHECK-SAME: @$1 tensormap.replace.tile.global_address.global.b1024.b64 [$0 + 0], $4;
+  // CHECK-SAME: @$1 tensormap.replace.tile.rank.global.b1024.b32 [$0 + 0], $5;
+  // CHECK-SAME: @$1 tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 0, $6;
+  // CHECK-SAME: @$1 tensormap.replace.tile.global_dim.global.b1024.b32 [$0 + 0], 0, $7;
+  // CHECK-SAME: @$1 tensormap.replace.tile.element_stride.global.b1024.b32 [$0 + 0], 0, $8;
+  // CHECK-SAME: @$1 tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 1, $9;
+  // CHECK-SAME: @$1 tensormap.replace.tile.global_dim.global.b1024.b32 [$0 + 0], 1, $10;
+  // CHECK-SAME: @$1 tensormap.replace.tile.element_stride.global.b1024.b32 [$0 + 0], 1, $11;
+  // CHECK-SAME: @$1 tensormap.replace.tile.global_stride.global.b1024.b64 [$0 + 0], 0, $12;
   // CHECK-SAME: @$1 tensormap.replace.tile.elemtype.global.b1024.b32 [$0 + 0], 6;
   // CHECK-SAME: @$1 tensormap.replace.tile.interleave_layout.global.b1024.b32 [$0 + 0], 0;
   // CHECK-SAME: @$1 tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$0 + 0], 3;
   // CHECK-SAME: @$1 tensormap.replace.tile.fill_mode.global.b1024.b32 [$0 + 0], 0;"
-  // CHECK-SAME: "l,b,l,l,r,r,r,r,r,r,r,l" %[[MAP]], %[[T0]], %[[Z64]], %[[ADDR]], %[[RANK]], %[[BOX0]], %[[K]], %[[ES0]], %[[BOX1]], %[[M]], %[[ES1]], %[[STRIDE]] :
+  // CHECK-SAME: "l,b,l,b,l,r,r,r,r,r,r,r,l" %[[MAP]], %[[T0]], %[[Z64]], %{{[^,]*}}, %[[ADDR]], %{{[^,]*}}, %{{[^,]*}}, %[[K]], %{{[^,]*}}, %{{[^,]*}}, %[[M]], %{{[^,]*}}, %{{[^ ]*}} :
   // CHECK-NEXT: %[[DESC:.*]] = llvm.addrspacecast %[[MAP]] : !llvm.ptr<1> to !llvm.ptr
   // CHECK-NEXT: nvvm.fence.proxy.release <gpu>
   // CHECK-NEXT: %[[SIZE:.*]] = llvm.mlir.constant(128 : i32) : i32
@@ -301,28 +297,21 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
   // CHECK: %[[OFF0:.*]] = llvm.mlir.constant(0 : i64) : i64
   // CHECK-NEXT: %[[PER0:.*]] = llvm.mlir.constant(256 : i64) : i64
   // CHECK: llvm.getelementptr %[[SCRATCH]]
-  // CHECK: %[[BOX0:.*]] = llvm.mlir.constant(64 : i32) : i32
-  // CHECK: %[[BOX1:.*]] = llvm.mlir.constant(32 : i32) : i32
-  // CHECK: %[[TWO:.*]] = llvm.mlir.constant(2 : i64) : i64
-  // CHECK-NEXT: %[[ST0:.*]] = llvm.mul %[[T1]], %[[TWO]] : i64
-  // CHECK-NEXT: %[[BOX2:.*]] = llvm.mlir.constant(2 : i32) : i32
-  // CHECK: %[[TWO2:.*]] = llvm.mlir.constant(2 : i64) : i64
-  // CHECK-NEXT: %[[ST1:.*]] = llvm.mul %[[T0]], %[[TWO2]] : i64
-  // CHECK-NEXT: llvm.inline_asm has_side_effects
-  // CHECK-SAME: tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 2, $12;
-  // CHECK-SAME: tensormap.replace.tile.global_dim.global.b1024.b32 [$0 + 0], 2, $13;
-  // CHECK-SAME: tensormap.replace.tile.global_stride.global.b1024.b64 [$0 + 0], 1, $15;
+  // CHECK: llvm.inline_asm has_side_effects
+  // CHECK-SAME: tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 2, $13;
+  // CHECK-SAME: tensormap.replace.tile.global_dim.global.b1024.b32 [$0 + 0], 2, $14;
+  // CHECK-SAME: tensormap.replace.tile.global_stride.global.b1024.b64 [$0 + 0], 1, $16;
   // CHECK-SAME: tensormap.replace.tile.elemtype.global.b1024.b32 [$0 + 0], 6;
   // CHECK-SAME: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$0 + 0], 0;
-  // CHECK-SAME: "l,b,l,l,r,r,r,r,r,r,r,l,r,r,r,l" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[BOX0]], %[[S2]], %{{.*}}, %[[BOX1]], %[[S1]], %{{.*}}, %[[ST0]], %[[BOX2]], %[[S0]], %{{.*}}, %[[ST1]] :
+  // CHECK-SAME: "l,b,l,b,l,r,r,r,r,r,r,r,l,r,r,r,l" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S2]], %{{.*}}, %{{.*}}, %[[S1]], %{{.*}}, %{{.*}}, %{{.*}}, %[[S0]], %{{.*}}, %{{.*}} :
   // CHECK: %[[OFF1:.*]] = llvm.mlir.constant(128 : i64) : i64
   // CHECK-NEXT: %[[PER1:.*]] = llvm.mlir.constant(256 : i64) : i64
   // CHECK: llvm.getelementptr %[[SCRATCH]]
   // CHECK: llvm.inline_asm has_side_effects
-  // CHECK-SAME: tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 0, $5;
+  // CHECK-SAME: tensormap.replace.tile.box_dim.global.b1024.b32 [$0 + 0], 0, $6;
   // CHECK-SAME: tensormap.replace.tile.elemtype.global.b1024.b32 [$0 + 0], 7;
   // CHECK-SAME: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [$0 + 0], 0;
-  // CHECK-SAME: "l,b,l,l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %{{.*}} :
+  // CHECK-SAME: "l,b,l,b,l,r,r,r,r" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[N]], %{{.*}} :
   tile.func public @make_two_descriptors(%a: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %b: !tile.ptr<f32> {tile.divisibility = 16 : i32},
                                          %s0: i32, %s1: i32, %s2: i32, %t0: i64, %t1: i64, %n: i32) {
     %c1 = arith.constant 1 : i64
