@@ -293,6 +293,9 @@ def error_text(e: BaseException) -> str:
 
 
 def _git_commit() -> Optional[str]:
+    # On the device, scripts/device_env.sh says which commit was packed.
+    if os.environ.get("WARPFORGE_GIT_COMMIT"):
+        return os.environ["WARPFORGE_GIT_COMMIT"]
     try:
         out = subprocess.run(["git", "-C", REPO_DIR, "rev-parse", "HEAD"], capture_output=True,
                              text=True, timeout=10)

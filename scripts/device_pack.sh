@@ -19,4 +19,6 @@ strip -o "$stage/lib/libz3.so.4" \
   "$(ldd "$(llvm-config-22 --bindir)/FileCheck" | awk '/libz3/ {print $3}')"
 rm -rf .device && mkdir -p .device
 tar -C "$stage" -cf - bin lib | xz -T2 -6 > .device/core.tar.xz
+# The commit benchmarks record (a dirty tree says so).
+echo "$(git rev-parse HEAD)$(git diff --quiet HEAD || echo -dirty)" > .device/commit
 ls -l .device/core.tar.xz | awk '{printf "packed .device/core.tar.xz: %.1f MB\n", $5 / 1e6}'
