@@ -465,6 +465,61 @@ def test_device_descriptor_copy():
     assert torch.isnan(buf[M * N:]).all()
 
 
+@warpforge.jit
+def desc_reduce(x_desc, out_desc, KIND: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    v = x_desc.load([off_m, off_n])
+    if KIND == "add":
+        out_desc.atomic_add([off_m, off_n], v)
+    elif KIND == "max":
+        out_desc.atomic_max([off_m, off_n], v)
+    elif KIND == "min":
+        out_desc.atomic_min([off_m, off_n], v)
+    else:
+        out_desc.atomic_xor([off_m, off_n], v)
+
+
+@pytest.mark.parametrize("kind,dtype", [("add", torch.float32), ("add", torch.float16),
+                                        ("max", torch.int32), ("min", torch.bfloat16),
+                                        ("xor", torch.int32)])
+def test_descriptor_reductions(kind, dtype):
+    """desc.atomic_*: cp.reduce.async.bulk.tensor combines each block into
+    global memory; every block is reduced by 3 programs (grid z), so the
+    result is the reduction of the output with x three times; out-of-bounds
+    elements (partial blocks in M and N) are untouched."""
+    M, N, BM, BN = 77, 72, 32, 32
+    gen = generator("reduce", kind, str(dtype))
+    if dtype.is_floating_point:
+        x = torch.randn((M, N), device="cuda", generator=gen).to(dtype)
+        base = torch.randn((M, N + 8), device="cuda", generator=gen).to(dtype)
+    else:
+        x = torch.randint(-1000, 1000, (M, N), device="cuda", generator=gen, dtype=dtype)
+        base = torch.randint(-1000, 1000, (M, N + 8), device="cuda", generator=gen, dtype=dtype)
+    out = base[:, :N]  # rows of N + 8 elements: the tail must stay as it was
+    want = base.clone()
+    for _ in range(3):
+        w = want[:, :N]
+        if kind == "add":
+            want[:, :N] = (w.double() + x.double()).to(dtype) if dtype == torch.float32 else w + x
+        elif kind == "max":
+            want[:, :N] = torch.maximum(w, x)
+        elif kind == "min":
+            want[:, :N] = torch.minimum(w, x)
+        else:
+            want[:, :N] = w ^ x
+    x_desc = TensorDescriptor.from_tensor(x, [BM, BN])
+    out_desc = TensorDescriptor.from_tensor(out, [BM, BN])
+    desc_reduce[(cdiv(M, BM), cdiv(N, BN), 3)](x_desc, out_desc, KIND=kind, BM=BM, BN=BN)
+    torch.cuda.synchronize()
+    if kind == "add" and dtype.is_floating_point:
+        tol = 1e-5 if dtype == torch.float32 else 2e-2
+        torch.testing.assert_close(base[:, :N].float(), want[:, :N].float(), rtol=tol, atol=tol)
+    else:
+        assert torch.equal(base[:, :N], want[:, :N])
+    assert torch.equal(base[:, N:], want[:, N:])
+
+
 # -- Errors --------------------------------------------------------------------------------
 
 

@@ -392,6 +392,44 @@ def test_descriptor_out_of_bounds_reads_zero(off):
     np.testing.assert_array_equal(out, want)
 
 
+@triton.jit
+def desc_reduce_kernel(x_ptr, out_ptr, M, N, stride, KIND: tl.constexpr, B: tl.constexpr):
+    src = tl.make_tensor_descriptor(x_ptr, [M, N], [stride, 1], [B, B])
+    dst = tl.make_tensor_descriptor(out_ptr, [M, N], [stride, 1], [B, B])
+    off_m = tl.program_id(0) * B
+    off_n = tl.program_id(1) * B
+    v = src.load([off_m, off_n])
+    if KIND == "add":
+        dst.atomic_add([off_m, off_n], v)
+    elif KIND == "max":
+        dst.atomic_max([off_m, off_n], v)
+    else:
+        dst.atomic_or([off_m, off_n], v)
+
+
+@pytest.mark.parametrize("kind,dtype", [("add", np.float32), ("max", np.int32),
+                                        ("or", np.int32)])
+def test_descriptor_reductions(kind, dtype):
+    rng = np.random.default_rng(3)
+    M, N, B = 13, 20, 16
+    x = (rng.integers(-50, 50, (M, 24)) if dtype == np.int32 else rng.standard_normal((M, 24)))
+    x = x.astype(dtype)[:, :N]
+    full = (rng.integers(-50, 50, (M, 24)) if dtype == np.int32 else
+            rng.standard_normal((M, 24))).astype(dtype)
+    want = full.copy()
+    op = {"add": np.add, "max": np.maximum, "or": np.bitwise_or}[kind]
+    want[:, :N] = op(want[:, :N], x)
+    desc_reduce_kernel[(1, 2)](x, full[:, :N], M, N, 24, KIND=kind, B=B)
+    np.testing.assert_array_equal(full, want)
+
+
+def test_descriptor_reduction_types():
+    """The TMA reduces only some element types with each operation."""
+    x = np.zeros((16, 16), np.float32)
+    with pytest.raises(Exception, match="the TMA reduces .* with or, not fp32"):
+        desc_reduce_kernel[(1, 1)](x, x, 16, 16, 16, KIND="or", B=16)
+
+
 def test_descriptor_misaligned_stride_asserts():
     """A stride the TMA cannot take stops the kernel with the rule, in the
     interpreter as on the GPU (a device-side assert), never a wrong read."""

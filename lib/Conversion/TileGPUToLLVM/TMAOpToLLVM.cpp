@@ -110,6 +110,36 @@ struct AsyncTMACopyLocalToGlobalOpConversion
       return failure();
     Location loc = op.getLoc();
     Value pred = emitIsThreadZero(rewriter, loc);
+    if (std::optional<tile::DescriptorReduceKind> kind = op.getReduce()) {
+      // nvvm.cp.async.bulk.tensor.reduce takes no predicate: thread 0
+      // alone issues the PTX.
+      for (auto &[offset, coords] :
+           getCopies(rewriter, loc, op.getDesc().getType(),
+                     adaptor.getIndices())) {
+        PTXBuilder ptx;
+        PTXBuilder::Operand desc = ptx.addInput(adaptor.getDesc(), "l");
+        PTXBuilder::Operand src = ptx.addInput(
+            offsetShared(rewriter, loc, adaptor.getSrc(), offset),
+            kSharedPointerConstraint);
+        SmallVector<PTXBuilder::Operand> cs;
+        for (Value c : coords)
+          cs.push_back(ptx.addInput(c, "r"));
+        PTXBuilder::Operand p = ptx.addInput(pred, "b");
+        std::string opcode =
+            "cp.reduce.async.bulk.tensor." + std::to_string(coords.size()) +
+            "d.global.shared::cta." +
+            tile::stringifyDescriptorReduceKind(*kind).str() +
+            ".tile.bulk_group";
+        ptx.instr(opcode,
+                  {"[" + desc.str() + ", " + PTXBuilder::vector(cs) + "]",
+                   PTXBuilder::address(src)},
+                  p);
+        ptx.launch(rewriter, loc);
+      }
+      NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
+      rewriter.eraseOp(op);
+      return success();
+    }
     for (auto &[offset, coords] :
          getCopies(rewriter, loc, op.getDesc().getType(),
                    adaptor.getIndices()))

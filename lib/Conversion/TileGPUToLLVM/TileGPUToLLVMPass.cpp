@@ -36,7 +36,8 @@ LogicalResult rejectUnsupportedOps(ModuleOp module) {
       why = "tl.dot reached the LLVM lowering: only dots that "
             "tilegpu-accelerate-matmul turned into wgmma (Hopper) are "
             "supported";
-    else if (isa<tile::DescriptorLoadOp, tile::DescriptorStoreOp>(op))
+    else if (isa<tile::DescriptorLoadOp, tile::DescriptorStoreOp,
+                 tile::DescriptorReduceOp>(op))
       why = "descriptor loads and stores reach the LLVM lowering only as TMA "
             "copies: run tilegpu-lower-tma first";
     else if (isa<tile::CallOp>(op))

@@ -284,6 +284,9 @@ class TextBuilder:
     def descriptor_store(self, desc: Value, offsets: Sequence[Value], value: Value):
         self.emit("tile.descriptor_store", [desc, *offsets, value], [])
 
+    def descriptor_reduce(self, kind: int, desc: Value, offsets: Sequence[Value], value: Value):
+        self.emit("tile.descriptor_reduce", [desc, *offsets, value], [], f"kind = {kind} : i32")
+
     def debug_barrier(self):
         self.emit("tile.barrier", [], [])
 

@@ -215,6 +215,26 @@ class tensor_descriptor:
     def store(self, offsets, value):
         semantic.descriptor_store(self.handle, value, offsets)
 
+    # Reductions into global memory through the TMA (cp.reduce.async.bulk
+    # .tensor): each element atomically, out-of-bounds ones untouched.
+    def atomic_add(self, offsets, value):
+        semantic.descriptor_reduce("add", self.handle, value, offsets)
+
+    def atomic_min(self, offsets, value):
+        semantic.descriptor_reduce("min", self.handle, value, offsets)
+
+    def atomic_max(self, offsets, value):
+        semantic.descriptor_reduce("max", self.handle, value, offsets)
+
+    def atomic_and(self, offsets, value):
+        semantic.descriptor_reduce("and", self.handle, value, offsets)
+
+    def atomic_or(self, offsets, value):
+        semantic.descriptor_reduce("or", self.handle, value, offsets)
+
+    def atomic_xor(self, offsets, value):
+        semantic.descriptor_reduce("xor", self.handle, value, offsets)
+
 
 def make_tensor_descriptor(base, shape, strides, block_shape):
     shape, strides, block_shape = list(_u(shape)), list(_u(strides)), list(_u(block_shape))

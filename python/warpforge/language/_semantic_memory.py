@@ -227,3 +227,29 @@ def descriptor_store(desc: tensor, value, offsets) -> None:
     bt = desc.type.block_type
     value = broadcast_to(cast(to_tensor(value, bt.element_ty), bt.element_ty), bt.shape)
     _b().descriptor_store(desc.handle, _desc_offsets(desc, offsets), value.handle)
+
+
+# Reductions through a descriptor: Tile_DescriptorReduceKind's numbering, and
+# the element types cp.reduce.async.bulk.tensor takes for each (as Triton
+# 3.6 allows them; unsigned min and max are not supported: a tensor map
+# made on the device holds integers as signed).
+DESCRIPTOR_REDUCE_KINDS = {"add": 0, "min": 1, "max": 2, "and": 3, "or": 4, "xor": 5}
+_DESCRIPTOR_REDUCE_TYPES = {
+    "add": ("fp32", "fp16", "bf16", "int32", "uint32", "int64", "uint64"),
+    "min": ("fp16", "bf16", "int32", "int64"),
+    "max": ("fp16", "bf16", "int32", "int64"),
+    "and": ("int32", "uint32", "int64", "uint64"),
+    "or": ("int32", "uint32", "int64", "uint64"),
+    "xor": ("int32", "uint32", "int64", "uint64"),
+}
+
+
+def descriptor_reduce(kind: str, desc: tensor, value, offsets) -> None:
+    bt = desc.type.block_type
+    allowed = _DESCRIPTOR_REDUCE_TYPES[kind]
+    if bt.element_ty.name not in allowed:
+        raise SemanticError(f"desc.atomic_{kind}: the TMA reduces {', '.join(allowed)} with "
+                            f"{kind}, not {bt.element_ty.name}")
+    value = broadcast_to(cast(to_tensor(value, bt.element_ty), bt.element_ty), bt.shape)
+    _b().descriptor_reduce(DESCRIPTOR_REDUCE_KINDS[kind], desc.handle,
+                           _desc_offsets(desc, offsets), value.handle)

@@ -29,7 +29,8 @@ from ._semantic_arith import (abs, add, addptr, and_, arange, cast, clamp, equal
                               program_id, ptr_to_int, shl, shr, sub, truediv, where, xor_)
 from ._semantic_math import (binary_math, bit_count, fma, isinf, isnan, mulhi, reinterpret,
                              signbit, unary_math)
-from ._semantic_memory import (atomic_cas, atomic_rmw, descriptor_load, descriptor_store, load,
+from ._semantic_memory import (atomic_cas, atomic_rmw, descriptor_load, descriptor_reduce,
+                               descriptor_store, load,
                                make_tensor_descriptor, store)
 from ._semantic_reduce import (arg_reduce, cumulative, debug_barrier, device_assert,
                                device_print, dot, hint, reduce, reduce_builtin, scan)

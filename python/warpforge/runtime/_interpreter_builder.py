@@ -407,6 +407,24 @@ class InterpreterBuilder:
             values = np.broadcast_to(value.data, d.block_shape).reshape(-1)
             self._write(addrs.reshape(-1)[active], values[active], d.elem, "descriptor store")
 
+    def descriptor_reduce(self, kind: int, desc: TensorHandle, offsets: Sequence[TensorHandle],
+                          value: TensorHandle):
+        """`desc.atomic_add` and friends: in-bounds elements combined in
+        place (one program at a time, so atomically)."""
+        d = desc.data
+        addrs, inside = self._desc_lanes(d, offsets)
+        active = np.nonzero(inside.reshape(-1))[0]
+        if not active.size:
+            return
+        where = addrs.reshape(-1)[active]
+        old = self._read(where, d.elem, "descriptor reduction")
+        new = np.broadcast_to(value.data, d.block_shape).reshape(-1)[active].astype(old.dtype)
+        combine = [np.add, np.minimum, np.maximum, np.bitwise_and, np.bitwise_or,
+                   np.bitwise_xor][kind]
+        with np.errstate(all="ignore"):
+            self._write(where, combine(old, new).astype(old.dtype), d.elem,
+                        "descriptor reduction")
+
     # -- Debugging ----------------------------------------------------------
 
     def hint(self, value, attr, values) -> bool:

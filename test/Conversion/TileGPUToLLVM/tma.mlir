@@ -320,3 +320,22 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     tile.return
   }
 }
+
+// -----
+
+// A TMA reduction: thread 0 issues cp.reduce.async.bulk.tensor (one per
+// 128-byte column block: a 32x64 f32 block is two), then the bulk commit.
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
+  // CHECK-LABEL: llvm.func @reduce_max(
+  // CHECK: llvm.inline_asm has_side_effects
+  // CHECK-SAME: "@$4 cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group [$0, {$2, $3}], [ $1 + 0 ];"
+  // CHECK: llvm.inline_asm has_side_effects
+  // CHECK-SAME: cp.reduce.async.bulk.tensor.2d.global.shared::cta.max.tile.bulk_group
+  // CHECK: nvvm.cp.async.bulk.commit.group
+  tile.func public @reduce_max(%d: !tile.tensordesc<tensor<32x64xi32>>, %i: i32) {
+    %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xi32, #nv, mutable>
+    tilegpu.async_tma_copy_local_to_global %d[%i, %i] %buf reduce max : !tile.tensordesc<tensor<32x64xi32>>, !tilegpu.memdesc<32x64xi32, #nv, mutable>
+    tile.return
+  }
+}

@@ -369,3 +369,11 @@ tile.func public @descriptor_store_block_type(%d: !tile.tensordesc<tensor<64x64x
   tile.descriptor_store %d[%i, %j], %c : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf32>
   tile.return
 }
+
+// -----
+
+tile.func public @descriptor_reduce_type(%d: !tile.tensordesc<tensor<64x64xf32>>, %i: i32, %v: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.descriptor_reduce' op the TMA cannot reduce 'f32' with xor}}
+  tile.descriptor_reduce xor, %d[%i, %i], %v : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+  tile.return
+}

@@ -666,3 +666,14 @@ tile.func public @barrier(%p: !tile.ptr<f32>, %v: f32) -> f32 {
   %x = tile.load %p : !tile.ptr<f32>
   tile.return %x : f32
 }
+
+// -----
+
+// CHECK-LABEL: tile.func public @descriptor_reduce(
+// CHECK: tile.descriptor_reduce add, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+// CHECK: tile.descriptor_reduce xor, %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensordesc<tensor<64x64xi32>>, tensor<64x64xi32>
+tile.func public @descriptor_reduce(%d: !tile.tensordesc<tensor<64x64xf32>>, %e: !tile.tensordesc<tensor<64x64xi32>>, %i: i32, %v: tensor<64x64xf32>, %w: tensor<64x64xi32>) {
+  tile.descriptor_reduce add, %d[%i, %i], %v : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+  tile.descriptor_reduce xor, %e[%i, %i], %w : !tile.tensordesc<tensor<64x64xi32>>, tensor<64x64xi32>
+  tile.return
+}

@@ -431,3 +431,22 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     tile.return
   }
 }
+
+// -----
+
+// A reduction goes out as a store does, the copy carrying its kind
+// (cp.reduce.async.bulk.tensor); the wait comes at the end of the block.
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
+  // CHECK-LABEL: tile.func public @reduce_add(
+  // CHECK-NEXT: %[[BUF:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16, {{.*}}>) -> !tilegpu.memdesc<64x64xf16, [[NV128]]>
+  // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}}[%{{.*}}, %{{.*}}] %[[BUF]] reduce add :
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.local_dealloc %[[BUF]]
+  // CHECK-NEXT: tile.return
+  tile.func public @reduce_add(%d: !tile.tensordesc<tensor<64x64xf16>>, %i: i32, %c: tensor<64x64xf16, #b>) {
+    tile.descriptor_reduce add, %d[%i, %i], %c : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
+    tile.return
+  }
+}

@@ -364,6 +364,37 @@ LogicalResult DescriptorStoreOp::verify() {
                                 "stored value");
 }
 
+LogicalResult DescriptorReduceOp::verify() {
+  if (failed(verifyDescriptorAccess(*this, getDesc().getType(),
+                                    getIndices().size(), getSrc().getType(),
+                                    "reduced value")))
+    return failure();
+  // What cp.reduce.async.bulk.tensor takes (the type comes from the tensor
+  // map: integers as the descriptor makes them, signed).
+  Type elem = getDesc().getType().getBlockType().getElementType();
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  bool isInt = isa<IntegerType>(elem) && (bits == 32 || bits == 64);
+  bool ok = false;
+  switch (getKind()) {
+  case DescriptorReduceKind::ADD:
+    ok = isInt || elem.isF32() || elem.isF16() || elem.isBF16();
+    break;
+  case DescriptorReduceKind::MIN:
+  case DescriptorReduceKind::MAX:
+    ok = isInt || elem.isF16() || elem.isBF16();
+    break;
+  case DescriptorReduceKind::AND:
+  case DescriptorReduceKind::OR:
+  case DescriptorReduceKind::XOR:
+    ok = isInt;
+    break;
+  }
+  if (!ok)
+    return emitOpError() << "the TMA cannot reduce " << elem << " with "
+                         << stringifyDescriptorReduceKind(getKind());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Computation
 //===----------------------------------------------------------------------===//

@@ -106,8 +106,7 @@ void lowerLoad(tile::DescriptorLoadOp load) {
 /// The tile to store, in the layout it was computed in (a product's
 /// accumulator, say) rather than converted first: the conversion would go
 /// through shared memory itself.
-Value getStoreSource(tile::DescriptorStoreOp store) {
-  Value src = store.getSrc();
+Value getStoreSource(Value src) {
   while (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
     Attribute layout = cvt.getSrc().getType().getEncoding();
     if (!layout || !isLowerableDistributed(layout))
@@ -117,8 +116,7 @@ Value getStoreSource(tile::DescriptorStoreOp store) {
   return src;
 }
 
-void eraseStore(tile::DescriptorStoreOp store) {
-  Value original = store.getSrc();
+void eraseStore(Operation *store, Value original) {
   store->erase();
   if (auto cvt = original.getDefiningOp<ConvertLayoutOp>();
       cvt && cvt->use_empty())
@@ -147,19 +145,20 @@ bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   // Only thread 0 has stores in flight; local_store's leading barrier
   // holds every other thread back until its wait is over.
   AsyncTMAStoreWaitOp::create(b, loc, 0);
-  LocalStoreOp::create(b, loc, getStoreSource(store), buffer);
+  LocalStoreOp::create(b, loc, getStoreSource(store.getSrc()), buffer);
   // local_store fences the async proxy for swizzled buffers only.
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
     tile::BarrierOp::create(b, loc);
   }
   AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
-                                      store.getIndices(), buffer);
+                                      store.getIndices(), buffer,
+                                      /*reduce=*/nullptr);
   b.setInsertionPointAfter(loop);
   AsyncTMAStoreWaitOp::create(b, loc, 0);
   tile::BarrierOp::create(b, loc);
   LocalDeallocOp::create(b, loc, buffer);
-  eraseStore(store);
+  eraseStore(store, store.getSrc());
   return true;
 }
 
@@ -175,20 +174,48 @@ void lowerStore(tile::DescriptorStoreOp store) {
                                 bufferType.getEncoding(), /*isMutable=*/false,
                                 1);
   Value buffer =
-      LocalAllocOp::create(b, loc, bufferType, getStoreSource(store));
+      LocalAllocOp::create(b, loc, bufferType, getStoreSource(store.getSrc()));
   // local_alloc fences the async proxy for swizzled buffers only.
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
     tile::BarrierOp::create(b, loc);
   }
   AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
-                                      store.getIndices(), buffer);
+                                      store.getIndices(), buffer,
+                                      /*reduce=*/nullptr);
   // The buffer is read by the time the block ends: wait there.
   b.setInsertionPoint(store->getBlock()->getTerminator());
   AsyncTMAStoreWaitOp::create(b, loc, 0);
   tile::BarrierOp::create(b, loc);
   LocalDeallocOp::create(b, loc, buffer);
-  eraseStore(store);
+  eraseStore(store, store.getSrc());
+}
+
+/// A reduction goes out as a store does, combined into global memory by
+/// the TMA (no loop-wide buffer: reductions are rarely an epilogue).
+void lowerReduce(tile::DescriptorReduceOp reduce) {
+  Location loc = reduce.getLoc();
+  OpBuilder b(reduce);
+  MemDescType bufferType =
+      getTMABufferType(reduce.getDesc().getType().getBlockType());
+  bufferType = MemDescType::get(b.getContext(), bufferType.getShape(),
+                                bufferType.getElementType(),
+                                bufferType.getEncoding(), /*isMutable=*/false,
+                                1);
+  Value buffer =
+      LocalAllocOp::create(b, loc, bufferType, getStoreSource(reduce.getSrc()));
+  if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
+    FenceAsyncSharedOp::create(b, loc);
+    tile::BarrierOp::create(b, loc);
+  }
+  AsyncTMACopyLocalToGlobalOp::create(
+      b, loc, reduce.getDesc(), reduce.getIndices(), buffer,
+      tile::DescriptorReduceKindAttr::get(b.getContext(), reduce.getKind()));
+  b.setInsertionPoint(reduce->getBlock()->getTerminator());
+  AsyncTMAStoreWaitOp::create(b, loc, 0);
+  tile::BarrierOp::create(b, loc);
+  LocalDeallocOp::create(b, loc, buffer);
+  eraseStore(reduce, reduce.getSrc());
 }
 
 struct TileGPULowerTMA
@@ -196,12 +223,17 @@ struct TileGPULowerTMA
   void runOnOperation() override {
     SmallVector<tile::DescriptorLoadOp> loads;
     SmallVector<tile::DescriptorStoreOp> stores;
+    SmallVector<tile::DescriptorReduceOp> reduces;
     getOperation().walk([&](Operation *op) {
       if (auto load = dyn_cast<tile::DescriptorLoadOp>(op))
         loads.push_back(load);
       else if (auto store = dyn_cast<tile::DescriptorStoreOp>(op))
         stores.push_back(store);
+      else if (auto reduce = dyn_cast<tile::DescriptorReduceOp>(op))
+        reduces.push_back(reduce);
     });
+    for (tile::DescriptorReduceOp reduce : reduces)
+      lowerReduce(reduce);
     for (tile::DescriptorLoadOp load : loads)
       lowerLoad(load);
     for (tile::DescriptorStoreOp store : stores)

@@ -60,6 +60,16 @@ def Tile_RMWOpAttr : Tile_I32Enum<"RMWOp", "atomic read-modify-write operation",
   I32EnumAttrCase<"UMIN", 10, "umin">
 ]>;
 
+def Tile_DescriptorReduceKindAttr : Tile_I32Enum<"DescriptorReduceKind",
+    "reduction a TMA store applies to global memory", [
+  I32EnumAttrCase<"ADD", 0, "add">,
+  I32EnumAttrCase<"MIN", 1, "min">,
+  I32EnumAttrCase<"MAX", 2, "max">,
+  I32EnumAttrCase<"AND", 3, "and">,
+  I32EnumAttrCase<"OR", 4, "or">,
+  I32EnumAttrCase<"XOR", 5, "xor">
+]>;
+
 def Tile_MemSemanticAttr : Tile_I32Enum<"MemSemantic",
     "memory ordering of an atomic", [
   I32EnumAttrCase<"RELAXED", 1, "relaxed">,

@@ -478,6 +478,33 @@ def Tile_DescriptorStoreOp : Tile_Op<"descriptor_store", [
   let hasVerifier = 1;
 }
 
+def Tile_DescriptorReduceOp : Tile_Op<"descriptor_reduce", [
+    MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
+  let summary = "Reduce a block into global memory through a tensor descriptor";
+  let description = [{
+    Combines `src` element-wise into the block whose first element is at
+    `indices` with the reduction `kind` (`desc.atomic_add` and friends:
+    each element is updated atomically, relative to other reductions).
+    Elements outside the tensor are not touched.  `add` takes f32, f16,
+    bf16 and 32- or 64-bit integers; `min` and `max` f16, bf16 and signed
+    32- or 64-bit integers; `and`, `or` and `xor` 32- or 64-bit integers.
+
+    Example:
+
+    ```mlir
+    tile.descriptor_reduce add, %d[%i, %j], %c : !tile.tensordesc<tensor<64x64xf32>>, tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_DescriptorReduceKindAttr:$kind,
+                       Tile_TensorDesc:$desc, Variadic<I32>:$indices,
+                       Tile_Tensor:$src);
+  let assemblyFormat = [{
+    $kind `,` $desc `[` $indices `]` `,` $src attr-dict
+    `:` qualified(type($desc)) `,` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Computation
 //===----------------------------------------------------------------------===//

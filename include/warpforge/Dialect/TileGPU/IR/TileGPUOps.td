@@ -511,7 +511,9 @@ def TileGPU_AsyncTMACopyLocalToGlobalOp : TileGPU_Op<"async_tma_copy_local_to_gl
     written.  What the threads stored into `src` must be ordered before
     the copy: each writer fences (`tilegpu.fence_async_shared`) and the CTA
     synchronizes.  `src` may be rewritten or freed only after
-    `tilegpu.async_tma_store_wait`.
+    `tilegpu.async_tma_store_wait`.  With `reduce`, the block is combined
+    into global memory with that reduction instead of overwriting it
+    (`cp.reduce.async.bulk.tensor`).
 
     Example:
 
@@ -520,10 +522,11 @@ def TileGPU_AsyncTMACopyLocalToGlobalOp : TileGPU_Op<"async_tma_copy_local_to_gl
     ```
   }];
   let arguments = (ins Tile_TensorDesc:$desc, Variadic<I32>:$indices,
-                       TileGPU_MemDesc:$src);
+                       TileGPU_MemDesc:$src,
+                       OptionalAttr<Tile_DescriptorReduceKindAttr>:$reduce);
   let assemblyFormat = [{
-    $desc `[` $indices `]` $src attr-dict `:` qualified(type($desc)) `,`
-    qualified(type($src))
+    $desc `[` $indices `]` $src (`reduce` $reduce^)? attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($src))
   }];
   let hasVerifier = 1;
 }
