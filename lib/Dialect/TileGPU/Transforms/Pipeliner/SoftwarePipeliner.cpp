@@ -69,6 +69,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 #include <vector>
@@ -228,6 +229,107 @@ void waitAndPublish(OpBuilder &builder, Location loc, int num) {
   tile::BarrierOp::create(builder, loc);
 }
 
+/// A persistent kernel's K loop: TMA copies only, no carried chains, directly
+/// in the body of an outer scf.for (the tile loop) whose body computes what
+/// the copies and the loop bounds need with pure ops from the outer
+/// induction variable and values from above.  Then the rings and barriers
+/// live across the tile loop, the ring position and phase carry from tile
+/// to tile, and the copies of tile t+1's first D iterations are issued as
+/// soon as tile t's products are done, before its epilogue: the pipeline
+/// does not drain and refill between tiles.
+struct OuterRotation {
+  scf::ForOp outer;
+  /// The ops of the outer body the prologue needs, in body order.
+  SmallVector<Operation *> slice;
+};
+
+std::optional<OuterRotation> matchOuterRotation(LoopPipelinePlan &plan) {
+  scf::ForOp loop = plan.loop;
+  if (!hasTMACopies(plan) || hasAsyncCopies(plan) || !plan.stage0Args.empty())
+    return std::nullopt;
+  auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+  // One K loop per tile: another loop in the tile loop's body would find
+  // the ring position moved under it.
+  if (!outer || llvm::range_size(outer.getBody()->getOps<scf::ForOp>()) != 1)
+    return std::nullopt;
+  Block *outerBody = outer.getBody();
+  SmallVector<Value> worklist{loop.getLowerBound(), loop.getUpperBound(),
+                              loop.getStep()};
+  for (Operation *op : plan.stage0)
+    llvm::append_range(worklist, op->getOperands());
+  for (PipelinedLoad &l : plan.loads) {
+    worklist.push_back(l.descLoad.getDesc());
+    llvm::append_range(worklist, l.descLoad.getIndices());
+  }
+  llvm::SmallPtrSet<Operation *, 16> slice;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == outerBody && arg != outer.getInductionVar())
+        return std::nullopt; // an outer iter_arg: not known a tile ahead
+      continue;
+    }
+    Operation *def = value.getDefiningOp();
+    if (def->getBlock() != outerBody || !slice.insert(def).second)
+      continue;
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+        !def->isBeforeInBlock(loop))
+      return std::nullopt;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  OuterRotation rotation;
+  rotation.outer = outer;
+  for (Operation &op : outerBody->without_terminator())
+    if (slice.contains(&op))
+      rotation.slice.push_back(&op);
+  return rotation;
+}
+
+/// `(base + offset) % numStages` for base in [0, numStages) and a small
+/// non-negative offset.
+Value ringIndexAt(OpBuilder &builder, Location loc, Value base, int offset,
+                  int numStages) {
+  if (offset == 0)
+    return base;
+  Value sum = arith::AddIOp::create(builder, loc, base,
+                                    createI32(builder, loc, offset));
+  Value wraps = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                      sum, createI32(builder, loc, numStages));
+  Value wrapped = arith::SubIOp::create(builder, loc, sum,
+                                        createI32(builder, loc, numStages));
+  return arith::SelectOp::create(builder, loc, wraps, wrapped, sum);
+}
+
+/// The copies of the first D iterations of the K loop of the tile whose
+/// outer induction value is `outerIv`, into ring positions base, base+1,
+/// ..., predicated on the tile existing.
+void issueTilePrologue(OpBuilder &builder, Location loc,
+                       LoopPipelinePlan &plan, OuterRotation &rotation,
+                       ArrayRef<Value> rings, Value barriers, Value outerIv,
+                       Value tileExists, Value base) {
+  scf::ForOp loop = plan.loop;
+  IRMapping outerMapping;
+  outerMapping.map(rotation.outer.getInductionVar(), outerIv);
+  cloneAll(builder, rotation.slice, outerMapping);
+  Value lb = outerMapping.lookupOrDefault(loop.getLowerBound());
+  Value ub = outerMapping.lookupOrDefault(loop.getUpperBound());
+  Value step = outerMapping.lookupOrDefault(loop.getStep());
+  auto predicate = loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt;
+  for (int iteration = 0; iteration < plan.numStages - 1; ++iteration) {
+    IRMapping mapping = outerMapping;
+    Value ivAt = inductionValueAt(builder, loc, lb, step, iteration);
+    mapping.map(loop.getInductionVar(), ivAt);
+    cloneAll(builder, plan.stage0, mapping);
+    Value exists = arith::AndIOp::create(
+        builder, loc, tileExists,
+        arith::CmpIOp::create(builder, loc, predicate, ivAt, ub));
+    issueCopies(builder, loc, plan, rings, barriers,
+                ringIndexAt(builder, loc, base, iteration, plan.numStages),
+                exists, mapping);
+  }
+}
+
 void pipelineLoop(LoopPipelinePlan &plan) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
@@ -235,7 +337,33 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   const int numStages = plan.numStages;
   const int distance = numStages - 1;
+  std::optional<OuterRotation> rotation = matchOuterRotation(plan);
+  // Rotated: rings and barriers before the tile loop, which carries the
+  // ring position and phase (two more iter_args, placeholders until the K
+  // loop exists).
+  Value outerRead, outerPhase;
+  if (rotation) {
+    IRRewriter rewriter(loop.getContext());
+    rewriter.setInsertionPoint(rotation->outer);
+    Value zero = createI32(rewriter, loc, 0);
+    auto extended = rotation->outer.replaceWithAdditionalYields(
+        rewriter, ValueRange{zero, zero},
+        /*replaceInitOperandUsesInLoop=*/false,
+        [](OpBuilder &, Location, ArrayRef<BlockArgument> args) {
+          return SmallVector<Value>(args.begin(), args.end());
+        });
+    if (failed(extended)) {
+      rotation.reset();
+    } else {
+      rotation->outer = cast<scf::ForOp>(extended->getOperation());
+      ValueRange args = rotation->outer.getRegionIterArgs();
+      outerRead = args[args.size() - 2];
+      outerPhase = args.back();
+    }
+  }
   OpBuilder builder(loop);
+  if (rotation)
+    builder.setInsertionPoint(rotation->outer);
 
   // One ring of buffers per pipelined load (for a TMA load, in the
   // descriptor's layout), and one full barrier per stage for the TMA
@@ -272,13 +400,27 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     tile::BarrierOp::create(builder, loc);
   }
 
-  // Prologue: iterations 0 .. D-1, each advancing the carried chains.
+  // Prologue: iterations 0 .. D-1, each advancing the carried chains
+  // (rotated: those of the first tile, before the tile loop).
   Value iv = loop.getInductionVar();
   SmallVector<Value> chains;
   for (unsigned index : plan.stage0Args)
     chains.push_back(loop.getInitArgs()[index]);
   SmallVector<Operation *> prologueClones;
-  for (int iteration = 0; iteration < distance; ++iteration) {
+  if (rotation) {
+    scf::ForOp outer = rotation->outer;
+    auto predicate = outer.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                            : arith::CmpIPredicate::slt;
+    Value first = arith::CmpIOp::create(builder, loc, predicate,
+                                        outer.getLowerBound(),
+                                        outer.getUpperBound());
+    issueTilePrologue(builder, loc, plan, *rotation, rings, barriers,
+                      outer.getLowerBound(), first,
+                      createI32(builder, loc, 0));
+    builder.setInsertionPoint(loop);
+  }
+  for (int iteration = 0; iteration < (rotation ? 0 : distance);
+       ++iteration) {
     IRMapping mapping;
     Value ivAt = inductionValueAt(builder, loc, loop.getLowerBound(),
                                   loop.getStep(), iteration);
@@ -304,12 +446,18 @@ void pipelineLoop(LoopPipelinePlan &plan) {
       inits.push_back(loop.getInitArgs()[index]);
     }
   llvm::append_range(inits, chains);
-  inits.push_back(createI32(builder, loc, 0));
-  inits.push_back(createI32(builder, loc, distance % numStages));
+  if (rotation) {
+    inits.push_back(outerRead);
+    inits.push_back(
+        ringIndexAt(builder, loc, outerRead, distance, numStages));
+  } else {
+    inits.push_back(createI32(builder, loc, 0));
+    inits.push_back(createI32(builder, loc, distance % numStages));
+  }
   // With TMA copies: the parity of the phase iteration i waits for on
   // barrier i % S.
   if (barriers)
-    inits.push_back(createI32(builder, loc, 0));
+    inits.push_back(rotation ? outerPhase : createI32(builder, loc, 0));
   auto newLoop = scf::ForOp::create(
       builder, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
       inits, /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
@@ -422,6 +570,30 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   if (hasAsyncCopies(plan))
     AsyncWaitOp::create(builder, loc, ValueRange(), 0);
   tile::BarrierOp::create(builder, loc);
+  if (rotation) {
+    // Every product of this tile is done (the barrier above): the next
+    // tile's first copies go into the ring now, before this tile's
+    // epilogue; the tile loop carries the ring position and phase.
+    scf::ForOp outer = rotation->outer;
+    Value nextIv = arith::AddIOp::create(builder, loc,
+                                         outer.getInductionVar(),
+                                         outer.getStep());
+    auto predicate = outer.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                            : arith::CmpIPredicate::slt;
+    Value nextExists = arith::CmpIOp::create(builder, loc, predicate, nextIv,
+                                             outer.getUpperBound());
+    ValueRange finals = newLoop.getResults().take_back(3);
+    issueTilePrologue(builder, loc, plan, *rotation, rings, barriers, nextIv,
+                      nextExists, finals[0]);
+    auto outerYield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
+    unsigned n = outerYield.getNumOperands();
+    outerYield->setOperand(n - 2, finals[0]);
+    outerYield->setOperand(n - 1, finals[2]);
+    // After the tile loop, nothing is in flight (the last tile's
+    // look-ahead is predicated off): free the ring there.
+    builder.setInsertionPointAfter(outer);
+    tile::BarrierOp::create(builder, loc);
+  }
   for (Value ring : rings)
     LocalDeallocOp::create(builder, loc, ring);
   if (barriers) {
