@@ -450,3 +450,28 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     tile.return
   }
 }
+
+// -----
+
+// acc.to(tl.float16) stored through a bf16 descriptor: the casts after the
+// conversion to the default layout are redone in the product's layout, and
+// the buffer is written from there (no layout exchange, no scratch).
+#b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 16]>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
+  // CHECK-LABEL: tile.func public @store_cast_chain(
+  // CHECK-NOT: tilegpu.convert_layout
+  // CHECK: %[[H:.*]] = arith.truncf %{{.*}} : tensor<128x128xf32, #tilegpu.wgmma<{{.*}}>> to tensor<128x128xf16, #tilegpu.wgmma<{{.*}}>>
+  // CHECK-NEXT: %[[E:.*]] = arith.extf %[[H]] : tensor<128x128xf16, #tilegpu.wgmma<{{.*}}>> to tensor<128x128xf32, #tilegpu.wgmma<{{.*}}>>
+  // CHECK-NEXT: %[[T:.*]] = arith.truncf %[[E]] : tensor<128x128xf32, #tilegpu.wgmma<{{.*}}>> to tensor<128x128xbf16, #tilegpu.wgmma<{{.*}}>>
+  // CHECK-NEXT: tilegpu.local_alloc %[[T]]
+  // CHECK-NOT: tilegpu.convert_layout
+  tile.func public @store_cast_chain(%d: !tile.tensordesc<tensor<128x128xbf16>>, %i: i32, %acc: tensor<128x128xf32, #w>) {
+    %h = arith.truncf %acc : tensor<128x128xf32, #w> to tensor<128x128xf16, #w>
+    %c = tilegpu.convert_layout %h : tensor<128x128xf16, #w> -> tensor<128x128xf16, #b>
+    %e = arith.extf %c : tensor<128x128xf16, #b> to tensor<128x128xf32, #b>
+    %t = arith.truncf %e : tensor<128x128xf32, #b> to tensor<128x128xbf16, #b>
+    tile.descriptor_store %d[%i, %i], %t : !tile.tensordesc<tensor<128x128xbf16>>, tensor<128x128xbf16, #b>
+    tile.return
+  }
+}

@@ -105,22 +105,56 @@ void lowerLoad(tile::DescriptorLoadOp load) {
 
 /// The tile to store, in the layout it was computed in (a product's
 /// accumulator, say) rather than converted first: the conversion would go
-/// through shared memory itself.
-Value getStoreSource(Value src) {
-  while (auto cvt = src.getDefiningOp<ConvertLayoutOp>()) {
-    Attribute layout = cvt.getSrc().getType().getEncoding();
-    if (!layout || !isLowerableDistributed(layout))
+/// through shared memory itself, and a buffer of its own.  Element-wise
+/// casts between the conversion and the store (`acc.to(tl.float16)` stored
+/// through a bf16 descriptor: f32 -> f16 -> f32 -> bf16) are redone, at
+/// `builder`, in the source's layout.
+Value getStoreSource(OpBuilder &builder, Value src) {
+  SmallVector<Operation *> casts;
+  Value value = src;
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtFOp, arith::TruncFOp, tile::FpToFpOp>(def) ||
+        def->getNumOperands() != 1 || !def->hasOneUse())
       break;
-    src = cvt.getSrc();
+    casts.push_back(def);
+    value = def->getOperand(0);
   }
-  return src;
+  auto cvt = value.getDefiningOp<ConvertLayoutOp>();
+  Attribute layout = cvt ? cvt.getSrc().getType().getEncoding() : Attribute();
+  if (!cvt || !layout || !isLowerableDistributed(layout))
+    return src;
+  // Conversions of conversions: the first source in a lowerable layout.
+  Value root = cvt.getSrc();
+  while (auto inner = root.getDefiningOp<ConvertLayoutOp>()) {
+    Attribute l = inner.getSrc().getType().getEncoding();
+    if (!l || !isLowerableDistributed(l))
+      break;
+    root = inner.getSrc();
+  }
+  layout = cast<RankedTensorType>(root.getType()).getEncoding();
+  for (Operation *op : llvm::reverse(casts)) {
+    Operation *clone = builder.clone(*op);
+    clone->setOperand(0, root);
+    clone->getResult(0).setType(withEncoding(
+        cast<RankedTensorType>(op->getResult(0).getType()), layout));
+    root = clone->getResult(0);
+  }
+  return root;
 }
 
+/// Erases `store` and then the chain of casts and conversions that only
+/// fed it.
 void eraseStore(Operation *store, Value original) {
   store->erase();
-  if (auto cvt = original.getDefiningOp<ConvertLayoutOp>();
-      cvt && cvt->use_empty())
-    cvt->erase();
+  Value value = original;
+  while (Operation *def = value.getDefiningOp()) {
+    if (!def->use_empty() || def->getNumOperands() != 1 ||
+        !isa<ConvertLayoutOp, arith::ExtFOp, arith::TruncFOp, tile::FpToFpOp>(
+            def))
+      break;
+    value = def->getOperand(0);
+    def->erase();
+  }
 }
 
 /// A store at the top level of a loop body keeps one buffer for the whole
@@ -145,7 +179,7 @@ bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   // Only thread 0 has stores in flight; local_store's leading barrier
   // holds every other thread back until its wait is over.
   AsyncTMAStoreWaitOp::create(b, loc, 0);
-  LocalStoreOp::create(b, loc, getStoreSource(store.getSrc()), buffer);
+  LocalStoreOp::create(b, loc, getStoreSource(b, store.getSrc()), buffer);
   // local_store fences the async proxy for swizzled buffers only.
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
@@ -174,7 +208,7 @@ void lowerStore(tile::DescriptorStoreOp store) {
                                 bufferType.getEncoding(), /*isMutable=*/false,
                                 1);
   Value buffer =
-      LocalAllocOp::create(b, loc, bufferType, getStoreSource(store.getSrc()));
+      LocalAllocOp::create(b, loc, bufferType, getStoreSource(b, store.getSrc()));
   // local_alloc fences the async proxy for swizzled buffers only.
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
@@ -203,7 +237,7 @@ void lowerReduce(tile::DescriptorReduceOp reduce) {
                                 bufferType.getEncoding(), /*isMutable=*/false,
                                 1);
   Value buffer =
-      LocalAllocOp::create(b, loc, bufferType, getStoreSource(reduce.getSrc()));
+      LocalAllocOp::create(b, loc, bufferType, getStoreSource(b, reduce.getSrc()));
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
     tile::BarrierOp::create(b, loc);
