@@ -196,60 +196,50 @@ bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   return true;
 }
 
-void lowerStore(tile::DescriptorStoreOp store) {
-  Location loc = store.getLoc();
-  auto descType = store.getDesc().getType();
-  MemDescType bufferType = getTMABufferType(descType.getBlockType());
-  if (lowerStoreInLoop(store, bufferType))
-    return;
-  OpBuilder b(store);
-  bufferType = MemDescType::get(b.getContext(), bufferType.getShape(),
-                                bufferType.getElementType(),
-                                bufferType.getEncoding(), /*isMutable=*/false,
-                                1);
+/// A store or reduction (`op`, with `desc`, `indices` and `src`) as one
+/// TMA copy out of a buffer of its own: the tile written into the
+/// descriptor's layout (local_alloc fences the async proxy for swizzled
+/// buffers; dense ones get the fence and barrier here), the copy, and the
+/// wait for it to have read the buffer by the time the block ends.
+void lowerOutgoingCopy(Operation *op, Value desc, ValueRange indices,
+                       Value src, tile::DescriptorReduceKindAttr reduce) {
+  Location loc = op->getLoc();
+  OpBuilder b(op);
+  MemDescType single = getTMABufferType(
+      cast<tile::TensorDescType>(desc.getType()).getBlockType());
+  MemDescType bufferType = MemDescType::get(
+      b.getContext(), single.getShape(), single.getElementType(),
+      single.getEncoding(), /*isMutable=*/false, 1);
   Value buffer =
-      LocalAllocOp::create(b, loc, bufferType, getStoreSource(b, store.getSrc()));
-  // local_alloc fences the async proxy for swizzled buffers only.
+      LocalAllocOp::create(b, loc, bufferType, getStoreSource(b, src));
   if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
     FenceAsyncSharedOp::create(b, loc);
     tile::BarrierOp::create(b, loc);
   }
-  AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
-                                      store.getIndices(), buffer,
-                                      /*reduce=*/nullptr);
-  // The buffer is read by the time the block ends: wait there.
-  b.setInsertionPoint(store->getBlock()->getTerminator());
+  AsyncTMACopyLocalToGlobalOp::create(b, loc, desc, indices, buffer, reduce);
+  b.setInsertionPoint(op->getBlock()->getTerminator());
   AsyncTMAStoreWaitOp::create(b, loc, 0);
   tile::BarrierOp::create(b, loc);
   LocalDeallocOp::create(b, loc, buffer);
-  eraseStore(store, store.getSrc());
+  eraseStore(op, src);
+}
+
+void lowerStore(tile::DescriptorStoreOp store) {
+  MemDescType bufferType =
+      getTMABufferType(store.getDesc().getType().getBlockType());
+  if (lowerStoreInLoop(store, bufferType))
+    return;
+  lowerOutgoingCopy(store, store.getDesc(), store.getIndices(),
+                    store.getSrc(), /*reduce=*/nullptr);
 }
 
 /// A reduction goes out as a store does, combined into global memory by
 /// the TMA (no loop-wide buffer: reductions are rarely an epilogue).
 void lowerReduce(tile::DescriptorReduceOp reduce) {
-  Location loc = reduce.getLoc();
-  OpBuilder b(reduce);
-  MemDescType bufferType =
-      getTMABufferType(reduce.getDesc().getType().getBlockType());
-  bufferType = MemDescType::get(b.getContext(), bufferType.getShape(),
-                                bufferType.getElementType(),
-                                bufferType.getEncoding(), /*isMutable=*/false,
-                                1);
-  Value buffer =
-      LocalAllocOp::create(b, loc, bufferType, getStoreSource(b, reduce.getSrc()));
-  if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
-    FenceAsyncSharedOp::create(b, loc);
-    tile::BarrierOp::create(b, loc);
-  }
-  AsyncTMACopyLocalToGlobalOp::create(
-      b, loc, reduce.getDesc(), reduce.getIndices(), buffer,
-      tile::DescriptorReduceKindAttr::get(b.getContext(), reduce.getKind()));
-  b.setInsertionPoint(reduce->getBlock()->getTerminator());
-  AsyncTMAStoreWaitOp::create(b, loc, 0);
-  tile::BarrierOp::create(b, loc);
-  LocalDeallocOp::create(b, loc, buffer);
-  eraseStore(reduce, reduce.getSrc());
+  lowerOutgoingCopy(
+      reduce, reduce.getDesc(), reduce.getIndices(), reduce.getSrc(),
+      tile::DescriptorReduceKindAttr::get(reduce.getContext(),
+                                          reduce.getKind()));
 }
 
 struct TileGPULowerTMA
