@@ -1,6 +1,7 @@
 //===- API.cpp - The core library's public interface ----------------------===//
 
 #include "warpforge/API/API.h"
+#include "warpforge/API/ParserGuards.h"
 #include "warpforge/Pipelines/Pipelines.h"
 #include "warpforge/Target/NVPTX.h"
 
@@ -117,6 +118,17 @@ public:
 
   OwningOpRef<ModuleOp> parse(const std::string &ir,
                               const std::string &bufferName) {
+    if (auto crash = findParserCrash(ir)) {
+      llvm::StringRef before = llvm::StringRef(ir).take_front(crash->first);
+      unsigned line = before.count('\n') + 1;
+      size_t lineStart = before.rfind('\n');
+      unsigned col = crash->first -
+                     (lineStart == llvm::StringRef::npos ? 0 : lineStart + 1) +
+                     1;
+      emitError(FileLineColLoc::get(&context, bufferName, line, col))
+          << crash->second;
+      return nullptr;
+    }
     llvm::SourceMgr sourceMgr;
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(ir, bufferName), llvm::SMLoc());

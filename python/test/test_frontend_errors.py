@@ -224,3 +224,68 @@ def test_not_every_path_returns_a_value():
 
     err = compile_error(k, F32)
     assert "every path must return a value" in str(err)
+
+
+@warpforge.jit
+def nested_def_kernel(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+
+    def helper(v):
+        return v + 1
+
+    tl.store(x_ptr + offs, helper(tl.load(x_ptr + offs)))
+
+
+@warpforge.jit
+def nested_def_device(x, BLOCK: tl.constexpr):
+    def never_called():
+        tl.store(x, 0.0)
+    return x
+
+
+@warpforge.jit
+def calls_nested_def_device(x_ptr, BLOCK: tl.constexpr):
+    tl.store(nested_def_device(x_ptr, BLOCK) + tl.arange(0, BLOCK), 1.0)
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_nested_def_is_rejected_at_its_line(interpret, monkeypatch, frontend_only):
+    """A def inside a kernel would be compiled where it stands (a return in
+    it dropping the rest of the kernel, a never-called body's store
+    emitted): compiler and interpreter alike reject it at its line."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", interpret)
+    x = np.ones(16, np.float32)
+    with pytest.raises(warpforge.compiler.errors.UnsupportedLanguageConstruct) as info:
+        nested_def_kernel[(1,)](x, BLOCK=16)
+    assert info.value.lineno == line_of(nested_def_kernel, "def helper")
+    assert "defined inside a kernel is not supported" in str(info.value)
+    with pytest.raises(warpforge.compiler.errors.UnsupportedLanguageConstruct) as info:
+        calls_nested_def_device[(1,)](x, BLOCK=16)
+    assert info.value.lineno == line_of(nested_def_device, "def never_called")
+    assert (x == 1).all()
+
+
+@warpforge.jit
+def huge_arange(x_ptr, BLOCK: tl.constexpr):
+    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)
+
+
+@warpforge.jit
+def long_static_range(x_ptr, N: tl.constexpr):
+    acc = 0.0
+    for i in tl.static_range(N):
+        acc += 1.0
+    tl.store(x_ptr, acc)
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_sizes_that_would_take_forever_are_errors(interpret, monkeypatch, frontend_only):
+    """tl.arange honours the tensor size cap tl.zeros has, and
+    tl.static_range unrolls at most 4096 iterations: errors at the line
+    instead of minutes of unrolling or an out-of-memory abort."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", interpret)
+    x = np.zeros(16, np.float32)
+    with pytest.raises(Exception, match=r"arange\(0, 1073741824\) has 1073741824 elements"):
+        huge_arange[(1,)](x, BLOCK=1 << 30)
+    with pytest.raises(Exception, match="unrolls 10000000 iterations; at most 4096"):
+        long_static_range[(1,)](x, N=10_000_000)

@@ -132,3 +132,10 @@ def test_import_needs_no_gpu_or_llvm():
     assert "LLVM" not in out and "MLIR" not in out and "cuda" not in out.lower()
     subprocess.run([sys.executable, "-c", "import warpforge.ir as i; i.pipelines()"],
                    check=True, env={**os.environ, "CUDA_VISIBLE_DEVICES": ""})
+
+
+def test_parser_crash_inputs_are_errors():
+    """MLIR 22.1.8's parser segfaults on a dense array of index elements:
+    warpforge.ir reports it at its place instead of killing the process."""
+    with pytest.raises(IRError, match=r"x.mlir:1:24: error: dense arrays of 'index'"):
+        ir.parse("module attributes {x = array<index: 1>} {}", "x.mlir")

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "warpforge/API/ParserGuards.h"
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Pipelines/Pipelines.h"
 #include "warpforge/Target/NVPTX.h"
@@ -186,6 +187,25 @@ int main(int argc, char **argv) {
   warpforge::registerWarpforgeDialects(registry);
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "warpforge optimizer driver\n", registry);
+  // Inputs the MLIR parser would crash on get an error instead (a file;
+  // standard input is read once, by the parser).
+  if (inputFilename != "-") {
+    if (auto buffer = llvm::MemoryBuffer::getFile(inputFilename)) {
+      llvm::StringRef text = (*buffer)->getBuffer();
+      if (auto crash = warpforge::findParserCrash(text)) {
+        llvm::StringRef before = text.take_front(crash->first);
+        size_t lineStart = before.rfind('\n');
+        llvm::errs() << inputFilename << ":" << before.count('\n') + 1 << ":"
+                     << crash->first -
+                            (lineStart == llvm::StringRef::npos
+                                 ? 0
+                                 : lineStart + 1) +
+                            1
+                     << ": error: " << crash->second << "\n";
+        return 1;
+      }
+    }
+  }
   if (emitKind == EmitKind::MLIR)
     return asMainReturnCode(
         MlirOptMain(argc, argv, inputFilename, outputFilename, registry));

@@ -37,6 +37,9 @@ struct TileGPUAllocateSharedMemory
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(tile::verifyNoEmptyTensors(module,
+                                          "tilegpu-allocate-shared-memory")))
+      return signalPassFailure();
     Builder b(&getContext());
     // Live allocations as (offset, bytes), in program order.
     SmallVector<std::pair<int64_t, int64_t>> live;

@@ -98,7 +98,8 @@ struct ConvertTileGPUToLLVM
     }
     // The target, read once: the patterns share it.
     FailureOr<TargetInfo> targetInfo = TargetInfo::fromModule(module);
-    if (failed(targetInfo) || failed(rejectUnsupportedOps(module)))
+    if (failed(targetInfo) || failed(rejectUnsupportedOps(module)) ||
+        failed(tile::verifyNoEmptyTensors(module, "convert-tilegpu-to-llvm")))
       return signalPassFailure();
     declareSharedMemory(module);
     assignGlobalScratch(module);

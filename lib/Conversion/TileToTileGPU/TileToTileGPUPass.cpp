@@ -25,7 +25,8 @@ struct ConvertTileToTileGPUPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(checkOptions(module)) || failed(checkTensorTypes(module)))
+    if (failed(checkOptions(module)) || failed(checkTensorTypes(module)) ||
+        failed(tile::verifyNoEmptyTensors(module, "convert-tile-to-tilegpu")))
       return signalPassFailure();
     MLIRContext *context = &getContext();
     tilegpu::setCompileOptions(

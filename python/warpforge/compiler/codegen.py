@@ -125,6 +125,36 @@ class FunctionContext:
         self.used_globals: Dict[str, Any] = {}
 
 
+_NESTED_DEF = ("a function defined inside a kernel is not supported: define it at module "
+               "level with @warpforge.jit and call it")
+
+
+def check_language_rules(fn) -> None:
+    """The rules on a kernel's source that do not depend on its arguments,
+    checked once per function for the interpreter (which runs the Python
+    itself) as for the compiler: a nested `def` or `class` is an error at
+    its line, never code that runs where it stands."""
+    if getattr(fn, "_language_rules_checked", False):
+        return
+    try:
+        kernel = fn.parse()
+    except (OSError, ValueError, TypeError):
+        # No source (made with exec): only the interpreter runs it, as
+        # Python; the compiler says so when asked to compile it.
+        return
+    for node in ast.walk(kernel):
+        if node is not kernel and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                    ast.ClassDef)):
+            line = fn.first_line + node.lineno - 1
+            source = (fn.source_lines[node.lineno - 1]
+                      if node.lineno <= len(fn.source_lines) else None)
+            message = _NESTED_DEF if not isinstance(node, ast.ClassDef) else (
+                "a class defined inside a kernel is not supported")
+            raise UnsupportedLanguageConstruct(message, fn.filename, line,
+                                               node.col_offset + fn.indent, source)
+    fn._language_rules_checked = True
+
+
 class CodeGenerator(ast.NodeVisitor):
     def __init__(self, fn, ctx: FunctionContext, scope: Dict[str, Any]):
         self.fn = fn  # a JITFunction
@@ -195,6 +225,10 @@ class CodeGenerator(ast.NodeVisitor):
             self.visit(stmt)
 
     def visit_FunctionDef(self, node: ast.FunctionDef):
+        if node is not self.fn.parse():
+            # check_language_rules rejects these before code generation; a
+            # nested def compiled where it stands would be wrong code.
+            raise self.error(node, _NESTED_DEF, UnsupportedLanguageConstruct)
         body = node.body
         if body and isinstance(body[0], ast.Expr) and isinstance(
                 getattr(body[0], "value", None), ast.Constant) and isinstance(body[0].value.value, str):

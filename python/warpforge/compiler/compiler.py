@@ -20,7 +20,7 @@ from ..language import core
 from ..language.core import constexpr, tensor, use_builder
 from . import attrs
 from .builder import TextBuilder
-from .codegen import CodeGenerator, FunctionContext
+from .codegen import check_language_rules, CodeGenerator, FunctionContext
 from .errors import CompilationError
 from .options import KernelOptions
 
@@ -344,6 +344,7 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
             strides = [tensor(next(values), core.int64) for _ in range(rank)]
             scope[name] = tl.tensor_descriptor(handle, shape, strides,
                                                list(ty.block_type.shape))
+        check_language_rules(fn)
         gen = CodeGenerator(fn, ctx, scope)
         gen.visit(fn.parse())
         if gen.ret is not None:

@@ -25,7 +25,11 @@ _u = semantic.unwrap
 
 
 class static_range:
-    """`for i in tl.static_range(...)`: unrolled at compile time."""
+    """`for i in tl.static_range(...)`: unrolled at compile time, at most
+    `MAX_ITERATIONS` times (a longer loop would take minutes to unroll:
+    use `tl.range`)."""
+
+    MAX_ITERATIONS = 4096
 
     def __init__(self, arg1, arg2=None, step=None):
         if arg2 is None:
@@ -35,6 +39,12 @@ class static_range:
         self.step = 1 if step is None else int(_u(step))
         if self.step == 0:
             raise ValueError("static_range step must not be zero")
+        import builtins
+        count = len(builtins.range(self.start, self.end, self.step))
+        if count > self.MAX_ITERATIONS:
+            raise ValueError(f"static_range({self.start}, {self.end}, {self.step}) unrolls "
+                             f"{count} iterations; at most {self.MAX_ITERATIONS} are unrolled "
+                             "(use tl.range for a loop that runs on the GPU)")
 
     def __iter__(self):
         import builtins

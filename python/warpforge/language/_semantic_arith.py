@@ -332,6 +332,10 @@ def arange(start, end) -> tensor:
                             f"length, got {end - start}")
     if start < -(1 << 31) or end > (1 << 31):
         raise SemanticError(f"arange({start}, {end}) must fit in int32")
+    from ._semantic_shapes import MAX_TENSOR_NUMEL
+    if end - start > MAX_TENSOR_NUMEL:
+        raise SemanticError(f"arange({start}, {end}) has {end - start} elements; a tensor "
+                            f"holds at most {MAX_TENSOR_NUMEL}")
     bt = block_type(core.int32, [end - start])
     return tensor(_b().make_range(start, end, bt.to_ir()), bt)
 

@@ -210,6 +210,8 @@ def _kernel_location(tb) -> Optional[Tuple[str, int]]:
 def interpret_grid(jit_fn, grid: tuple, arguments: Dict[str, Any], options=None):
     """Runs `jit_fn` for every program id of `grid` on the CPU."""
     grid = _validate_grid(jit_fn, grid)
+    from ..compiler.codegen import check_language_rules
+    check_language_rules(jit_fn)
     memory = Memory()
     wrapped = {name: _wrap_argument(jit_fn, name, value, memory)
                for name, value in arguments.items()}

@@ -339,7 +339,10 @@ class JITFunction(KernelFunction):
         from ..language import core
         builder = getattr(core._state, "builder", None)
         if getattr(builder, "interpreting", False):
-            # A device function called from an interpreted kernel runs as Python.
+            # A device function called from an interpreted kernel runs as
+            # Python, under the compiler's rules.
+            from ..compiler.codegen import check_language_rules
+            check_language_rules(self)
             return self.fn(*args, **kwargs)
         raise RuntimeError(f"{self.__name__} is a @warpforge.jit function: launch it as "
                            f"{self.__name__}[grid](...) or call it from another "

@@ -26,3 +26,12 @@ module attributes {llvm.target_triple = "x86_64-unknown-linux-gnu"} {
     llvm.return
   }
 }
+
+// -----
+
+// An NVVM instruction outside any function verifies, but the translation
+// has nowhere to put it (it used to crash the process).
+module {
+  // expected-error @+1 {{'nvvm.setmaxregister' outside any function cannot be translated to LLVM IR}}
+  nvvm.setmaxregister increase 240
+}

@@ -151,6 +151,38 @@ TensorDescType::verify(function_ref<InFlightDiagnostic()> emitError,
 
 namespace warpforge::tile {
 
+LogicalResult verifyNoEmptyTensors(Operation *root, StringRef pass) {
+  auto isEmpty = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && llvm::is_contained(tensor.getShape(), 0);
+  };
+  WalkResult result = root->walk([&](Operation *op) {
+    for (Type type : llvm::concat<const Type>(
+             llvm::to_vector(op->getOperandTypes()),
+             llvm::to_vector(op->getResultTypes()))) {
+      if (!isEmpty(type))
+        continue;
+      op->emitError() << pass << ": " << type
+                      << " has a zero-sized dimension; tensors in kernels "
+                         "have at least one element per dimension";
+      return WalkResult::interrupt();
+    }
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (isEmpty(arg.getType())) {
+            op->emitError() << pass << ": block argument of type "
+                            << arg.getType()
+                            << " has a zero-sized dimension; tensors in "
+                               "kernels have at least one element per "
+                               "dimension";
+            return WalkResult::interrupt();
+          }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 Type getPointeeType(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
     if (auto ptr = dyn_cast<PointerType>(tensor.getElementType()))

@@ -28,6 +28,8 @@ struct TileVerifyKernelsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (failed(verifyNoEmptyTensors(module, "tile-verify-kernels")))
+      return signalPassFailure();
     SymbolTable symbols(module);
     bool ok = true;
     int numKernels = 0;

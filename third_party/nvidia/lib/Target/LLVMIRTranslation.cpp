@@ -16,6 +16,21 @@ namespace warpforge::nvptx {
 std::unique_ptr<llvm::Module>
 translateToLLVMIR(Operation *module, llvm::LLVMContext &llvmContext,
                   llvm::TargetMachine &targetMachine) {
+  // NVVM instructions translate inside functions only: at the top of the
+  // module the translation crashes on them (ops of dialects without a
+  // translation get its own error).
+  for (Region &region : module->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block)
+        if (op.getDialect() &&
+            op.getDialect()->getNamespace() == "nvvm") {
+          emitError(op.getLoc())
+              << "'" << op.getName()
+              << "' outside any function cannot be translated to LLVM IR: "
+                 "the module may hold only LLVM dialect functions and "
+                 "globals at its top level";
+          return nullptr;
+        }
   // The translation reports most failures at the op; make sure there is
   // always one error.
   bool reported = false;

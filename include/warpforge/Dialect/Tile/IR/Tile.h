@@ -39,6 +39,13 @@ mlir::Type getPointeeType(mlir::Type ptrLike);
 /// i1 for a scalar, a tensor of i1 with the same shape for a tensor.
 mlir::Type getI1SameShape(mlir::Type type);
 
+/// Fails with an error at the first op under `root` with a tensor operand
+/// or result that has a zero-sized dimension: kernels' tensors hold at
+/// least one element per dimension, and the layouts and lowerings divide by
+/// the sizes.  `pass` names who checks.
+mlir::LogicalResult verifyNoEmptyTensors(mlir::Operation *root,
+                                         llvm::StringRef pass);
+
 } // namespace warpforge::tile
 
 #define GET_OP_CLASSES
