@@ -329,6 +329,20 @@ Result compileLLVMIRToPTX(const std::string &llvmIR,
   return result;
 }
 
+Toolchain findToolchain(const TargetOptions &options) {
+  Toolchain toolchain;
+  nvptx::TargetOptions converted = toNVPTX(options);
+  if (llvm::Expected<std::string> ptxas = nvptx::findPtxas(converted))
+    toolchain.ptxas = *ptxas;
+  else
+    llvm::consumeError(ptxas.takeError());
+  if (llvm::Expected<std::string> libdevice = nvptx::findLibdevice(converted))
+    toolchain.libdevice = *libdevice;
+  else
+    llvm::consumeError(libdevice.takeError());
+  return toolchain;
+}
+
 BinaryResult assemblePTX(const std::string &ptx,
                          const TargetOptions &options) {
   BinaryResult result;

@@ -66,6 +66,17 @@ void warpforge::python::registerTarget(py::module_ &m) {
       "sm_90a); raise IRError on failure.");
 
   m.def(
+      "find_toolchain",
+      [](const std::string &ptxasPath) {
+        warpforge::api::Toolchain t = warpforge::api::findToolchain(
+            makeOptions(90, /*optLevel=*/3, /*maxRegisters=*/0, ptxasPath));
+        return py::make_tuple(t.ptxas, t.libdevice);
+      },
+      py::arg("ptxas_path") = "",
+      "(ptxas, libdevice): the paths the backend would use, each '' when "
+      "not found.");
+
+  m.def(
       "assemble_ptx",
       [](const std::string &ptx, int cc, int maxRegisters,
          const std::string &ptxasPath) {

@@ -157,3 +157,19 @@ def test_concurrent_writers(tmp_path, cache_dir):
     (entry,) = entries(cache_dir)
     assert cache.load(entry.stem)["asm"]["tile"] == results[0]
     assert not [p for p in cache_dir.rglob(".tmp-*")]
+
+
+def test_toolchain_is_part_of_the_key(monkeypatch):
+    """A CUDA upgrade (another ptxas or libdevice) changes every key, so a
+    cubin the new tools would not make is never served."""
+    from warpforge.runtime import cache
+    assert "ptxas" in cache.toolchain_fingerprint() or \
+        cache.toolchain_fingerprint().endswith(":missing") or \
+        cache.toolchain_fingerprint() == "no-toolchain"
+    keys = []
+    for tools in ("/cuda-12.8/bin/ptxas V12.8", "/cuda-13.0/bin/ptxas V13.0"):
+        monkeypatch.setattr(cache, "toolchain_fingerprint", lambda tools=tools: tools)
+        cache.compiler_fingerprint.cache_clear()
+        keys.append(cache.entry_key("src", [("x", "*fp32")], ("num_warps", 4)))
+    cache.compiler_fingerprint.cache_clear()
+    assert keys[0] != keys[1]

@@ -289,3 +289,38 @@ def test_sizes_that_would_take_forever_are_errors(interpret, monkeypatch, fronte
         huge_arange[(1,)](x, BLOCK=1 << 30)
     with pytest.raises(Exception, match="unrolls 10000000 iterations; at most 4096"):
         long_static_range[(1,)](x, N=10_000_000)
+
+
+@warpforge.jit
+def python_type_as_dtype(x_ptr, BLOCK: tl.constexpr):
+    z = tl.zeros((BLOCK,), dtype=float)
+    tl.store(x_ptr + tl.arange(0, BLOCK), z)
+
+
+@warpforge.jit
+def takes_constexpr(x_ptr, C: tl.constexpr):
+    tl.store(x_ptr, 1.0)
+
+
+@warpforge.jit
+def endless(x, N: tl.constexpr):
+    return endless(x, N + 1)
+
+
+@warpforge.jit
+def calls_endless(x_ptr):
+    tl.store(x_ptr, endless(1.0, 0))
+
+
+def test_messages_name_the_mistake_not_internals():
+    """A Python type as a dtype, an unhashable constexpr and recursion that
+    never ends at compile time each say what is wrong, where."""
+    err = compile_error(python_type_as_dtype, F32, BLOCK=16)
+    assert "dtype must be a tl.dtype such as tl.float32, got float" in str(err)
+    assert err.lineno == line_of(python_type_as_dtype, "tl.zeros")
+    with pytest.raises(TypeError, match="takes_constexpr: tl.constexpr argument 'C' must be "
+                                        "hashable .* got ndarray"):
+        takes_constexpr.warmup(F32, C=np.zeros(3), grid=(1,))
+    err = compile_error(calls_endless, F32)
+    assert "calls to @jit functions nest deeper than 32 (the last: endless)" in str(err)
+    assert err.lineno == line_of(endless, "return endless")

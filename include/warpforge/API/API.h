@@ -122,6 +122,15 @@ WARPFORGE_API Result compileLLVMIRToPTX(const std::string &llvmIR,
 WARPFORGE_API BinaryResult assemblePTX(const std::string &ptx,
                                        const TargetOptions &options);
 
+/// The external tools that shape a cubin, as the backend would find them
+/// for `options`: the ptxas it runs and the libdevice it links (each empty
+/// when not found).  The kernel cache keys its entries by them.
+struct Toolchain {
+  std::string ptxas;
+  std::string libdevice;
+};
+WARPFORGE_API Toolchain findToolchain(const TargetOptions &options);
+
 /// The registered named pipelines, as (name, description) pairs.
 WARPFORGE_API std::vector<std::pair<std::string, std::string>>
 registeredPipelines();

@@ -125,6 +125,10 @@ class FunctionContext:
         self.used_globals: Dict[str, Any] = {}
 
 
+# How deep calls to @jit functions may nest (each is specialized and
+# inlined at compile time).
+MAX_CALL_DEPTH = 32
+
 _NESTED_DEF = ("a function defined inside a kernel is not supported: define it at module "
                "level with @warpforge.jit and call it")
 
@@ -534,8 +538,20 @@ class CodeGenerator(ast.NodeVisitor):
         if key not in self.ctx.device_functions:
             digest = hashlib.sha1(repr(key[1:]).encode()).hexdigest()[:8]
             name = f"{fn.__name__}__{digest}"
+            # Device functions are specialized and inlined: a chain of calls
+            # that does not end at compile time (recursion on a constexpr
+            # that never stops) would only end in Python's recursion limit.
+            depth = getattr(self.ctx, "call_depth", 0)
+            if depth >= MAX_CALL_DEPTH:
+                raise CompilationError(
+                    f"calls to @jit functions nest deeper than {MAX_CALL_DEPTH} "
+                    f"(the last: {fn.__name__}): recursion must end at compile time")
             self.ctx.device_functions[key] = (name, None)
-            info = self._generate_device_function(fn, name, tensor_args, constants)
+            self.ctx.call_depth = depth + 1
+            try:
+                info = self._generate_device_function(fn, name, tensor_args, constants)
+            finally:
+                self.ctx.call_depth = depth
             self.ctx.device_functions[key] = (name, info)
         name, info = self.ctx.device_functions[key]
         if info is None:

@@ -342,6 +342,10 @@ def arange(start, end) -> tensor:
 
 def full(shape: Sequence[int], value, ty: dtype) -> tensor:
     """A block of `value`; an empty shape gives a scalar (Triton's 0-d block)."""
+    ty = unwrap(ty)
+    if not isinstance(ty, dtype):
+        name = getattr(ty, "__name__", None) or repr(ty)
+        raise SemanticError(f"dtype must be a tl.dtype such as tl.float32, got {name}")
     shape = validate_block_shape(shape)
     value = unwrap(value)
     if isinstance(value, tensor):

@@ -4,7 +4,8 @@ Entries live in `$WARPFORGE_CACHE_DIR` (default `~/.cache/warpforge`), one
 JSON file per compiled kernel, named by a SHA-256 of everything that decides
 the compiled code: the kernel's source and that of every @jit function it
 calls, the constexpr globals they read, the specialization, the options, the
-target, and the compiler's own version and build.
+target, the compiler's own version and build, and the CUDA tools that shape
+the cubin (ptxas and its version, libdevice).
 
 Writes go to a temporary file in the same directory and are renamed into
 place, so concurrent processes never see a partial entry. Each entry carries
@@ -55,7 +56,36 @@ def compiler_fingerprint() -> str:
             if name.endswith(".py"):
                 with open(os.path.join(folder, name), "rb") as f:
                     h.update(name.encode() + f.read())
+    h.update(toolchain_fingerprint().encode())
     return h.hexdigest()
+
+
+@functools.lru_cache(maxsize=1)
+def toolchain_fingerprint() -> str:
+    """The CUDA tools that shape a cubin: ptxas (its path, size, time and
+    `--version`) and libdevice (path, size, time). A toolkit upgrade changes
+    it, so the cache never serves a cubin the new tools would not make."""
+    from .. import ir
+    try:
+        ptxas, libdevice = ir._core().find_toolchain()
+    except Exception:  # no core library: nothing is compiled anyway
+        return "no-toolchain"
+    parts = []
+    for path in (ptxas, libdevice):
+        try:
+            st = os.stat(path)
+            parts.append(f"{path}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            parts.append(f"{path or '-'}:missing")
+    if ptxas:
+        import subprocess
+        try:
+            out = subprocess.run([ptxas, "--version"], capture_output=True, text=True,
+                                 timeout=30)
+            parts.append(out.stdout.strip())
+        except (OSError, subprocess.TimeoutExpired):
+            parts.append("ptxas --version failed")
+    return "\n".join(parts)
 
 
 def entry_key(source_key: str, specialization: Any, options: Any) -> str:

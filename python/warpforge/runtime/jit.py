@@ -366,7 +366,14 @@ class JITFunction(KernelFunction):
         """(kind, type, detail): kind 'c' for compile-time values, 'a' for
         run-time arguments with their type and known divisibility."""
         if name in self.constexpr_params:
-            return const_spec(value)
+            spec = const_spec(value)
+            try:
+                hash(spec)
+            except TypeError:
+                raise TypeError(f"{self.__name__}: tl.constexpr argument '{name}' must be "
+                                f"hashable (an int, float, bool, str, dtype, None or a tuple "
+                                f"of them), got {type(value).__name__}") from None
+            return spec
         try:
             return arg_spec(value, name not in self.do_not_specialize)
         except (TypeError, ValueError) as e:
