@@ -173,3 +173,53 @@ def test_toolchain_is_part_of_the_key(monkeypatch):
         keys.append(cache.entry_key("src", [("x", "*fp32")], ("num_warps", 4)))
     cache.compiler_fingerprint.cache_clear()
     assert keys[0] != keys[1]
+
+
+def test_eviction_keeps_the_recently_used(monkeypatch, tmp_path):
+    """Past WARPFORGE_CACHE_MAX_BYTES the least recently used entries go;
+    loading an entry marks it used; stale temporary files go too."""
+    import time as _time
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("WARPFORGE_CACHE_MAX_BYTES", str(1 << 30))
+    keys = [f"{i:02x}" + "0" * 62 for i in range(4)]
+    for i, key in enumerate(keys):
+        cache.store(key, {"blob": "x" * 4000, "i": i})
+        path = cache._path(key)
+        os.utime(path, (1000 + i, 1000 + i))  # stored one after another
+    stale = tmp_path / keys[0][:2] / ".tmp-dead.json"
+    stale.write_text("{")
+    os.utime(stale, (1, 1))
+    assert cache.load(keys[0])["i"] == 0  # now the most recently used
+    size = os.path.getsize(cache._path(keys[0]))
+    removed = cache.evict(limit=2 * size + size // 2)
+    assert removed == 2 * size
+    assert [cache.load(k) is not None for k in keys] == [True, False, False, True]
+    assert not stale.exists()
+
+
+def _hold_lock(key, started, seconds):
+    from warpforge.runtime import cache as c
+    with c.compile_lock(key):
+        started.set()
+        import time as _t
+        _t.sleep(seconds)
+
+
+def test_compile_lock_serializes_processes(monkeypatch, tmp_path):
+    """One process at a time holds a key's compile lock: a second waits
+    (and then loads what the first stored, in JITFunction.compile)."""
+    import time as _time
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    key = "ab" + "1" * 62
+    ctx = multiprocessing.get_context("spawn")
+    started = ctx.Event()
+    p = ctx.Process(target=_hold_lock, args=(key, started, 1.0))
+    p.start()
+    try:
+        assert started.wait(30)
+        t0 = _time.monotonic()
+        with cache.compile_lock(key):
+            waited = _time.monotonic() - t0
+    finally:
+        p.join(30)
+    assert waited > 0.5

@@ -8,7 +8,11 @@ target, the compiler's own version and build, and the CUDA tools that shape
 the cubin (ptxas and its version, libdevice).
 
 Writes go to a temporary file in the same directory and are renamed into
-place, so concurrent processes never see a partial entry. Each entry carries
+place, so concurrent processes never see a partial entry. One process at a
+time compiles a given key (`compile_lock`, an advisory file lock): the
+others wait and load what it stored. The cache is bounded
+(`WARPFORGE_CACHE_MAX_BYTES`, default 1 GiB): past it, the least recently
+used entries go (loading an entry marks it used). Each entry carries
 a checksum of its payload; an entry that does not parse, or whose checksum
 or format does not match, is ignored (and replaced by the next compile),
 never loaded.
@@ -16,11 +20,13 @@ never loaded.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
 import os
 import tempfile
+import time
 from typing import Any, Dict, Optional
 
 FORMAT = 1
@@ -105,13 +111,94 @@ def _checksum(payload: Dict) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
 
+DEFAULT_MAX_BYTES = 1 << 30
+
+
+def max_bytes() -> int:
+    try:
+        return int(os.environ.get("WARPFORGE_CACHE_MAX_BYTES", DEFAULT_MAX_BYTES))
+    except ValueError:
+        return DEFAULT_MAX_BYTES
+
+
+@contextlib.contextmanager
+def compile_lock(key: str):
+    """Held while the process compiles `key`, so that concurrent processes
+    compile it once (the others wait, then find the entry). Advisory
+    (fcntl.flock); where locking is not available, it does nothing."""
+    path = os.path.join(cache_dir(), key[:2], key + ".lock")
+    try:
+        import fcntl
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def evict(limit: Optional[int] = None) -> int:
+    """Removes the least recently used entries until the cache holds at
+    most `limit` bytes (default: max_bytes()); returns the bytes removed.
+    Stale temporary files of interrupted writes go too."""
+    limit = max_bytes() if limit is None else limit
+    root = cache_dir()
+    entries = []
+    try:
+        subdirs = os.listdir(root)
+    except OSError:
+        return 0
+    now = time.time()
+    for sub in subdirs:
+        folder = os.path.join(root, sub)
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            if name.startswith(".tmp-") and now - st.st_mtime > 3600:
+                _unlink(path)  # a write killed midway, an hour ago
+            elif name.endswith(".json"):
+                entries.append((st.st_mtime, st.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    removed = 0
+    for _, size, path in sorted(entries):
+        if total - removed <= limit:
+            break
+        if _unlink(path):
+            removed += size
+    return removed
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+        return True
+    except OSError:
+        return False
+
+
 def load(key: str) -> Optional[Dict]:
     """The payload stored under `key`, or None when missing or invalid."""
+    path = _path(key)
     try:
-        with open(_path(key), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             entry = json.load(f)
     except (OSError, ValueError):
         return None
+    try:
+        os.utime(path)  # used now: the last to be evicted
+    except OSError:
+        pass
     if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
         return None
     payload = entry.get("payload")
@@ -132,6 +219,7 @@ def store(key: str, payload: Dict) -> None:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(entry, f)
             os.replace(tmp, path)
+            evict()
         except BaseException:
             try:
                 os.unlink(tmp)

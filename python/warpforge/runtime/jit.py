@@ -381,21 +381,30 @@ class JITFunction(KernelFunction):
 
     def compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
         """Loads the kernel from the disk cache, or compiles and stores it."""
-        key = None
-        if not disk_cache.always_compile():
-            key = disk_cache.entry_key(self.source_key(), sorted(specialization.items()),
-                                       options.cache_key())
+        if disk_cache.always_compile():
+            return self._compile(specialization, options)
+        key = disk_cache.entry_key(self.source_key(), sorted(specialization.items()),
+                                   options.cache_key())
+
+        def cached():
             payload = disk_cache.load(key)
-            if payload is not None:
-                kernel = CompiledKernel.from_payload(payload)
-                # Only finished kernels count: an entry without a cubin (a
-                # compile stopped early, as tests of the frontend do) would
-                # fail at launch.
-                if kernel is not None and "cubin" in kernel.asm:
-                    return kernel
-        kernel = self._compile(specialization, options)
-        if key is not None and "cubin" in kernel.asm:
-            disk_cache.store(key, kernel.to_payload())
+            kernel = CompiledKernel.from_payload(payload) if payload is not None else None
+            # Only finished kernels count: an entry without a cubin (a
+            # compile stopped early, as tests of the frontend do) would fail
+            # at launch.
+            return kernel if kernel is not None and "cubin" in kernel.asm else None
+
+        kernel = cached()
+        if kernel is not None:
+            return kernel
+        # One process compiles a key; the others wait for its entry.
+        with disk_cache.compile_lock(key):
+            kernel = cached()
+            if kernel is not None:
+                return kernel
+            kernel = self._compile(specialization, options)
+            if "cubin" in kernel.asm:
+                disk_cache.store(key, kernel.to_payload())
         return kernel
 
     def _compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
