@@ -2,6 +2,9 @@
 
 import numpy as np
 
+import warpforge
+import warpforge.language as tl
+
 
 def rand(rng, shape, dtype=np.float32, scale=1.0):
     """Normal values, never zero, in `dtype`."""
@@ -18,3 +21,10 @@ def rand_int(rng, shape, lo, hi, dtype=np.int32):
 def rel_err(got, ref):
     got, ref = np.asarray(got, np.float64), np.asarray(ref, np.float64)
     return np.max(np.abs(got - ref)) / max(np.max(np.abs(ref)), 1e-30)
+
+
+@warpforge.jit
+def assert_on_tensor_kernel(x_ptr, LIMIT: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, 16))
+    assert x < LIMIT, "an element reached the limit"
+    tl.store(x_ptr + tl.arange(0, 16), x + 1)

@@ -531,3 +531,16 @@ def test_debug_barrier_orders_a_block_exchange(monkeypatch):
     x = np.full(128, np.nan, np.float32)
     exchange[(1,)](x)
     np.testing.assert_array_equal(x[64:], np.arange(63, -1, -1, dtype=np.float32))
+
+
+def test_assert_statement_on_a_tensor_checks_every_element():
+    """`assert mask` on a tensor is a device assert when compiled (every
+    element must hold); the interpreter does the same instead of asking the
+    tensor for a single truth value. (The kernel lives in interp_helpers.py:
+    pytest rewrites the asserts of test files.)"""
+    from interp_helpers import assert_on_tensor_kernel
+    x = np.arange(16, dtype=np.float32)
+    assert_on_tensor_kernel[(1,)](x, LIMIT=100)
+    np.testing.assert_array_equal(x, np.arange(1, 17, dtype=np.float32))
+    with pytest.raises(AssertionError, match="an element reached the limit"):
+        assert_on_tensor_kernel[(1,)](x, LIMIT=5)

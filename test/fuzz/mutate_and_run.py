@@ -4,9 +4,11 @@
 Takes the suite's .mlir files, splits them at `// -----`, applies seeded
 random mutations (deleting, duplicating, swapping and truncating lines,
 replacing tokens with others from the corpus, changing numbers, dropping
-characters) and runs each mutant through warpforge-opt, once parsing and
-verifying, once through the canonicalizer and tile-combine, and once
-through tile-to-tilegpu (layouts, and the removal of their conversions).
+characters, setting one tensor dimension to 0) and runs each mutant
+through warpforge-opt, in turn: parsing and verifying; the canonicalizer
+and tile-combine; tile-to-tilegpu; the JIT's whole pipeline
+(tile-optimize, tile-to-tilegpu, tilegpu-optimize, tilegpu-to-llvm) to
+LLVM IR; and tilegpu-to-llvm to PTX (for inputs that are tilegpu IR).
 Every run must exit with 0 (valid) or 1 (diagnosed); a signal, any other
 status or a timeout fails the test and the mutant is printed for
 reproduction.
@@ -26,7 +28,10 @@ import subprocess
 import sys
 
 TOKEN = re.compile(r"%[\w.]+|@[\w.]+|![\w.<>, ]+?>|\b\d+\b|\b[a-z_]+(?:\.[a-z_]+)*\b|[(){}<>\[\],:=]")
-PIPELINES = [[], ["-canonicalize", "-tile-combine", "-cse"], ["-tile-to-tilegpu"]]
+PIPELINES = [[], ["-canonicalize", "-tile-combine", "-cse"], ["-tile-to-tilegpu"],
+             ["--tile-optimize", "--tile-to-tilegpu", "--tilegpu-optimize",
+              "--tilegpu-to-llvm", "--emit=llvm-ir"],
+             ["--tilegpu-to-llvm", "--emit=ptx"]]
 
 
 def chunks(paths):
@@ -41,7 +46,15 @@ def chunks(paths):
 
 def mutate(text, rng, corpus):
     lines = text.splitlines() or [""]
-    kind = rng.randrange(8)
+    kind = rng.randrange(9)
+    if kind == 8:
+        # A zero-sized dimension in one tensor type (the sweep the
+        # lowerings used to divide by).
+        dims = [m for m in re.finditer(r"(?<=tensor<)\d+|(?<=x)\d+(?=x)", text)]
+        if dims:
+            m = rng.choice(dims)
+            return text[: m.start()] + "0" + text[m.end():]
+        kind = 0
     i = rng.randrange(len(lines))
     if kind == 0:
         del lines[i]
@@ -58,7 +71,7 @@ def mutate(text, rng, corpus):
             t = rng.choice(tokens)
             new = rng.choice(corpus) if kind == 4 else str(rng.choice([0, 1, -1, 3, 7, 64, 255, 256, 1 << 31, 99999999999]))
             lines[i] = lines[i][: t.start()] + new + lines[i][t.end():]
-    elif kind == 6:
+    elif kind == 6:  # (8, a zero dimension, is handled above)
         s = lines[i]
         if s:
             a = rng.randrange(len(s))

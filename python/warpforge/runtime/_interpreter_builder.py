@@ -42,6 +42,24 @@ class InterpreterError(RuntimeError):
         super().__init__(text)
 
 
+def _in_assert_statement() -> bool:
+    """Whether the kernel line asking for a tensor's truth value is an
+    `assert` statement: the instruction testing it is followed by the
+    raise of AssertionError (CPython's code for `assert`)."""
+    import dis
+    import sys
+    frame = sys._getframe(3)  # to_bool <- tensor.__bool__ <- the kernel's frame
+    if frame is None:
+        return False
+    code, lasti = frame.f_code, frame.f_lasti
+    instructions = list(dis.get_instructions(code))
+    for i, ins in enumerate(instructions):
+        if ins.offset == lasti:
+            return any(nxt.opname == "LOAD_ASSERTION_ERROR"
+                       for nxt in instructions[i + 1:i + 3])
+    return False
+
+
 class DeviceAssertionError(InterpreterError):
     """A `tl.device_assert` (or `assert` on a tensor) failed."""
 
@@ -477,6 +495,10 @@ class InterpreterBuilder:
 
     def to_bool(self, t) -> bool:
         data = np.asarray(t.handle.data)
+        if (t.type.is_block() or data.size != 1) and _in_assert_statement():
+            # `assert mask` on a tensor is a device assert when compiled:
+            # every element must hold.
+            return bool(data.all())
         if t.type.is_block() or data.size != 1:
             raise SemanticError(f"a tensor of shape {list(t.shape)} has no single truth "
                                 "value; reduce it (tl.max, tl.sum, ...) or use tl.where")
