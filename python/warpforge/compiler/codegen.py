@@ -129,6 +129,10 @@ class FunctionContext:
 # inlined at compile time).
 MAX_CALL_DEPTH = 32
 
+# Expression nodes the code generator handles inside their parents (an
+# f-string's fields, a starred call argument), never through visit().
+_HANDLED_BY_PARENT = (ast.FormattedValue, ast.Starred)
+
 _NESTED_DEF = ("a function defined inside a kernel is not supported: define it at module "
                "level with @warpforge.jit and call it")
 
@@ -147,15 +151,23 @@ def check_language_rules(fn) -> None:
         # Python; the compiler says so when asked to compile it.
         return
     for node in ast.walk(kernel):
-        if node is not kernel and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
-                                                    ast.ClassDef)):
-            line = fn.first_line + node.lineno - 1
-            source = (fn.source_lines[node.lineno - 1]
-                      if node.lineno <= len(fn.source_lines) else None)
+        if node is kernel:
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             message = _NESTED_DEF if not isinstance(node, ast.ClassDef) else (
                 "a class defined inside a kernel is not supported")
-            raise UnsupportedLanguageConstruct(message, fn.filename, line,
-                                               node.col_offset + fn.indent, source)
+        elif isinstance(node, (ast.stmt, ast.expr)) and not isinstance(
+                node, _HANDLED_BY_PARENT) and not hasattr(
+                CodeGenerator, f"visit_{type(node).__name__}"):
+            # What generic_visit would reject when compiling.
+            message = f"unsupported Python construct: {type(node).__name__}"
+        else:
+            continue
+        line = fn.first_line + node.lineno - 1
+        source = (fn.source_lines[node.lineno - 1]
+                  if node.lineno <= len(fn.source_lines) else None)
+        raise UnsupportedLanguageConstruct(message, fn.filename, line,
+                                           node.col_offset + fn.indent, source)
     fn._language_rules_checked = True
 
 
