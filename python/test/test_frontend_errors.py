@@ -324,3 +324,27 @@ def test_messages_name_the_mistake_not_internals():
     err = compile_error(calls_endless, F32)
     assert "calls to @jit functions nest deeper than 32 (the last: endless)" in str(err)
     assert err.lineno == line_of(endless, "return endless")
+
+
+@warpforge.jit
+def returns_a_value(x_ptr):
+    tl.store(x_ptr, 1.0)
+    return 3
+
+
+@warpforge.jit
+def runtime_shape(x_ptr, n):
+    z = tl.zeros((n,), dtype=tl.float32)
+    tl.store(x_ptr + tl.arange(0, 16), 1.0)
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_interpreter_enforces_the_compilers_rules(interpret, monkeypatch, frontend_only):
+    """A kernel returning a value and a tensor shape computed at run time
+    are errors in the interpreter as when compiling."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", interpret)
+    x = np.zeros(16, np.float32)
+    with pytest.raises(CompilationError, match="returns a value"):
+        returns_a_value[(1,)](x)
+    with pytest.raises(Exception, match="must be a tl.constexpr integer"):
+        runtime_shape[(1,)](x, 16)

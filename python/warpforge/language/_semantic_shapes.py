@@ -20,6 +20,13 @@ MAX_TENSOR_NUMEL = 1 << 20
 
 
 def validate_block_shape(shape) -> List[int]:
+    for s in shape:
+        if isinstance(unwrap(s), tensor):
+            # The interpreter knows the value; the compiler does not: one
+            # rule for both.
+            raise SemanticError(f"shape {list(shape)}: every dimension must be a "
+                                "tl.constexpr integer, not a value computed when the kernel "
+                                "runs")
     shape = [int(unwrap(s)) for s in shape]
     numel = 1
     for s in shape:

@@ -224,7 +224,7 @@ def interpret_grid(jit_fn, grid: tuple, arguments: Dict[str, Any], options=None)
                 for x in range(grid[0]):
                     builder.pid = (x, y, z)
                     try:
-                        jit_fn.fn(*args, **kwargs)
+                        returned = jit_fn.fn(*args, **kwargs)
                     except InterpreterError:
                         raise
                     except Exception as e:
@@ -235,4 +235,12 @@ def interpret_grid(jit_fn, grid: tuple, arguments: Dict[str, Any], options=None)
                         if hasattr(e, "add_note"):
                             e.add_note(note)
                         raise
+                    if returned is not None:
+                        # As when compiling: results go through pointers.
+                        from ..compiler.errors import CompilationError
+                        raise CompilationError(
+                            f"kernel {jit_fn.__name__} returns a value; kernels write "
+                            "their results through pointers", jit_fn.filename,
+                            jit_fn.first_line, 0,
+                            jit_fn.source_lines[0] if jit_fn.source_lines else None)
     return None
