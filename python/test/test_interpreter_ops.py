@@ -544,3 +544,27 @@ def test_assert_statement_on_a_tensor_checks_every_element():
     np.testing.assert_array_equal(x, np.arange(1, 17, dtype=np.float32))
     with pytest.raises(AssertionError, match="an element reached the limit"):
         assert_on_tensor_kernel[(1,)](x, LIMIT=5)
+
+
+@triton.jit
+def read_past_end_kernel(x_ptr, y_ptr, out_ptr, N, EXTRA: tl.constexpr):
+    offs = tl.arange(0, 16)
+    v = tl.load(x_ptr + offs + EXTRA, mask=offs < N)
+    tl.store(out_ptr + offs, v, mask=offs < N)
+
+
+def test_access_past_an_argument_into_another_is_an_error():
+    """A read past the end of one array argument that lands in another
+    one's memory (valid host memory here, not on the GPU) is an error that
+    names both, not a silent read of the neighbour."""
+    buf = np.arange(64, dtype=np.float32)
+    x, y = buf[:16], buf[32:48]  # separate arguments, 64 bytes apart
+    out = np.zeros(16, np.float32)
+    read_past_end_kernel[(1,)](x, y, out, 16, EXTRA=0)
+    np.testing.assert_array_equal(out, x)
+    with pytest.raises(Exception, match=r"through a pointer into argument 'x_ptr'.*"
+                                        r"lands in argument 'y_ptr'"):
+        read_past_end_kernel[(1,)](x, y, out, 16, EXTRA=32)
+    # Overlapping views of one array are one allocation: reading across is fine.
+    read_past_end_kernel[(1,)](buf[:16], buf[8:24], out, 16, EXTRA=8)
+    np.testing.assert_array_equal(out, buf[8:24])

@@ -115,6 +115,30 @@ class InterpreterBuilder:
         return self.error(f"out-of-bounds {what} "
                           f"{self.memory.describe(e.addr, elem.nbytes)}")
 
+    def _check_origin(self, ptr: TensorHandle, addrs, elem: _Elem, what: str):
+        """Accesses through a pointer derived from an array argument stay in
+        that argument: one that lands in a neighbouring argument's memory
+        instead (valid memory here, not on the GPU) is an error naming
+        both."""
+        if ptr.origin is None or not addrs.size:
+            return
+        name, lo, hi = ptr.origin
+        end = addrs + np.uint64(elem.nbytes)
+        outside = (addrs < np.uint64(lo)) | (end > np.uint64(hi))
+        if not outside.any():
+            return
+        addr = int(addrs[int(np.argmax(outside))])
+        landed = next((b.name for b in self.memory.buffers
+                       if b.lo <= addr and addr + elem.nbytes <= b.lo + b.nbytes), None)
+        if landed is None:
+            return  # outside every argument: the memory model reports it
+        if any(r.lo <= lo and hi <= r.hi and r.lo <= addr < r.hi
+               for r in self.memory.regions):
+            return  # arguments that overlap (views of one array) are one allocation
+        raise self.error(f"out-of-bounds {what} through a pointer into argument '{name}': "
+                         f"address 0x{addr:x} is {addr - lo:+d} bytes from its start (it "
+                         f"spans {hi - lo} bytes) and lands in argument '{landed}'")
+
     def _read(self, addrs, elem, what="load"):
         try:
             return self.memory.read(addrs, elem)
@@ -170,7 +194,8 @@ class InterpreterBuilder:
         return TensorHandle(r, _SCALARS["i1"])
 
     def select(self, c: TensorHandle, a: TensorHandle, b: TensorHandle) -> TensorHandle:
-        return TensorHandle(np.where(c.data, a.data, b.data), a.elem)
+        origin = a.origin if a.origin == b.origin else None
+        return TensorHandle(np.where(c.data, a.data, b.data), a.elem, origin)
 
     # -- tile ops ---------------------------------------------------------
 
@@ -185,28 +210,28 @@ class InterpreterBuilder:
 
     def splat(self, x: TensorHandle, ir_type: str) -> TensorHandle:
         shape, _ = parse_type(ir_type)
-        return TensorHandle(np.broadcast_to(x.data, shape), x.elem)
+        return TensorHandle(np.broadcast_to(x.data, shape), x.elem, x.origin)
 
     def broadcast(self, x: TensorHandle, ir_type: str) -> TensorHandle:
         shape, _ = parse_type(ir_type)
-        return TensorHandle(np.broadcast_to(x.data, shape), x.elem)
+        return TensorHandle(np.broadcast_to(x.data, shape), x.elem, x.origin)
 
     def expand_dims(self, x: TensorHandle, axis: int, ir_type: str) -> TensorHandle:
-        return TensorHandle(np.expand_dims(x.data, axis), x.elem)
+        return TensorHandle(np.expand_dims(x.data, axis), x.elem, x.origin)
 
     def reshape(self, x: TensorHandle, ir_type: str, allow_reorder: bool) -> TensorHandle:
         shape, _ = parse_type(ir_type)
-        return TensorHandle(np.reshape(x.data, shape), x.elem)
+        return TensorHandle(np.reshape(x.data, shape), x.elem, x.origin)
 
     def trans(self, x: TensorHandle, order: Sequence[int], ir_type: str) -> TensorHandle:
-        return TensorHandle(np.transpose(x.data, list(order)), x.elem)
+        return TensorHandle(np.transpose(x.data, list(order)), x.elem, x.origin)
 
     def addptr(self, ptr: TensorHandle, offset: TensorHandle) -> TensorHandle:
         size = ptr.elem.pointee.nbytes
         off = np.asarray(offset.data).astype(np.int64) * np.int64(size)
         with np.errstate(all="ignore"):
             data = np.asarray(ptr.data, np.uint64) + np.asarray(off).view(np.uint64)
-        return TensorHandle(data, ptr.elem)
+        return TensorHandle(data, ptr.elem, ptr.origin)
 
     def load(self, ptr: TensorHandle, mask: Optional[TensorHandle],
              other: Optional[TensorHandle], cache: int, evict: int, volatile: bool,
@@ -225,8 +250,10 @@ class InterpreterBuilder:
             m = np.broadcast_to(mask.data, addrs.shape).reshape(-1)
             active = np.nonzero(m)[0]
         if active is None:
+            self._check_origin(ptr, flat, elem, "load")
             out = self._read(flat, elem)
         elif active.size:
+            self._check_origin(ptr, flat[active], elem, "load")
             out[active] = self._read(flat[active], elem)
         return TensorHandle(out.reshape(addrs.shape), elem)
 
@@ -240,6 +267,7 @@ class InterpreterBuilder:
             active = np.nonzero(np.broadcast_to(mask.data, addrs.shape).reshape(-1))[0]
             flat, values = flat[active], values[active]
         if flat.size:
+            self._check_origin(ptr, flat, elem, "store")
             self._write(flat, values, elem)
 
     def dot(self, a: TensorHandle, b: TensorHandle, c: TensorHandle, input_precision: int,

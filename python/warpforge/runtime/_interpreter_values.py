@@ -126,9 +126,14 @@ class TensorHandle:
     """An interpreted value: `data` (a NumPy array, 0-d for a scalar) and its
     IR element type `elem`."""
 
-    __slots__ = ("data", "elem")
+    # `origin`: for pointers derived from one array argument, (its name, its
+    # first byte, one past its last byte): accesses through them must stay
+    # inside it, as on the GPU where a neighbouring allocation is not
+    # guaranteed to be there.  None when unknown (made from an integer).
+    __slots__ = ("data", "elem", "origin")
 
-    def __init__(self, data, elem: _Elem):
+    def __init__(self, data, elem: _Elem, origin=None):
+        self.origin = origin
         if elem.kind != "d":
             data = np.asarray(data)
             if data.dtype != elem.np_dtype:

@@ -158,7 +158,7 @@ def _wrap_argument(jit_fn, name: str, value, memory: Memory):
     memory.add(name, lo, nbytes, itemsize, readonly)
     ptype = core.dtype_from_name(type_name)
     elem = _elem(ptype.to_ir())
-    return tensor(TensorHandle(np.uint64(addr), elem), ptype)
+    return tensor(TensorHandle(np.uint64(addr), elem, origin=(name, lo, lo + nbytes)), ptype)
 
 
 def _wrap_descriptor(name: str, desc: TensorDescriptor, memory: Memory):
