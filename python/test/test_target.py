@@ -311,3 +311,22 @@ def test_compiles_in_parallel_threads(ptxas):
     assert {machine for _, _, machine in results} == {EM_CUDA}
     for cc in (80, 90):
         assert len({ptx for c, ptx, _ in results if c == cc}) == 1
+
+
+def test_stale_ptxas_temporaries_are_removed(tmp_path, monkeypatch):
+    """Files a killed ptxas run left behind (over an hour old) go at the
+    next process's first assembly; fresh ones (another process's run) stay."""
+    import os
+    import tempfile
+    from warpforge.compiler import target as target_module
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(target_module, "_swept", False)
+    old = tmp_path / "warpforge-abc123.ptx"
+    new = tmp_path / "warpforge-def456.cubin"
+    other = tmp_path / "unrelated.ptx"
+    for f in (old, new, other):
+        f.write_text("x")
+    os.utime(old, (1, 1))
+    os.utime(other, (1, 1))
+    target_module._remove_stale_temporaries()
+    assert not old.exists() and new.exists() and other.exists()

@@ -35,7 +35,34 @@ def to_cubin(ptx: str, cc: int = 90, max_registers: int = 0, *,
     `ptxas_path`, or the first found in $CUDA_HOME/bin, $CUDA_PATH/bin, PATH
     and /usr/local/cuda/bin.  Read the log with `parse_ptxas_log`.
     """
+    _remove_stale_temporaries()
     return ir._core().assemble_ptx(ptx, cc, max_registers, ptxas_path)
+
+
+_STALE_AFTER_SECONDS = 3600
+_swept = False
+
+
+def _remove_stale_temporaries() -> None:
+    """Once per process: the PTX, cubin and log files of ptxas runs whose
+    process was killed (the backend removes its own when it finishes) go,
+    when they are more than an hour old."""
+    global _swept
+    if _swept:
+        return
+    _swept = True
+    import glob
+    import os
+    import tempfile
+    import time
+    now = time.time()
+    for suffix in ("ptx", "cubin", "log"):
+        for path in glob.glob(os.path.join(tempfile.gettempdir(), f"warpforge-*.{suffix}")):
+            try:
+                if now - os.stat(path).st_mtime > _STALE_AFTER_SECONDS:
+                    os.unlink(path)
+            except OSError:
+                pass
 
 
 _ENTRY = re.compile(r"Compiling entry function '([^']+)'")

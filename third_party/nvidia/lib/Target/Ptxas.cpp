@@ -106,11 +106,24 @@ Expected<Cubin> assemblePTX(StringRef ptx, const TargetOptions &options) {
   // stdout and stderr into one file keep ptxas's messages in order.
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(log.path),
                                           StringRef(log.path)};
-  SmallVector<StringRef> argRefs(args.begin(), args.end());
+  // ptxas dies with the process that runs it (a killed JIT leaves no
+  // orphan assembling on): util-linux's setpriv sets its parent-death
+  // signal, where there is one.  The command in messages stays ptxas's.
+  std::vector<std::string> runArgs = args;
+  std::string program = *ptxas;
+  static const std::optional<std::string> setpriv = []() {
+    ErrorOr<std::string> path = sys::findProgramByName("setpriv");
+    return path ? std::optional<std::string>(*path) : std::nullopt;
+  }();
+  if (setpriv) {
+    program = *setpriv;
+    runArgs.insert(runArgs.begin(), {*setpriv, "--pdeathsig", "KILL", "--"});
+  }
+  SmallVector<StringRef> argRefs(runArgs.begin(), runArgs.end());
   std::string runError;
   bool executionFailed = false;
   int status = sys::ExecuteAndWait(
-      *ptxas, argRefs, /*Env=*/std::nullopt, redirects, /*SecondsToWait=*/0,
+      program, argRefs, /*Env=*/std::nullopt, redirects, /*SecondsToWait=*/0,
       /*MemoryLimit=*/0, &runError, &executionFailed);
   if (executionFailed)
     return createStringError(inconvertibleErrorCode(),
