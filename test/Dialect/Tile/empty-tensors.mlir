@@ -19,3 +19,13 @@ tile.func public @splat_empty(%p: !tile.ptr<f32>, %x: f32) {
   %t = tile.splat %x : f32 -> tensor<4x0xf32>
   tile.return
 }
+
+// -----
+
+// More elements than a kernel's tensor may hold: the lowering, one element
+// at a time per thread, would run for minutes and gigabytes.
+tile.func public @huge(%x: f32) {
+  // expected-error @+1 {{tensor<1073741824xf32>' has 1073741824 elements; a tensor in a kernel holds at most 1048576}}
+  %t = tile.splat %x : f32 -> tensor<1073741824xf32>
+  tile.return
+}

@@ -156,10 +156,22 @@ LogicalResult verifyNoEmptyTensors(Operation *root, StringRef pass) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     return tensor && llvm::is_contained(tensor.getShape(), 0);
   };
+  auto isHuge = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && tensor.hasStaticShape() &&
+           tensor.getNumElements() > kMaxTensorElements;
+  };
   WalkResult result = root->walk([&](Operation *op) {
     for (Type type : llvm::concat<const Type>(
              llvm::to_vector(op->getOperandTypes()),
              llvm::to_vector(op->getResultTypes()))) {
+      if (isHuge(type)) {
+        op->emitError() << pass << ": " << type << " has "
+                        << cast<RankedTensorType>(type).getNumElements()
+                        << " elements; a tensor in a kernel holds at most "
+                        << kMaxTensorElements;
+        return WalkResult::interrupt();
+      }
       if (!isEmpty(type))
         continue;
       op->emitError() << pass << ": " << type

@@ -39,10 +39,15 @@ mlir::Type getPointeeType(mlir::Type ptrLike);
 /// i1 for a scalar, a tensor of i1 with the same shape for a tensor.
 mlir::Type getI1SameShape(mlir::Type type);
 
+/// The most elements a kernel's tensor may hold (the frontend's cap): the
+/// lowering gives each thread its share of the elements one by one.
+inline constexpr int64_t kMaxTensorElements = int64_t(1) << 20;
+
 /// Fails with an error at the first op under `root` with a tensor operand
-/// or result that has a zero-sized dimension: kernels' tensors hold at
+/// or result that has a zero-sized dimension (kernels' tensors hold at
 /// least one element per dimension, and the layouts and lowerings divide by
-/// the sizes.  `pass` names who checks.
+/// the sizes) or more than kMaxTensorElements elements (the lowering would
+/// unroll for minutes and gigabytes).  `pass` names who checks.
 mlir::LogicalResult verifyNoEmptyTensors(mlir::Operation *root,
                                          llvm::StringRef pass);
 
