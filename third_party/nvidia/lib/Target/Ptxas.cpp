@@ -111,9 +111,19 @@ Expected<Cubin> assemblePTX(StringRef ptx, const TargetOptions &options) {
   // signal, where there is one.  The command in messages stays ptxas's.
   std::vector<std::string> runArgs = args;
   std::string program = *ptxas;
-  static const std::optional<std::string> setpriv = []() {
+  static const std::optional<std::string> setpriv =
+      []() -> std::optional<std::string> {
     ErrorOr<std::string> path = sys::findProgramByName("setpriv");
-    return path ? std::optional<std::string>(*path) : std::nullopt;
+    ErrorOr<std::string> truePath = sys::findProgramByName("true");
+    if (!path || !truePath)
+      return std::nullopt;
+    // Only a setpriv that takes --pdeathsig (util-linux 2.33 and later).
+    StringRef probe[] = {*path, "--pdeathsig", "KILL", "--", *truePath};
+    std::optional<StringRef> quiet[] = {StringRef(""), StringRef(""),
+                                        StringRef("")};
+    if (sys::ExecuteAndWait(*path, probe, std::nullopt, quiet) != 0)
+      return std::nullopt;
+    return *path;
   }();
   if (setpriv) {
     program = *setpriv;
