@@ -288,9 +288,18 @@ def check_and_time(entry: Dict[str, Any], torch, case: Case, kernels, best, a, b
     poisoned output `c`: checks it and returns the launch, to be timed."""
     c.fill_(float("nan"))
     call = kernels.matmul_call(a, b, c, best)
+    return checked_launcher(entry, torch, case, call,
+                            f"{kernels.BACKEND} {case.label} ({kernels.describe(best)})",
+                            c, guard, ref)
+
+
+def checked_launcher(entry: Dict[str, Any], torch, case: Case, call, what: str, c, guard,
+                     ref):
+    """Launches `call` once on the poisoned output `c`, records its errors
+    against `ref` in `entry`, checks them and the guard, and returns the
+    launch, to be timed."""
     common.launch(call)
     torch.cuda.synchronize()
-    what = f"{kernels.BACKEND} {case.label} ({kernels.describe(best)})"
     entry.update(error_metrics(torch, c, ref))
     check_metrics(what, case.dtype, entry, c)
     common.check_guard(what, guard)
@@ -356,13 +365,8 @@ def run_tma(entry: Dict[str, Any], torch, case: Case, module, variant: str, a, b
     num_sms = torch.cuda.get_device_properties(0).multi_processor_count
     call = tma_call(module, variant, a, b_t, c, config, num_sms)
     entry["grid"] = list(call[1])
-    common.launch(call)
-    torch.cuda.synchronize()
     what = f"{provider_name(module.BACKEND, variant)} {case.label} ({describe_config(config)})"
-    entry.update(error_metrics(torch, c, ref))
-    check_metrics(what, case.dtype, entry, c)
-    common.check_guard(what, guard)
-    return common.launcher(call)
+    return checked_launcher(entry, torch, case, call, what, c, guard, ref)
 
 
 def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args):

@@ -33,13 +33,6 @@ using namespace warpforge::tilegpu;
 
 namespace {
 
-/// `threadIdx.x == 0`: the one thread that initializes barriers and issues
-/// TMA copies.
-Value isThreadZero(OpBuilder &b, Location loc) {
-  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
-                              getThreadId(b, loc), i32Val(b, loc, 0));
-}
-
 struct InitBarrierOpConversion : public TargetOpConversionPattern<InitBarrierOp> {
   using TargetOpConversionPattern::TargetOpConversionPattern;
 
@@ -52,7 +45,7 @@ struct InitBarrierOpConversion : public TargetOpConversionPattern<InitBarrierOp>
     Location loc = op.getLoc();
     NVVM::MBarrierInitOp::create(rewriter, loc, adaptor.getBarrier(),
                                  i32Val(rewriter, loc, op.getCount()),
-                                 isThreadZero(rewriter, loc));
+                                 emitIsThreadZero(rewriter, loc));
     rewriter.eraseOp(op);
     return success();
   }
@@ -69,7 +62,7 @@ struct BarrierExpectOpConversion
     if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
       return failure();
     Location loc = op.getLoc();
-    Value pred = LLVM::AndOp::create(rewriter, loc, isThreadZero(rewriter, loc),
+    Value pred = LLVM::AndOp::create(rewriter, loc, emitIsThreadZero(rewriter, loc),
                                      adaptor.getPred());
     NVVM::MBarrierArriveExpectTxOp::create(
         rewriter, loc, /*res=*/Type(), adaptor.getBarrier(),
@@ -137,7 +130,7 @@ struct InvalBarrierOpConversion : public TargetOpConversionPattern<InvalBarrierO
     PTXBuilder ptx;
     PTXBuilder::Operand bar =
         ptx.addInput(adaptor.getBarrier(), kSharedPointerConstraint);
-    PTXBuilder::Operand pred = ptx.addInput(isThreadZero(rewriter, loc), "b");
+    PTXBuilder::Operand pred = ptx.addInput(emitIsThreadZero(rewriter, loc), "b");
     ptx.instr("mbarrier.inval.shared::cta.b64", {PTXBuilder::address(bar)},
               pred);
     ptx.launch(rewriter, loc);
@@ -149,7 +142,8 @@ struct InvalBarrierOpConversion : public TargetOpConversionPattern<InvalBarrierO
 } // namespace
 
 Value warpforge::emitIsThreadZero(OpBuilder &b, Location loc) {
-  return isThreadZero(b, loc);
+  return LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq,
+                              getThreadId(b, loc), i32Val(b, loc, 0));
 }
 
 void warpforge::populateBarrierOpToLLVMPatterns(

@@ -12,7 +12,8 @@ place, so concurrent processes never see a partial entry. One process at a
 time compiles a given key (`compile_lock`, an advisory file lock): the
 others wait and load what it stored. The cache is bounded
 (`WARPFORGE_CACHE_MAX_BYTES`, default 1 GiB): past it, the least recently
-used entries go (loading an entry marks it used). Each entry carries
+used entries go (loading an entry marks it used), checked at a process's
+first store and every 64 stores after. Each entry carries
 a checksum of its payload; an entry that does not parse, or whose checksum
 or format does not match, is ignored (and replaced by the next compile),
 never loaded.
@@ -179,6 +180,19 @@ def evict(limit: Optional[int] = None) -> int:
     return removed
 
 
+# Eviction scans the whole cache: once at a process's first store, then
+# every EVICT_EVERY stores, not at each one.
+EVICT_EVERY = 64
+_stores = 0
+
+
+def _maybe_evict() -> None:
+    global _stores
+    if _stores % EVICT_EVERY == 0:
+        evict()
+    _stores += 1
+
+
 def _unlink(path: str) -> bool:
     try:
         os.unlink(path)
@@ -219,7 +233,7 @@ def store(key: str, payload: Dict) -> None:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 json.dump(entry, f)
             os.replace(tmp, path)
-            evict()
+            _maybe_evict()
         except BaseException:
             try:
                 os.unlink(tmp)

@@ -157,6 +157,16 @@ void eraseStore(Operation *store, Value original) {
   }
 }
 
+/// local_alloc and local_store fence the async proxy after writing a
+/// swizzled buffer; a dense one gets the fence and the barrier here, before
+/// a TMA copy reads it.
+void fenceDenseBuffer(OpBuilder &b, Location loc, MemDescType buffer) {
+  if (isa<NVMMASharedEncodingAttr>(buffer.getEncoding()))
+    return;
+  FenceAsyncSharedOp::create(b, loc);
+  tile::BarrierOp::create(b, loc);
+}
+
 /// A store at the top level of a loop body keeps one buffer for the whole
 /// loop: iteration i waits for iteration i-1's store to have read it just
 /// before writing it again, so each store overlaps everything the next
@@ -180,11 +190,7 @@ bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   // holds every other thread back until its wait is over.
   AsyncTMAStoreWaitOp::create(b, loc, 0);
   LocalStoreOp::create(b, loc, getStoreSource(b, store.getSrc()), buffer);
-  // local_store fences the async proxy for swizzled buffers only.
-  if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
-    FenceAsyncSharedOp::create(b, loc);
-    tile::BarrierOp::create(b, loc);
-  }
+  fenceDenseBuffer(b, loc, bufferType);
   AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
                                       store.getIndices(), buffer,
                                       /*reduce=*/nullptr);
@@ -212,10 +218,7 @@ void lowerOutgoingCopy(Operation *op, Value desc, ValueRange indices,
       single.getEncoding(), /*isMutable=*/false, 1);
   Value buffer =
       LocalAllocOp::create(b, loc, bufferType, getStoreSource(b, src));
-  if (!isa<NVMMASharedEncodingAttr>(bufferType.getEncoding())) {
-    FenceAsyncSharedOp::create(b, loc);
-    tile::BarrierOp::create(b, loc);
-  }
+  fenceDenseBuffer(b, loc, bufferType);
   AsyncTMACopyLocalToGlobalOp::create(b, loc, desc, indices, buffer, reduce);
   b.setInsertionPoint(op->getBlock()->getTerminator());
   AsyncTMAStoreWaitOp::create(b, loc, 0);
