@@ -30,9 +30,6 @@ max |ref|.
 
 import collections
 import os
-import re
-import shutil
-import subprocess
 import sys
 import zlib
 
@@ -40,6 +37,7 @@ import pytest
 
 import warpforge
 import warpforge.language as tl
+from sass_helpers import check_sass, needs_disassembler
 from warpforge import OutOfResources
 
 torch = pytest.importorskip("torch")
@@ -408,25 +406,12 @@ def test_bench_kernel_autotuned(mode, shape):
 # -- SASS --------------------------------------------------------------------------------
 
 
-def disassemble(cubin: bytes, tmp_path) -> str:
-    path = tmp_path / "kernel.cubin"
-    path.write_bytes(cubin)
-    if shutil.which("cuobjdump"):
-        argv = ["cuobjdump", "-sass", str(path)]
-    else:
-        argv = ["nvdisasm", str(path)]
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, f"{' '.join(argv)} failed: {proc.stderr}"
-    return proc.stdout
-
-
 SASS_CASES = [("fp16", Config(128, 256, 64, 8, 3)), ("fp16", Config(128, 128, 64, 4, 4)),
               ("bf16", Config(128, 256, 64, 8, 3)), ("bf16", Config(128, 128, 64, 4, 4)),
               ("e4m3", Config(128, 256, 128, 8, 3))]
 
 
-@pytest.mark.skipif(not (shutil.which("cuobjdump") or shutil.which("nvdisasm")),
-                    reason="needs cuobjdump or nvdisasm")
+@needs_disassembler
 @pytest.mark.parametrize("dtype,config", SASS_CASES,
                          ids=[f"{d}-{cfg_id(c)}" for d, c in SASS_CASES])
 def test_sass_uses_wgmma_without_spills(dtype, config, tmp_path):
@@ -453,8 +438,7 @@ def test_sass_uses_wgmma_without_spills(dtype, config, tmp_path):
                tmp_path)
 
 
-@pytest.mark.skipif(not (shutil.which("cuobjdump") or shutil.which("nvdisasm")),
-                    reason="needs cuobjdump or nvdisasm")
+@needs_disassembler
 def test_sass_int8_uses_igmma(tmp_path):
     """int8 at 128x256x128 with 8 warps and 3 stages, B N-major, as for
     4096^3: IGMMA in the SASS, no local memory, no serialized pipeline."""
@@ -467,20 +451,3 @@ def test_sass_int8_uses_igmma(tmp_path):
     check_sass(k, "int8 128x256x128-w8-s3", "IGMMA", tmp_path)
 
 
-def check_sass(k, what, opcode, tmp_path):
-    """wgmma in `k`'s PTX, `opcode` in its SASS, no local memory, no
-    serialized wgmma pipeline."""
-    assert "wgmma.mma_async" in k.asm["ptx"], f"{what}: no wgmma in the PTX"
-    sass = disassemble(k.asm["cubin"], tmp_path)
-    assert opcode in sass, f"{what}: no {opcode} in the SASS"
-    log = k.metadata.get("ptxas_log", "")
-    assert "spill_stores" in k.metadata, f"{what}: no ptxas figures for the kernel:\n{log}"
-    assert k.metadata["spill_stores"] == 0 and k.metadata["spill_loads"] == 0, \
-        f"{what}: ptxas spills:\n{log}"
-    local = re.findall(r"^.*\b(?:STL|LDL)\b.*$", sass, re.MULTILINE)
-    assert not local, f"{what}: local-memory accesses in the SASS:\n" + "\n".join(local[:10])
-    assert k.n_spills == 0, f"{what}: {k.n_spills} bytes of local memory per thread"
-    # ptxas C7514/C7515: it serialized the wgmma pipeline (e.g. because
-    # non-wgmma instructions touch accumulator registers while a product is
-    # in flight), which costs the overlap of consecutive products.
-    assert "serialized" not in log, f"{what}: ptxas serialized the wgmma pipeline:\n{log}"

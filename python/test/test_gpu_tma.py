@@ -53,6 +53,8 @@ from warpforge.compiler import CompilationError
 from warpforge.runtime.allocation import NoAllocatorError
 from warpforge.tools.tensor_descriptor import TensorDescriptor
 
+from sass_helpers import check_sass, needs_disassembler
+
 torch = pytest.importorskip("torch")
 import tutorial09_kernels as tut  # noqa: E402  (needs torch for its wrappers)
 
@@ -587,3 +589,42 @@ def test_block_the_tma_cannot_move_fails_at_compile():
     src.block_shape = [16, 2]  # 8 bytes a row
     with pytest.raises(CompilationError, match=r"parameter 'src'.*spans 8 bytes"):
         copy_2d[(4, 4)](src, dst, BM=16, BN=16)
+
+
+# -- SASS ---------------------------------------------------------------------------------
+
+SASS_TMA_CASES = [("tma", "fp16"), ("tma_persistent", "fp16"), ("tma_persistent", "fp8")]
+
+
+@needs_disassembler
+@pytest.mark.parametrize("kernel,dtype_name", SASS_TMA_CASES,
+                         ids=[f"{k}-{d}" for k, d in SASS_TMA_CASES])
+def test_sass_tma_matmul(kernel, dtype_name, tmp_path):
+    """Tutorial 09's TMA kernels at the benchmark's config (128x256x64, 128
+    for fp8; 8 warps, 3 stages), compiled as the benchmark launches them:
+    bulk tensor copies in (UTMALDG) and out (UTMASTG) in the SASS, HGMMA or
+    QGMMA reading the TMA's buffers, no local memory, no serialized wgmma
+    pipeline; the 16-bit accumulators reach the store buffer through
+    stmatrix (STSM), fp8's (converted to fp8 elements) through plain
+    shared stores."""
+    dtype = DTYPES[dtype_name]
+    block_k = 128 if dtype_name == "fp8" else 64
+    a = torch.empty((4096, 4096), device="cuda", dtype=dtype)
+    dummy = [1, 1]
+    a_desc, b_desc, c_desc = (TensorDescriptor.from_tensor(a, dummy) for _ in range(3))
+    meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": block_k,
+            "GROUP_SIZE_M": 8, "FP8_OUTPUT": dtype_name == "fp8", "WARP_SPECIALIZE": False}
+    if kernel == "tma_persistent":
+        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=sm_count())
+    tut.matmul_tma_set_block_size_hook({"a_desc": a_desc, "b_desc": b_desc,
+                                        "c_desc": c_desc, **meta})
+    jit_fn = {"tma": tut.matmul_kernel_tma,
+              "tma_persistent": tut.matmul_kernel_tma_persistent}[kernel].fn
+    k = jit_fn.warmup(a_desc, b_desc, c_desc, 4096, 4096, 4096, grid=(1,), num_warps=8,
+                      num_stages=3, **meta)
+    what = f"{kernel} {dtype_name}"
+    sass = check_sass(k, what, "QGMMA" if dtype_name == "fp8" else "HGMMA", tmp_path)
+    for opcode in ("UTMALDG", "UTMASTG"):
+        assert opcode in sass, f"{what}: no {opcode} in the SASS"
+    if dtype_name == "fp16":
+        assert "STSM" in sass, f"{what}: the epilogue does not use stmatrix (no STSM)"

@@ -10,7 +10,8 @@
 // emitNVMMAOffset in Utility.h.
 //
 // A thread accesses the elements it holds consecutively along the buffer's
-// contiguous dim in vectors of up to 16 bytes (getSharedVectorElems).
+// contiguous dim in vectors of up to 16 bytes (getSharedVectorElems);
+// 16-bit accumulator fragments are stored with stmatrix (emitStMatrixStores).
 //
 // Shared memory written by some threads and read by others needs a
 // barrier in between, and a buffer overwritten while others may still read
@@ -44,12 +45,21 @@ LogicalResult checkDistributed(Operation *op, RankedTensorType type) {
 /// the async proxy, which sees generic stores only after a proxy fence.
 void storeTensor(OpBuilder &b, Location loc, Value memdesc, Value base,
                  RankedTensorType tensorType, ArrayRef<Value> values) {
-  unsigned vec = getSharedVectorElems(memdesc, tensorType);
-  SmallVector<Value> ptrs =
-      emitSharedVectorAddresses(b, loc, memdesc, base, tensorType, vec);
-  emitBarrier(b, loc);
-  for (auto [k, ptr] : llvm::enumerate(ptrs))
-    storeVector(b, loc, ptr, values.slice(k * vec, vec));
+  // Accumulator fragments go out a warp's four 8x8 matrices at a time;
+  // anything else in the widest vectors the layouts allow.  Addresses
+  // first: they need not wait for the barrier.
+  if (std::optional<SmallVector<Value>> rows =
+          emitStMatrixAddresses(b, loc, memdesc, base, tensorType)) {
+    emitBarrier(b, loc);
+    emitStMatrixStores(b, loc, *rows, values);
+  } else {
+    unsigned vec = getSharedVectorElems(memdesc, tensorType);
+    SmallVector<Value> ptrs =
+        emitSharedVectorAddresses(b, loc, memdesc, base, tensorType, vec);
+    emitBarrier(b, loc);
+    for (auto [k, ptr] : llvm::enumerate(ptrs))
+      storeVector(b, loc, ptr, values.slice(k * vec, vec));
+  }
   if (isa<NVMMASharedEncodingAttr>(
           cast<MemDescType>(memdesc.getType()).getEncoding()))
     emitAsyncProxyFence(b, loc);

@@ -321,69 +321,38 @@ unsigned getSharedVectorElems(Value memdesc, RankedTensorType tensorType) {
   return unsigned(std::max<int64_t>(1, vec));
 }
 
-/// How each vector of a thread's list is placed relative to its first one,
-/// the same way in every thread: at `offsets[i]` added to it, or xor-ed
-/// into it.
-struct ThreadInvariantOffsets {
-  bool additive;
-  SmallVector<int64_t> offsets;
-};
+namespace {
 
-/// For each vector of `vec` elements of the thread's `type` list, the
-/// offset `offsetOf` gives its first element relative to that of the first
-/// vector, when it is the same in every thread, as a difference (checked
-/// first) or as an xor; nothing when neither holds.
-static std::optional<ThreadInvariantOffsets> getThreadInvariantOffsets(
-    RankedTensorType type, unsigned vec, unsigned numThreads,
-    llvm::function_ref<int64_t(ArrayRef<int64_t>)> offsetOf) {
-  SmallVector<int64_t> sums, xors;
-  bool additive = true, xored = true;
-  auto cta = getCTAElementCoords(type.getEncoding(), type.getShape(),
-                                 numThreads);
-  for (unsigned tid = 0; tid < numThreads && (additive || xored); ++tid) {
-    ArrayRef<SmallVector<int64_t>> coords = cta[tid];
-    int64_t first = offsetOf(coords[0]);
-    for (unsigned i = 0; i < coords.size(); i += vec) {
-      int64_t offset = offsetOf(coords[i]);
-      if (tid == 0) {
-        sums.push_back(offset - first);
-        xors.push_back(offset ^ first);
-        continue;
-      }
-      additive &= sums[i / vec] == offset - first;
-      xored &= xors[i / vec] == (offset ^ first);
-    }
-  }
-  if (additive)
-    return ThreadInvariantOffsets{true, sums};
-  if (xored)
-    return ThreadInvariantOffsets{false, xors};
-  return std::nullopt;
-}
-
-SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
-                                             Value memdesc, Value base,
-                                             RankedTensorType tensorType,
-                                             unsigned vec) {
-  auto type = cast<MemDescType>(memdesc.getType());
-  auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding());
+/// Where the elements of a shared buffer are, at compile time and in the
+/// IR: bytes into an NVMMA buffer (swizzled), elements into a dense one
+/// (by the strides of the buffer a sub-tile is cut from).
+struct BufferAddressing {
+  MemDescType type;
+  NVMMASharedEncodingAttr nvmma;
   SmallVector<int64_t> strides;
-  if (!nvmma) {
-    auto buffer = cast<MemDescType>(getAddressedBuffer(memdesc).getType());
-    strides = getDenseStrides(buffer.getShape(),
-                              cast<SharedEncodingAttr>(buffer.getEncoding()));
+  Type unitType;
+
+  BufferAddressing(OpBuilder &b, Value memdesc)
+      : type(cast<MemDescType>(memdesc.getType())),
+        nvmma(dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding())) {
+    if (!nvmma) {
+      auto buffer = cast<MemDescType>(getAddressedBuffer(memdesc).getType());
+      strides = getDenseStrides(buffer.getShape(),
+                                cast<SharedEncodingAttr>(buffer.getEncoding()));
+    }
+    unitType = nvmma ? b.getI8Type() : type.getElementType();
   }
-  // Bytes into an NVMMA buffer, elements into a dense one.
-  Type unitType = nvmma ? b.getI8Type() : type.getElementType();
-  auto offsetOf = [&](ArrayRef<int64_t> coords) -> int64_t {
+
+  int64_t offsetOf(ArrayRef<int64_t> coords) const {
     if (nvmma)
       return getNVMMAOffset(coords, type.getShape(), nvmma);
     int64_t offset = 0;
     for (auto [c, stride] : llvm::zip(coords, strides))
       offset += c * stride;
     return offset;
-  };
-  auto emitOffset = [&](ArrayRef<Value> coords) -> Value {
+  }
+
+  Value emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
     if (nvmma)
       return emitNVMMAOffset(b, loc, coords, type.getShape(), nvmma);
     Value offset;
@@ -396,18 +365,64 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
                       : term;
     }
     return offset ? offset : i32Val(b, loc, 0);
-  };
-  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
-  // Where every thread's vectors sit at the same distances from its first
-  // one, one address computation serves them all: repetitions of the
-  // layout's tile along rows keep a row's position in the 8-row swizzle
-  // atom, and ptxas folds the distances into the instructions' immediate
-  // offsets.  Where they sit at the same xor (repetitions along a swizzled
-  // line), one xor per vector does.
+  }
+};
+
+/// How each access of a thread is placed relative to its first one, the
+/// same way in every thread: at `offsets[i]` added to it, or xor-ed into it.
+struct ThreadInvariantOffsets {
+  bool additive;
+  SmallVector<int64_t> offsets;
+};
+
+/// For each access (`cta[tid][i]` are the coordinates of thread tid's i-th
+/// access), the offset of its first element relative to that of the
+/// thread's first access, when it is the same in every thread, as a
+/// difference (checked first) or as an xor; nothing when neither holds.
+std::optional<ThreadInvariantOffsets>
+getThreadInvariantOffsets(ArrayRef<SmallVector<SmallVector<int64_t>>> cta,
+                          const BufferAddressing &addressing) {
+  SmallVector<int64_t> sums, xors;
+  bool additive = true, xored = true;
+  for (auto [tid, coords] : llvm::enumerate(cta)) {
+    if (!additive && !xored)
+      break;
+    int64_t first = addressing.offsetOf(coords[0]);
+    for (auto [i, c] : llvm::enumerate(coords)) {
+      int64_t offset = addressing.offsetOf(c);
+      if (tid == 0) {
+        sums.push_back(offset - first);
+        xors.push_back(offset ^ first);
+        continue;
+      }
+      additive &= sums[i] == offset - first;
+      xored &= xors[i] == (offset ^ first);
+    }
+  }
+  if (additive)
+    return ThreadInvariantOffsets{true, sums};
+  if (xored)
+    return ThreadInvariantOffsets{false, xors};
+  return std::nullopt;
+}
+
+/// The `!llvm.ptr<3>` of each of the running thread's accesses, at `coords`
+/// in the IR, `cta` at compile time (thread by thread).  Where every
+/// thread's accesses sit at the same distances from its first one, one
+/// address computation serves them all: repetitions of a layout's tile
+/// along rows keep a row's position in the 8-row swizzle atom, and ptxas
+/// folds the distances into the instructions' immediate offsets.  Where
+/// they sit at the same xor (repetitions along a swizzled line), one xor
+/// per access does.
+SmallVector<Value>
+emitAccessAddresses(OpBuilder &b, Location loc,
+                    const BufferAddressing &addressing, Value base,
+                    ArrayRef<SmallVector<Value>> coords,
+                    ArrayRef<SmallVector<SmallVector<int64_t>>> cta) {
+  Type unitType = addressing.unitType;
   if (std::optional<ThreadInvariantOffsets> relative =
-          getThreadInvariantOffsets(tensorType, vec, getNumThreads(b),
-                                    offsetOf)) {
-    Value first = emitOffset(indices[0]);
+          getThreadInvariantOffsets(cta, addressing)) {
+    Value first = addressing.emitOffset(b, loc, coords[0]);
     Value firstPtr = gep(b, loc, unitType, base, first);
     SmallVector<Value> ptrs;
     for (int64_t offset : relative->offsets) {
@@ -424,10 +439,217 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
     return ptrs;
   }
   SmallVector<Value> ptrs;
-  for (unsigned i = 0; i < indices.size(); i += vec)
-    ptrs.push_back(gep(b, loc, unitType, base, emitOffset(indices[i])));
+  for (ArrayRef<Value> c : coords)
+    ptrs.push_back(gep(b, loc, unitType, base, addressing.emitOffset(b, loc, c)));
   return ptrs;
 }
 
+} // namespace
+
+SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
+                                             Value memdesc, Value base,
+                                             RankedTensorType tensorType,
+                                             unsigned vec) {
+  BufferAddressing addressing(b, memdesc);
+  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
+  SmallVector<SmallVector<Value>> coords;
+  for (unsigned i = 0; i < indices.size(); i += vec)
+    coords.push_back(indices[i]);
+  auto cta = getCTAElementCoords(tensorType.getEncoding(),
+                                 tensorType.getShape(), getNumThreads(b));
+  for (auto &threadCoords : cta) {
+    SmallVector<SmallVector<int64_t>> firsts;
+    for (unsigned i = 0; i < threadCoords.size(); i += vec)
+      firsts.push_back(std::move(threadCoords[i]));
+    threadCoords = std::move(firsts);
+  }
+  return emitAccessAddresses(b, loc, addressing, base, coords, cta);
+}
+
+//===----------------------------------------------------------------------===//
+// stmatrix
+//
+// `stmatrix.sync.aligned.m8n8.x4.shared.b16` stores four 8x8 matrices of
+// 16-bit elements per warp.  Thread l gives one 32-bit register per matrix
+// (its elements (l / 4, 2 * (l % 4) + {0, 1}) of that matrix) and the
+// address of one matrix row (row l % 8 of matrix l / 8).  That register
+// fragment is the one mma and wgmma accumulators have: each pair of a
+// thread's list, taken in order, is such a register of an 8x8 matrix whose
+// rows are 16 contiguous bytes in the buffer (swizzling permutes aligned
+// 16-byte chunks, so a swizzled buffer keeps rows whole).  One instruction
+// replaces four 4-byte stores and writes whole 16-byte rows, which spreads
+// a warp's 512 bytes over all banks.
+//
+// Whether a layout has that fragment is decided at compile time by
+// evaluating where every thread's elements are, not by naming layouts:
+// pair k of thread l of warp w must sit at M_k(w) + (l / 4, 2 * (l % 4))
+// (row, column; columns the buffer's contiguous dim) with M_k(w)'s column
+// a multiple of 8, and the four matrices of each instruction must sit at
+// the same offsets from the first in every warp and instruction, linear
+// in the bits of the matrix index (as (0,0), (8,0), (0,8), (8,8) in the
+// accumulators), so that a lane finds its row's address with two selects
+// folded into adds.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+struct StMatrixPlan {
+  unsigned rowDim, colDim;
+  /// Offset of matrix q of an instruction from its first matrix:
+  /// (q & 1) * step1 + (q >> 1) * step2, per dim.
+  SmallVector<int64_t> step1, step2;
+  /// Coordinates of each thread's row address, per instruction.
+  SmallVector<SmallVector<SmallVector<int64_t>>> cta;
+};
+
+std::optional<StMatrixPlan> planStMatrix(Value memdesc,
+                                         RankedTensorType tensorType,
+                                         unsigned numThreads) {
+  auto type = cast<MemDescType>(memdesc.getType());
+  if (type.getShape().size() != 2 || tensorType.getRank() != 2 ||
+      type.getElementType().getIntOrFloatBitWidth() != 16 ||
+      !isLowerableDistributed(tensorType.getEncoding()) ||
+      numThreads % 32 != 0)
+    return std::nullopt;
+  auto [colDim, run] = getContiguousRun(memdesc);
+  if (run % 8 != 0)
+    return std::nullopt;
+  unsigned rowDim = 1 - colDim;
+  auto coords = getCTAElementCoords(tensorType.getEncoding(),
+                                    tensorType.getShape(), numThreads);
+  size_t n = coords[0].size();
+  if (n == 0 || n % 8 != 0)
+    return std::nullopt;
+  // M_k(w): the matrix origins of each warp.
+  unsigned numWarps = numThreads / 32;
+  SmallVector<SmallVector<std::array<int64_t, 2>>> origin(numWarps);
+  for (unsigned tid = 0; tid < numThreads; ++tid) {
+    unsigned lane = tid % 32, warp = tid / 32;
+    int64_t dr = lane / 4, dc = 2 * (lane % 4);
+    for (size_t k = 0; k < n / 2; ++k) {
+      ArrayRef<int64_t> e0 = coords[tid][2 * k], e1 = coords[tid][2 * k + 1];
+      if (e1[rowDim] != e0[rowDim] || e1[colDim] != e0[colDim] + 1)
+        return std::nullopt;
+      std::array<int64_t, 2> m = {e0[rowDim] - dr, e0[colDim] - dc};
+      if (lane == 0) {
+        if (m[1] % 8 != 0)
+          return std::nullopt;
+        origin[warp].push_back(m);
+      } else if (origin[warp][k] != m) {
+        return std::nullopt;
+      }
+    }
+  }
+  // The four matrices of an instruction, relative to its first.
+  auto delta = [&](unsigned warp, size_t g, unsigned q) {
+    auto a = origin[warp][4 * g + q], o = origin[warp][4 * g];
+    return std::array<int64_t, 2>{a[0] - o[0], a[1] - o[1]};
+  };
+  std::array<int64_t, 2> d1 = delta(0, 0, 1), d2 = delta(0, 0, 2),
+                         d3 = delta(0, 0, 3);
+  if (d3[0] != d1[0] + d2[0] || d3[1] != d1[1] + d2[1])
+    return std::nullopt;
+  for (unsigned w = 0; w < numWarps; ++w)
+    for (size_t g = 0; g < n / 8; ++g)
+      if (delta(w, g, 1) != d1 || delta(w, g, 2) != d2 ||
+          delta(w, g, 3) != d3)
+        return std::nullopt;
+  StMatrixPlan plan;
+  plan.rowDim = rowDim;
+  plan.colDim = colDim;
+  plan.step1.assign(2, 0);
+  plan.step2.assign(2, 0);
+  plan.step1[rowDim] = d1[0];
+  plan.step1[colDim] = d1[1];
+  plan.step2[rowDim] = d2[0];
+  plan.step2[colDim] = d2[1];
+  plan.cta.resize(numThreads);
+  for (unsigned tid = 0; tid < numThreads; ++tid) {
+    unsigned lane = tid % 32, q = lane / 8;
+    for (size_t g = 0; g < n / 8; ++g) {
+      auto o = origin[tid / 32][4 * g];
+      SmallVector<int64_t> c(2);
+      c[rowDim] = o[0] + (q & 1) * d1[0] + (q >> 1) * d2[0] + lane % 8;
+      c[colDim] = o[1] + (q & 1) * d1[1] + (q >> 1) * d2[1];
+      plan.cta[tid].push_back(std::move(c));
+    }
+  }
+  return plan;
+}
+
+/// Two 16-bit values in one i32 register, the first in the low half.
+Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vecType = VectorType::get({2}, lo.getType());
+  Value v = LLVM::PoisonOp::create(b, loc, vecType);
+  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Val(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Val(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
+} // namespace
+
+std::optional<SmallVector<Value>>
+emitStMatrixAddresses(OpBuilder &b, Location loc, Value memdesc, Value base,
+                      RankedTensorType tensorType) {
+  std::optional<StMatrixPlan> plan =
+      planStMatrix(memdesc, tensorType, getNumThreads(b));
+  if (!plan)
+    return std::nullopt;
+  BufferAddressing addressing(b, memdesc);
+  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
+  auto [lane, warp] = getLaneAndWarpId(b, loc);
+  (void)warp;
+  // The lane's row address, relative to its own first element of the
+  // instruction: back to the matrix origin (-(l / 4), -2 * (l % 4)), to
+  // matrix q = l / 8 of the instruction, to row l % 8.
+  auto c = [&](int64_t v) { return i32Val(b, loc, v); };
+  Value q = LLVM::LShrOp::create(b, loc, lane, c(3));
+  Value q1 = LLVM::AndOp::create(b, loc, q, c(1));
+  Value q2 = LLVM::LShrOp::create(b, loc, q, c(1));
+  auto along = [&](unsigned dim) -> Value {
+    Value d = c(0);
+    if (plan->step1[dim])
+      d = LLVM::AddOp::create(b, loc, d,
+                              LLVM::MulOp::create(b, loc, q1,
+                                                  c(plan->step1[dim])));
+    if (plan->step2[dim])
+      d = LLVM::AddOp::create(b, loc, d,
+                              LLVM::MulOp::create(b, loc, q2,
+                                                  c(plan->step2[dim])));
+    return d;
+  };
+  Value rowDelta = LLVM::SubOp::create(
+      b, loc,
+      LLVM::AddOp::create(b, loc, along(plan->rowDim),
+                          LLVM::AndOp::create(b, loc, lane, c(7))),
+      LLVM::LShrOp::create(b, loc, lane, c(2)));
+  Value colDelta = LLVM::SubOp::create(
+      b, loc, along(plan->colDim),
+      LLVM::ShlOp::create(b, loc, LLVM::AndOp::create(b, loc, lane, c(3)),
+                          c(1)));
+  SmallVector<SmallVector<Value>> coords;
+  for (size_t i = 0; i < indices.size(); i += 8) {
+    SmallVector<Value> rc(2);
+    rc[plan->rowDim] =
+        LLVM::AddOp::create(b, loc, indices[i][plan->rowDim], rowDelta);
+    rc[plan->colDim] =
+        LLVM::AddOp::create(b, loc, indices[i][plan->colDim], colDelta);
+    coords.push_back(std::move(rc));
+  }
+  return emitAccessAddresses(b, loc, addressing, base, coords, plan->cta);
+}
+
+void emitStMatrixStores(OpBuilder &b, Location loc, ArrayRef<Value> ptrs,
+                        ArrayRef<Value> values) {
+  for (auto [g, ptr] : llvm::enumerate(ptrs)) {
+    SmallVector<Value> regs;
+    for (unsigned k = 0; k < 4; ++k)
+      regs.push_back(packHalves(b, loc, values[8 * g + 2 * k],
+                                values[8 * g + 2 * k + 1]));
+    NVVM::StMatrixOp::create(b, loc, ptr, regs, NVVM::MMALayout::row,
+                             NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),
+                             NVVM::LdStMatrixEltType::B16);
+  }
+}
 
 } // namespace warpforge

@@ -289,3 +289,70 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 32, 16]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // A 16-bit wgmma accumulator into a swizzled buffer (a TMA-store
+  // epilogue): each thread's 16 elements are two stmatrix.x4, four 8x8
+  // matrices each; the second instruction's rows are the first's 16
+  // columns on, within the 32-column (64-byte) swizzle line: an xor.
+  // CHECK-LABEL: llvm.func @stmatrix_wgmma_accumulator
+  // CHECK: %[[ROW0:.*]] = llvm.getelementptr %{{.*}}[%[[OFF:.*]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK: %[[X:.*]] = llvm.xor %[[OFF]], %{{.*}} : i32
+  // CHECK-NEXT: %[[ROW1:.*]] = llvm.getelementptr %{{.*}}[%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+  // CHECK: nvvm.stmatrix %[[ROW0]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>} : !llvm.ptr<3>, i32, i32, i32, i32
+  // CHECK: nvvm.stmatrix %[[ROW1]],
+  // CHECK-NOT: llvm.store
+  // CHECK: nvvm.fence.proxy
+  // CHECK-NEXT: nvvm.barrier0
+  tile.func public @stmatrix_wgmma_accumulator(%f: f16) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #nvmma, mutable>
+    %x = tile.splat %f : f16 -> tensor<64x32xf16, #wgmma>
+    tilegpu.local_store %x, %m : tensor<64x32xf16, #wgmma> -> !tilegpu.memdesc<64x32xf16, #nvmma, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 32, 16]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // 32-bit elements have no stmatrix: vector stores of the thread's pairs.
+  // CHECK-LABEL: llvm.func @no_stmatrix_for_f32
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: llvm.return
+  tile.func public @no_stmatrix_for_f32(%f: f32) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf32, #nvmma, mutable>
+    %x = tile.splat %f : f32 -> tensor<64x32xf32, #wgmma>
+    tilegpu.local_store %x, %m : tensor<64x32xf32, #wgmma> -> !tilegpu.memdesc<64x32xf32, #nvmma, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 32, 16]>
+#shared = #tilegpu.shared<order = [0, 1]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // Into a column-major buffer a thread's pair is not along the rows of
+  // 16 bytes stmatrix writes: element stores.
+  // CHECK-LABEL: llvm.func @no_stmatrix_across_contiguous_dim
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: llvm.return
+  tile.func public @no_stmatrix_across_contiguous_dim(%f: f16) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #shared, mutable>
+    %x = tile.splat %f : f16 -> tensor<64x32xf16, #wgmma>
+    tilegpu.local_store %x, %m : tensor<64x32xf16, #wgmma> -> !tilegpu.memdesc<64x32xf16, #shared, mutable>
+    tile.return
+  }
+}

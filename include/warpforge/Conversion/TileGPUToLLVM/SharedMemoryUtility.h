@@ -112,6 +112,22 @@ emitSharedVectorAddresses(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value memdesc, mlir::Value base,
                           mlir::RankedTensorType tensorType, unsigned vec);
 
+/// The row addresses, one per `stmatrix.x4`, through which the thread's
+/// `tensorType` elements go into shared buffer `memdesc` (lowered `base`),
+/// when every warp holds 8x8 matrices of 16-bit elements in the
+/// mma-accumulator fragment whose rows are whole 16-byte chunks of the
+/// buffer (SharedMemoryUtility.cpp says how that is decided); nothing, and
+/// nothing emitted, otherwise.
+std::optional<llvm::SmallVector<mlir::Value>>
+emitStMatrixAddresses(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value memdesc, mlir::Value base,
+                      mlir::RankedTensorType tensorType);
+/// The stores themselves: the thread's lowered `values`, eight per address
+/// of emitStMatrixAddresses.  No barriers or fences: the caller's.
+void emitStMatrixStores(mlir::OpBuilder &b, mlir::Location loc,
+                        llvm::ArrayRef<mlir::Value> ptrs,
+                        llvm::ArrayRef<mlir::Value> values);
+
 } // namespace warpforge
 
 #endif // WARPFORGE_CONVERSION_TILEGPUTOLLVM_SHAREDMEMORYUTILITY_H
