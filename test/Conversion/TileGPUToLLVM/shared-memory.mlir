@@ -323,10 +323,10 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 32, 16]>
 #nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>
 module attributes {"tilegpu.num-warps" = 4 : i32} {
-  // 32-bit elements have no stmatrix: vector stores of the thread's pairs.
+  // 32-bit elements have no stmatrix: element stores.
   // CHECK-LABEL: llvm.func @no_stmatrix_for_f32
   // CHECK-NOT: nvvm.stmatrix
-  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
   // CHECK-NOT: nvvm.stmatrix
   // CHECK: llvm.return
   tile.func public @no_stmatrix_for_f32(%f: f32) {

@@ -5,9 +5,9 @@
 // pipeliner keeps the rings and barriers across tiles: they are allocated
 // and initialized once before the tile loop, which carries the ring
 // position and phase; the first tile's first copies go before the tile
-// loop, and each tile issues the next tile's first copies as soon as its
-// products are done (after the wait and the CTA barrier), before its own
-// epilogue.  The ring is freed after the tile loop.
+// loop, and each tile issues the next tile's first copies as soon as the
+// buffers they refill are free (after the K loop and a CTA barrier, while
+// the last product is still in flight), before its own epilogue.  The ring is freed after the tile loop.
 
 // CHECK-LABEL: tile.func public @mm(
 // CHECK: %[[A:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, {{.*}}, mutable, buffers = 3>
@@ -33,10 +33,12 @@
 // CHECK: tilegpu.warp_group_dot
 // CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
 // CHECK: scf.yield
-// After the tile's products: the next tile's first copies, then this
-// tile's epilogue.
-// CHECK: tilegpu.warp_group_dot_wait %[[K]]#0 {pendings = 0 : i32}
-// CHECK-NEXT: tile.barrier
+// After the tile's K loop: a CTA barrier (every warpgroup's products but
+// the last have retired), the next tile's first copies (into the buffers
+// of those retired products), then the wait for the last product, which
+// the copies overlap, and this tile's epilogue.
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: tile.barrier
 // CHECK-NEXT: %[[NEXT:.*]] = arith.addi %[[TILE]], %[[STEP]] : i32
 // CHECK-NEXT: arith.cmpi slt, %[[NEXT]], %[[UB]] : i32
 // CHECK: tilegpu.barrier_expect
@@ -45,7 +47,8 @@
 // CHECK: tilegpu.barrier_expect
 // CHECK: tilegpu.async_tma_copy_global_to_local
 // CHECK: tilegpu.async_tma_copy_global_to_local
-// CHECK: arith.truncf
+// CHECK-NEXT: %[[ACC:.*]] = tilegpu.warp_group_dot_wait %[[K]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: arith.truncf %[[ACC]]
 // CHECK: tile.descriptor_store
 // CHECK-NEXT: scf.yield %[[K]]#1, %[[K]]#3 : i32, i32
 // The ring is freed once, after the tile loop.

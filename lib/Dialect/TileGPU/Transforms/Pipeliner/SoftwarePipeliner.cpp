@@ -559,21 +559,33 @@ void pipelineLoop(LoopPipelinePlan &plan) {
   builder.setInsertionPointAfter(newLoop);
   SmallVector<Value> results(
       newLoop.getResults().take_front(keptArgs.size()));
-  if (plan.inFlightAcc) {
+  // The last product's wait.  In a tile loop it comes after the next
+  // tile's first copies: those refill the buffers of products K-S ..
+  // K-2, which every warpgroup's last wait (pendings = 1) retired before
+  // the CTA barrier, never that of the product still in flight (K-1), so
+  // the copies overlap it.  Without a tile loop the ring is freed next
+  // and its memory may be reused, so the wait goes before the barrier.
+  auto waitLastProduct = [&] {
+    if (!plan.inFlightAcc)
+      return;
     auto position = llvm::find(keptArgs, *plan.inFlightAcc) - keptArgs.begin();
     Value acc = results[position];
-    results[position] =
+    Value done =
         WarpGroupDotWaitOp::create(builder, loc, TypeRange{acc.getType()},
                                    ValueRange{acc}, 0)
             .getResult(0);
-  }
+    results[position] = done;
+  };
+  if (!rotation)
+    waitLastProduct();
   if (hasAsyncCopies(plan))
     AsyncWaitOp::create(builder, loc, ValueRange(), 0);
   tile::BarrierOp::create(builder, loc);
   if (rotation) {
-    // Every product of this tile is done (the barrier above): the next
-    // tile's first copies go into the ring now, before this tile's
-    // epilogue; the tile loop carries the ring position and phase.
+    // Every product but the last of this tile is done in every warpgroup
+    // (the barrier above): the next tile's first copies go into the ring
+    // now, before this tile's epilogue; the tile loop carries the ring
+    // position and phase.
     scf::ForOp outer = rotation->outer;
     Value nextIv = arith::AddIOp::create(builder, loc,
                                          outer.getInductionVar(),
@@ -585,6 +597,7 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     ValueRange finals = newLoop.getResults().take_back(3);
     issueTilePrologue(builder, loc, plan, *rotation, rings, barriers, nextIv,
                       nextExists, finals[0]);
+    waitLastProduct();
     auto outerYield = cast<scf::YieldOp>(outer.getBody()->getTerminator());
     unsigned n = outerYield.getNumOperands();
     outerYield->setOperand(n - 2, finals[0]);
