@@ -179,3 +179,11 @@ MemDescType MemDescType::getSingleBuffer() const {
   return MemDescType::get(getContext(), getShape(), getElementType(),
                           getEncoding(), getIsMutable(), 1);
 }
+
+LogicalResult ChannelType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  int64_t numBuffers) {
+  if (numBuffers < 1)
+    return emitError() << "a channel needs at least one slot, got "
+                       << numBuffers;
+  return success();
+}

@@ -453,3 +453,228 @@ LogicalResult WarpGroupDotWaitOp::verify() {
              << v.getType() << " is not in a #tilegpu.wgmma layout";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+int32_t WarpSpecializeOp::getTotalPartitionWarps() {
+  int32_t total = 0;
+  for (int32_t n : getPartitionNumWarps())
+    total += n;
+  return total;
+}
+
+// tilegpu.warp_specialize(%a, %b) attributes {...}
+// default {
+//   ...
+// }
+// partition0(%x: T, %y: U) num_warps(4) {
+//   ...
+// }
+ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
+                                    OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> captures;
+  SMLoc capturesLoc = parser.getCurrentLocation();
+  if (parser.parseOperandList(captures, OpAsmParser::Delimiter::Paren) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseKeyword("default"))
+    return failure();
+  Region *defaultRegion = result.addRegion();
+  if (parser.parseRegion(*defaultRegion, /*arguments=*/{}))
+    return failure();
+  SmallVector<int32_t> numWarps;
+  SmallVector<Type> captureTypes;
+  bool typesKnown = false;
+  for (unsigned i = 0;; ++i) {
+    std::string keyword = "partition" + std::to_string(i);
+    if (parser.parseOptionalKeyword(keyword))
+      break;
+    SmallVector<OpAsmParser::Argument> args;
+    if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
+                                 /*allowType=*/true))
+      return failure();
+    int32_t warps;
+    if (parser.parseKeyword("num_warps") || parser.parseLParen() ||
+        parser.parseInteger(warps) || parser.parseRParen())
+      return failure();
+    numWarps.push_back(warps);
+    SmallVector<Type> types;
+    for (auto &arg : args)
+      types.push_back(arg.type);
+    if (!typesKnown) {
+      captureTypes = types;
+      typesKnown = true;
+    } else if (types != captureTypes) {
+      return parser.emitError(parser.getCurrentLocation(),
+                              "every partition takes the captures' types");
+    }
+    Region *region = result.addRegion();
+    if (parser.parseRegion(*region, args))
+      return failure();
+  }
+  if (!typesKnown && !captures.empty())
+    return parser.emitError(capturesLoc,
+                            "captures without a partition to take them");
+  if (parser.resolveOperands(captures, captureTypes, capturesLoc,
+                             result.operands))
+    return failure();
+  result.addAttribute(getPartitionNumWarpsAttrName(result.name),
+                      parser.getBuilder().getDenseI32ArrayAttr(numWarps));
+  return success();
+}
+
+void WarpSpecializeOp::print(OpAsmPrinter &p) {
+  p << "(" << getExplicitCaptures() << ")";
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {getPartitionNumWarpsAttrName()});
+  p.printNewline();
+  p << "default ";
+  p.printRegion(getDefaultRegion(), /*printEntryBlockArgs=*/false);
+  for (auto [i, region, warps] :
+       llvm::enumerate(getPartitionRegions(), getPartitionNumWarps())) {
+    p.printNewline();
+    p << "partition" << i << "(";
+    llvm::interleaveComma(region.getArguments(), p, [&](BlockArgument arg) {
+      p.printRegionArgument(arg);
+    });
+    p << ") num_warps(" << warps << ") ";
+    p.printRegion(region, /*printEntryBlockArgs=*/false);
+  }
+}
+
+static bool isValidRegisterCount(int32_t n) {
+  return n >= 24 && n <= 256 && n % 8 == 0;
+}
+
+LogicalResult WarpSpecializeOp::verify() {
+  ArrayRef<int32_t> numWarps = getPartitionNumWarps();
+  if (numWarps.size() != getPartitionRegions().size())
+    return emitOpError("has ") << getPartitionRegions().size()
+                               << " partitions but " << numWarps.size()
+                               << " warp counts";
+  if (numWarps.empty())
+    return emitOpError("needs at least one partition");
+  for (int32_t n : numWarps)
+    if (n <= 0)
+      return emitOpError("a partition needs at least one warp, got ") << n;
+  if (std::optional<ArrayRef<int32_t>> regs = getRequestedRegisters()) {
+    if (regs->size() != numWarps.size())
+      return emitOpError("requests registers for ")
+             << regs->size() << " partitions, but it has " << numWarps.size();
+    if (!getDefaultRegisters())
+      return emitOpError("requests partition registers without "
+                         "defaultRegisters: setmaxnreg moves registers "
+                         "between all the warpgroups");
+    for (auto [n, r] : llvm::zip(numWarps, *regs)) {
+      if (n % 4 != 0)
+        return emitOpError("setmaxnreg needs whole warpgroups: a partition "
+                           "of ")
+               << n << " warps cannot request registers";
+      if (!isValidRegisterCount(r))
+        return emitOpError("register counts must be multiples of 8 from 24 "
+                           "to 256, got ")
+               << r;
+    }
+  } else if (getDefaultRegisters()) {
+    return emitOpError("has defaultRegisters but no requestedRegisters");
+  }
+  if (std::optional<int32_t> r = getDefaultRegisters())
+    if (!isValidRegisterCount(*r))
+      return emitOpError("register counts must be multiples of 8 from 24 "
+                         "to 256, got ")
+             << *r;
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verifyRegions() {
+  if (!isa<WarpYieldOp>(getDefaultRegion().front().getTerminator()))
+    return emitOpError("the default region must end with tilegpu.warp_yield");
+  for (auto [i, region] : llvm::enumerate(getPartitionRegions())) {
+    Block &block = region.front();
+    if (!isa<WarpReturnOp>(block.getTerminator()))
+      return emitOpError("partition ")
+             << i << " must end with tilegpu.warp_return";
+    if (block.getArgumentTypes() != getExplicitCaptures().getTypes())
+      return emitOpError("partition ")
+             << i << " must take one argument per capture, of its type";
+    // Partitions are isolated from above: their warps get values only
+    // through the captures.
+    WalkResult walk = region.walk([&](Operation *op) {
+      for (Value operand : op->getOperands()) {
+        Region *defRegion = operand.getParentRegion();
+        if (defRegion != &region && !region.isAncestor(defRegion)) {
+          op->emitOpError("uses a value defined outside its "
+                          "tilegpu.warp_specialize partition; pass it as a "
+                          "capture");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Channels
+//===----------------------------------------------------------------------===//
+
+LogicalResult CreateChannelOp::verify() {
+  int64_t n = getResult().getType().getNumBuffers();
+  if (getBuffers().empty())
+    return emitOpError("needs at least one ring buffer");
+  for (Value buffer : getBuffers()) {
+    auto type = cast<MemDescType>(buffer.getType());
+    if (!type.getIsMutable() || type.getNumBuffers() != n)
+      return emitOpError("each ring must be mutable with the channel's ")
+             << n << " buffers, got " << type;
+  }
+  return success();
+}
+
+/// The channel's rings, when its tilegpu.create_channel is in view (through
+/// the captures of the partitions it is passed to).
+static std::optional<OperandRange> getChannelRings(Value channel) {
+  while (auto arg = dyn_cast<BlockArgument>(channel)) {
+    auto ws = dyn_cast_or_null<WarpSpecializeOp>(arg.getOwner()->getParentOp());
+    if (!ws || arg.getOwner()->getParent() == &ws.getDefaultRegion() ||
+        arg.getArgNumber() >= ws.getExplicitCaptures().size())
+      return std::nullopt;
+    channel = ws.getExplicitCaptures()[arg.getArgNumber()];
+  }
+  if (auto create = channel.getDefiningOp<CreateChannelOp>())
+    return create.getBuffers();
+  return std::nullopt;
+}
+
+LogicalResult ChannelTMALoadOp::verify() {
+  std::optional<OperandRange> rings = getChannelRings(getChannel());
+  if (!rings)
+    return success();
+  if (getBuffer() >= rings->size())
+    return emitOpError("buffer ")
+           << getBuffer() << " of a channel of " << rings->size()
+           << " rings";
+  auto ring = cast<MemDescType>((*rings)[getBuffer()].getType());
+  return verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
+                         ring.getSingleBuffer(), /*mustBeMutable=*/true);
+}
+
+LogicalResult ChannelWaitOp::verify() {
+  std::optional<OperandRange> rings = getChannelRings(getChannel());
+  if (!rings)
+    return success();
+  if (rings->size() != getBuffers().size())
+    return emitOpError("gives one buffer per ring of the channel (")
+           << rings->size() << "), got " << getBuffers().size();
+  for (auto [ring, slot] : llvm::zip(*rings, getBuffers())) {
+    auto expected = cast<MemDescType>(ring.getType()).getSingleBuffer();
+    if (slot.getType() != expected)
+      return emitOpError("buffer type ")
+             << slot.getType() << " is not one slot of the ring, " << expected;
+  }
+  return success();
+}

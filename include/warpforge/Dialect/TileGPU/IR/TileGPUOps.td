@@ -24,6 +24,9 @@ def TileGPU_AsyncToken : DialectType<TileGPU_Dialect,
     CPred<"::llvm::isa<::warpforge::tilegpu::AsyncTokenType>($_self)">,
     "async token", "::warpforge::tilegpu::AsyncTokenType">,
     BuildableType<"::warpforge::tilegpu::AsyncTokenType::get($_builder.getContext())">;
+def TileGPU_Channel : DialectType<TileGPU_Dialect,
+    CPred<"::llvm::isa<::warpforge::tilegpu::ChannelType>($_self)">,
+    "channel", "::warpforge::tilegpu::ChannelType">;
 
 //===----------------------------------------------------------------------===//
 // Layout conversion
@@ -549,6 +552,219 @@ def TileGPU_AsyncTMAStoreWaitOp : TileGPU_Op<"async_tma_store_wait", [
   }];
   let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization: partitions and the channels between them
+//===----------------------------------------------------------------------===//
+
+def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
+    RecursiveMemoryEffects]> {
+  let summary = "Run regions of code on disjoint groups of warps at once";
+  let description = [{
+    The CTA's warps split: the kernel's own warps (the module's
+    `tilegpu.num-warps`) run the `default` region, and each further region,
+    a partition, runs on `partitionNumWarps[i]` more warps of its own,
+    numbered after the default warps and the earlier partitions.  All
+    regions start together and the op completes when every region has
+    finished; they communicate only through shared memory, with
+    `tilegpu.channel_*` ops (or mbarriers once those are lowered).
+
+    The default region may use any value in scope.  Partitions are
+    isolated from above: what they use from outside arrives as the op's
+    operands (`explicitCaptures`), which become the block arguments of
+    every partition.  Inside a partition, a CTA-wide barrier, thread
+    indices and layouts refer to the partition's own warps.
+
+    `requestedRegisters`, when present, gives each partition's per-thread
+    register count (`setmaxnreg.dec` on entry) and `defaultRegisters` the
+    default region's (`setmaxnreg.inc`): registers move from producers
+    that need few to consumers that hold accumulators.  Both need whole
+    warpgroups (warp counts multiples of 4), multiples of 8 from 24 to 256,
+    and must not together exceed the 64K registers of an SM's CTA.
+
+    Example:
+
+    ```mlir
+    tilegpu.warp_specialize(%desc, %k) attributes {partitionNumWarps = array<i32: 4>, requestedRegisters = array<i32: 40>, defaultRegisters = 232 : i32}
+    default {
+      // consumers: wait, multiply, release; the epilogue
+      tilegpu.warp_yield
+    }
+    partition0(%d: !tile.tensordesc<tensor<128x64xf16>>, %n: i32) num_warps(4) {
+      // producer: acquire, copy, commit
+      tilegpu.warp_return
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$explicitCaptures,
+                       DenseI32ArrayAttr:$partitionNumWarps,
+                       OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
+                       OptionalAttr<I32Attr>:$defaultRegisters);
+  let regions = (region SizedRegion<1>:$defaultRegion,
+                        VariadicRegion<SizedRegion<1>>:$partitionRegions);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Warps of all partitions (not the default region's).
+    int32_t getTotalPartitionWarps();
+  }];
+}
+
+def TileGPU_WarpYieldOp : TileGPU_Op<"warp_yield", [
+    Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "End of a warp_specialize op's default region";
+  let description = [{
+    The default warps have finished their region; they continue after the
+    `tilegpu.warp_specialize` op once every partition has finished too.
+
+    Example:
+
+    ```mlir
+    tilegpu.warp_yield
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_WarpReturnOp : TileGPU_Op<"warp_return", [
+    Pure, Terminator, HasParent<"WarpSpecializeOp">]> {
+  let summary = "End of a warp_specialize op's partition";
+  let description = [{
+    The partition's warps have finished.
+
+    Example:
+
+    ```mlir
+    tilegpu.warp_return
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_CreateChannelOp : TileGPU_Op<"create_channel", [
+    MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Group ring buffers into a producer-consumer channel";
+  let description = [{
+    One slot of the channel is buffer `i` of every ring in `buffers` (each
+    mutable, with the channel's number of buffers): the producer fills all
+    of them before it commits the slot, and the consumer reads them all
+    before it releases it.  Every slot starts empty.
+
+    Example:
+
+    ```mlir
+    %ch = tilegpu.create_channel %a, %b : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+    ```
+  }];
+  let arguments = (ins Variadic<TileGPU_MemDesc>:$buffers);
+  let results = (outs TileGPU_Channel:$result);
+  let assemblyFormat = [{
+    $buffers attr-dict `:` qualified(type($buffers)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+class TileGPU_ChannelOp<string mnemonic, list<Trait> traits = []>
+    : TileGPU_Op<mnemonic, !listconcat(traits, [
+        MemoryEffects<[MemRead<TileGPU_SharedMemory>,
+                       MemWrite<TileGPU_SharedMemory>]>])>;
+
+def TileGPU_ChannelAcquireOp : TileGPU_ChannelOp<"channel_acquire"> {
+  let summary = "Producer: wait until a channel slot is empty";
+  let description = [{
+    Blocks until every consumer has released slot `count % N` from its
+    previous lap (immediately on the first lap).
+
+    Example:
+
+    ```mlir
+    tilegpu.channel_acquire %ch, %count : !tilegpu.channel<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_Channel:$channel, I32:$count);
+  let assemblyFormat = "$channel `,` $count attr-dict `:` qualified(type($channel))";
+}
+
+def TileGPU_ChannelTMALoadOp : TileGPU_ChannelOp<"channel_tma_load"> {
+  let summary = "Producer: fill one buffer of a channel slot with a TMA copy";
+  let description = [{
+    Copies the block of `desc` at `indices` into buffer `count % N` of the
+    channel's ring number `buffer`, asynchronously: the slot becomes full
+    for consumers once the copies of its commit have landed (the TMA counts
+    their bytes), so the producer need not wait for them.
+
+    Example:
+
+    ```mlir
+    tilegpu.channel_tma_load %ch[%count] %desc[%m, %k] -> 0 : !tilegpu.channel<3>, !tile.tensordesc<tensor<128x64xf16>>
+    ```
+  }];
+  let arguments = (ins TileGPU_Channel:$channel, I32:$count,
+                       Tile_TensorDesc:$desc, Variadic<I32>:$indices,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$buffer);
+  let assemblyFormat = [{
+    $channel `[` $count `]` $desc `[` $indices `]` `->` $buffer attr-dict `:`
+    qualified(type($channel)) `,` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ChannelCommitOp : TileGPU_ChannelOp<"channel_commit"> {
+  let summary = "Producer: hand a filled channel slot to the consumers";
+  let description = [{
+    Ends the producer's work on slot `count % N` for this lap: the
+    `tilegpu.channel_tma_load`s of the same count before it, in the same
+    block, are all the slot's copies, and the slot is full when they land.
+
+    Example:
+
+    ```mlir
+    tilegpu.channel_commit %ch, %count : !tilegpu.channel<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_Channel:$channel, I32:$count);
+  let assemblyFormat = "$channel `,` $count attr-dict `:` qualified(type($channel))";
+}
+
+def TileGPU_ChannelWaitOp : TileGPU_ChannelOp<"channel_wait"> {
+  let summary = "Consumer: wait until a channel slot is full";
+  let description = [{
+    Blocks until slot `count % N` holds the producer's data of lap
+    `count / N`, and gives the slot's buffer of each of the channel's
+    rings, in order.
+
+    Example:
+
+    ```mlir
+    %a, %b = tilegpu.channel_wait %ch, %count : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_Channel:$channel, I32:$count);
+  let results = (outs Variadic<TileGPU_MemDesc>:$buffers);
+  let assemblyFormat = [{
+    $channel `,` $count attr-dict `:` qualified(type($channel)) `->`
+    qualified(type($buffers))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ChannelReleaseOp : TileGPU_ChannelOp<"channel_release"> {
+  let summary = "Consumer: give a channel slot back to the producer";
+  let description = [{
+    The consumer is done with slot `count % N`: every read of its buffers,
+    asynchronous ones (wgmma) included, has completed.  Each consumer
+    thread releases; the slot is empty once all have.
+
+    Example:
+
+    ```mlir
+    tilegpu.channel_release %ch, %count : !tilegpu.channel<3>
+    ```
+  }];
+  let arguments = (ins TileGPU_Channel:$channel, I32:$count);
+  let assemblyFormat = "$channel `,` $count attr-dict `:` qualified(type($channel))";
 }
 
 #endif // WARPFORGE_TILEGPU_OPS

@@ -62,4 +62,26 @@ def TileGPU_AsyncTokenType : TileGPU_TypeDef<"AsyncToken", "async.token"> {
   }];
 }
 
+def TileGPU_ChannelType : TileGPU_TypeDef<"Channel", "channel"> {
+  let summary = "Slots of shared memory passed between warp partitions";
+  let description = [{
+    A ring of `numBuffers` slots through which a producer partition hands
+    data to consumers (`tilegpu.create_channel` groups the shared buffers
+    one slot spans).  The protocol is abstract until
+    `tilegpu-lower-channels`: the producer acquires a slot, fills it and
+    commits it; the consumer waits for it, reads it and releases it.  Each
+    use names the slot by a running use count: slot `count % numBuffers`,
+    lap `count / numBuffers`.
+
+    Example:
+
+    ```mlir
+    !tilegpu.channel<3>
+    ```
+  }];
+  let parameters = (ins "int64_t":$numBuffers);
+  let assemblyFormat = "`<` $numBuffers `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // WARPFORGE_TILEGPU_TYPES

@@ -1,0 +1,139 @@
+// RUN: warpforge-opt %s --split-input-file --verify-diagnostics
+
+tile.func public @partition_uses_outer_value(%n: i32) {
+  tilegpu.warp_specialize()
+  default {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(4) {
+    // expected-error @+1 {{uses a value defined outside its tilegpu.warp_specialize partition; pass it as a capture}}
+    %x = arith.addi %n, %n : i32
+    tilegpu.warp_return
+  }
+  tile.return
+}
+
+// -----
+
+tile.func public @no_partition() {
+  // expected-error @+1 {{needs at least one partition}}
+  tilegpu.warp_specialize()
+  default {
+    tilegpu.warp_yield
+  }
+  tile.return
+}
+
+// -----
+
+tile.func public @registers_for_part_of_a_warpgroup() {
+  // expected-error @+1 {{setmaxnreg needs whole warpgroups: a partition of 2 warps cannot request registers}}
+  tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 40>, defaultRegisters = 232 : i32}
+  default {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(2) {
+    tilegpu.warp_return
+  }
+  tile.return
+}
+
+// -----
+
+tile.func public @bad_register_count() {
+  // expected-error @+1 {{register counts must be multiples of 8 from 24 to 256, got 20}}
+  tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 20>, defaultRegisters = 232 : i32}
+  default {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(4) {
+    tilegpu.warp_return
+  }
+  tile.return
+}
+
+// -----
+
+tile.func public @partition_registers_alone() {
+  // expected-error @+1 {{requests partition registers without defaultRegisters}}
+  tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 40>}
+  default {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(4) {
+    tilegpu.warp_return
+  }
+  tile.return
+}
+
+// -----
+
+tile.func public @zero_warps() {
+  // expected-error @+1 {{a partition needs at least one warp, got 0}}
+  tilegpu.warp_specialize()
+  default {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(0) {
+    tilegpu.warp_return
+  }
+  tile.return
+}
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+tile.func public @ring_buffers_differ() {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 2>
+  // expected-error @+1 {{each ring must be mutable with the channel's 3 buffers}}
+  %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 2> -> !tilegpu.channel<3>
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a channel needs at least one slot, got 0}}
+tile.func public @empty_channel(%ch: !tilegpu.channel<0>) {
+  tile.return
+}
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+tile.func public @wait_gives_one_buffer_per_ring(%i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3>
+  %ch = tilegpu.create_channel %a, %b : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  // expected-error @+1 {{gives one buffer per ring of the channel (2), got 1}}
+  %x = tilegpu.channel_wait %ch, %i : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>
+  tile.return
+}
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+tile.func public @tma_load_into_a_missing_ring(%d: !tile.tensordesc<tensor<128x64xf16>>, %i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+  %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  tilegpu.warp_specialize(%ch, %d, %i)
+  default {
+    tilegpu.warp_yield
+  }
+  partition0(%pch: !tilegpu.channel<3>, %pd: !tile.tensordesc<tensor<128x64xf16>>, %pi: i32) num_warps(4) {
+    // expected-error @+1 {{buffer 1 of a channel of 1 rings}}
+    tilegpu.channel_tma_load %pch[%pi] %pd[%pi, %pi] -> 1 : !tilegpu.channel<3>, !tile.tensordesc<tensor<128x64xf16>>
+    tilegpu.warp_return
+  }
+  tile.return
+}
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+tile.func public @tma_load_block_does_not_fit_the_ring(%d: !tile.tensordesc<tensor<64x64xf16>>, %i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+  %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  // expected-error @+1 {{the buffer must hold one block of}}
+  tilegpu.channel_tma_load %ch[%i] %d[%i, %i] -> 0 : !tilegpu.channel<3>, !tile.tensordesc<tensor<64x64xf16>>
+  tile.return
+}

@@ -1,0 +1,71 @@
+// RUN: warpforge-opt %s | FileCheck %s
+// RUN: warpforge-opt %s | warpforge-opt | FileCheck %s
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 8 : i32} {
+  // A producer partition and the default (consumer) warps, with the
+  // channel between them: every op prints and parses back.
+  // CHECK-LABEL: tile.func public @producer_consumer
+  // CHECK: %[[CH:.*]] = tilegpu.create_channel %{{.*}}, %{{.*}} : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  // CHECK: tilegpu.warp_specialize(%[[CH]], %arg0, %arg1, %arg2) attributes {defaultRegisters = 232 : i32, requestedRegisters = array<i32: 40>}
+  // CHECK-NEXT: default {
+  // CHECK: %[[BUFS:.*]]:2 = tilegpu.channel_wait %[[CH]], %{{.*}} : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
+  // CHECK: tilegpu.channel_release %[[CH]], %{{.*}} : !tilegpu.channel<3>
+  // CHECK: tilegpu.warp_yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: partition0(%[[PCH:.*]]: !tilegpu.channel<3>, %[[DA:.*]]: !tile.tensordesc<tensor<128x64xf16>>, %[[DB:.*]]: !tile.tensordesc<tensor<256x64xf16>>, %[[N:.*]]: i32) num_warps(4) {
+  // CHECK: tilegpu.channel_acquire %[[PCH]], %{{.*}} : !tilegpu.channel<3>
+  // CHECK: tilegpu.channel_tma_load %[[PCH]][%{{.*}}] %[[DA]][%{{.*}}, %{{.*}}] -> 0 : !tilegpu.channel<3>, !tile.tensordesc<tensor<128x64xf16>>
+  // CHECK: tilegpu.channel_tma_load %[[PCH]][%{{.*}}] %[[DB]][%{{.*}}, %{{.*}}] -> 1 : !tilegpu.channel<3>, !tile.tensordesc<tensor<256x64xf16>>
+  // CHECK: tilegpu.channel_commit %[[PCH]], %{{.*}} : !tilegpu.channel<3>
+  // CHECK: tilegpu.warp_return
+  tile.func public @producer_consumer(%da: !tile.tensordesc<tensor<128x64xf16>>, %db: !tile.tensordesc<tensor<256x64xf16>>, %n: i32) {
+    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3>
+    %ch = tilegpu.create_channel %a, %b : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+    tilegpu.warp_specialize(%ch, %da, %db, %n) attributes {requestedRegisters = array<i32: 40>, defaultRegisters = 232 : i32}
+    default {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      scf.for %k = %c0 to %n step %c1 : i32 {
+        %bufs:2 = tilegpu.channel_wait %ch, %k : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
+        tilegpu.channel_release %ch, %k : !tilegpu.channel<3>
+      }
+      tilegpu.warp_yield
+    }
+    partition0(%pch: !tilegpu.channel<3>, %pa: !tile.tensordesc<tensor<128x64xf16>>, %pb: !tile.tensordesc<tensor<256x64xf16>>, %pn: i32) num_warps(4) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %c64 = arith.constant 64 : i32
+      scf.for %k = %c0 to %pn step %c1 : i32 {
+        %off = arith.muli %k, %c64 : i32
+        tilegpu.channel_acquire %pch, %k : !tilegpu.channel<3>
+        tilegpu.channel_tma_load %pch[%k] %pa[%c0, %off] -> 0 : !tilegpu.channel<3>, !tile.tensordesc<tensor<128x64xf16>>
+        tilegpu.channel_tma_load %pch[%k] %pb[%c0, %off] -> 1 : !tilegpu.channel<3>, !tile.tensordesc<tensor<256x64xf16>>
+        tilegpu.channel_commit %pch, %k : !tilegpu.channel<3>
+      }
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+
+  // Two partitions of different sizes, no captures, no register requests.
+  // CHECK-LABEL: tile.func public @two_partitions
+  // CHECK: tilegpu.warp_specialize()
+  // CHECK-NEXT: default {
+  // CHECK: partition0() num_warps(4) {
+  // CHECK: partition1() num_warps(1) {
+  tile.func public @two_partitions() {
+    tilegpu.warp_specialize()
+    default {
+      tilegpu.warp_yield
+    }
+    partition0() num_warps(4) {
+      tilegpu.warp_return
+    }
+    partition1() num_warps(1) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}
