@@ -1,12 +1,13 @@
 // RUN: warpforge-opt %s --split-input-file --verify-diagnostics
 
 tile.func public @partition_uses_outer_value(%n: i32) {
+  // expected-note @+1 {{required by region isolation constraints}}
   tilegpu.warp_specialize()
-  default {
+  default() {
     tilegpu.warp_yield
   }
   partition0() num_warps(4) {
-    // expected-error @+1 {{uses a value defined outside its tilegpu.warp_specialize partition; pass it as a capture}}
+    // expected-error @+1 {{using value defined outside the region}}
     %x = arith.addi %n, %n : i32
     tilegpu.warp_return
   }
@@ -18,7 +19,7 @@ tile.func public @partition_uses_outer_value(%n: i32) {
 tile.func public @no_partition() {
   // expected-error @+1 {{needs at least one partition}}
   tilegpu.warp_specialize()
-  default {
+  default() {
     tilegpu.warp_yield
   }
   tile.return
@@ -29,7 +30,7 @@ tile.func public @no_partition() {
 tile.func public @registers_for_part_of_a_warpgroup() {
   // expected-error @+1 {{setmaxnreg needs whole warpgroups: a partition of 2 warps cannot request registers}}
   tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 40>, defaultRegisters = 232 : i32}
-  default {
+  default() {
     tilegpu.warp_yield
   }
   partition0() num_warps(2) {
@@ -43,7 +44,7 @@ tile.func public @registers_for_part_of_a_warpgroup() {
 tile.func public @bad_register_count() {
   // expected-error @+1 {{register counts must be multiples of 8 from 24 to 256, got 20}}
   tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 20>, defaultRegisters = 232 : i32}
-  default {
+  default() {
     tilegpu.warp_yield
   }
   partition0() num_warps(4) {
@@ -57,7 +58,7 @@ tile.func public @bad_register_count() {
 tile.func public @partition_registers_alone() {
   // expected-error @+1 {{requests partition registers without defaultRegisters}}
   tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 40>}
-  default {
+  default() {
     tilegpu.warp_yield
   }
   partition0() num_warps(4) {
@@ -71,7 +72,7 @@ tile.func public @partition_registers_alone() {
 tile.func public @zero_warps() {
   // expected-error @+1 {{a partition needs at least one warp, got 0}}
   tilegpu.warp_specialize()
-  default {
+  default() {
     tilegpu.warp_yield
   }
   partition0() num_warps(0) {
@@ -116,7 +117,7 @@ tile.func public @tma_load_into_a_missing_ring(%d: !tile.tensordesc<tensor<128x6
   %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
   %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
   tilegpu.warp_specialize(%ch, %d, %i)
-  default {
+  default(%dch: !tilegpu.channel<3>, %dd: !tile.tensordesc<tensor<128x64xf16>>, %di: i32) {
     tilegpu.warp_yield
   }
   partition0(%pch: !tilegpu.channel<3>, %pd: !tile.tensordesc<tensor<128x64xf16>>, %pi: i32) num_warps(4) {

@@ -4,13 +4,14 @@
 #nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
 module attributes {"tilegpu.num-warps" = 8 : i32} {
   // A producer partition and the default (consumer) warps, with the
-  // channel between them: every op prints and parses back.
+  // channel between them: every op prints and parses back.  Every region
+  // takes the captures as its arguments.
   // CHECK-LABEL: tile.func public @producer_consumer
   // CHECK: %[[CH:.*]] = tilegpu.create_channel %{{.*}}, %{{.*}} : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
   // CHECK: tilegpu.warp_specialize(%[[CH]], %arg0, %arg1, %arg2) attributes {defaultRegisters = 232 : i32, requestedRegisters = array<i32: 40>}
-  // CHECK-NEXT: default {
-  // CHECK: %[[BUFS:.*]]:2 = tilegpu.channel_wait %[[CH]], %{{.*}} : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
-  // CHECK: tilegpu.channel_release %[[CH]], %{{.*}} : !tilegpu.channel<3>
+  // CHECK-NEXT: default(%[[DCH:.*]]: !tilegpu.channel<3>, %{{.*}}: !tile.tensordesc<tensor<128x64xf16>>, %{{.*}}: !tile.tensordesc<tensor<256x64xf16>>, %{{.*}}: i32) {
+  // CHECK: %[[BUFS:.*]]:2 = tilegpu.channel_wait %[[DCH]], %{{.*}} : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
+  // CHECK: tilegpu.channel_release %[[DCH]], %{{.*}} : !tilegpu.channel<3>
   // CHECK: tilegpu.warp_yield
   // CHECK-NEXT: }
   // CHECK-NEXT: partition0(%[[PCH:.*]]: !tilegpu.channel<3>, %[[DA:.*]]: !tile.tensordesc<tensor<128x64xf16>>, %[[DB:.*]]: !tile.tensordesc<tensor<256x64xf16>>, %[[N:.*]]: i32) num_warps(4) {
@@ -24,12 +25,12 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3>
     %ch = tilegpu.create_channel %a, %b : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
     tilegpu.warp_specialize(%ch, %da, %db, %n) attributes {requestedRegisters = array<i32: 40>, defaultRegisters = 232 : i32}
-    default {
+    default(%dch: !tilegpu.channel<3>, %dda: !tile.tensordesc<tensor<128x64xf16>>, %ddb: !tile.tensordesc<tensor<256x64xf16>>, %dn: i32) {
       %c0 = arith.constant 0 : i32
       %c1 = arith.constant 1 : i32
-      scf.for %k = %c0 to %n step %c1 : i32 {
-        %bufs:2 = tilegpu.channel_wait %ch, %k : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
-        tilegpu.channel_release %ch, %k : !tilegpu.channel<3>
+      scf.for %k = %c0 to %dn step %c1 : i32 {
+        %bufs:2 = tilegpu.channel_wait %dch, %k : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
+        tilegpu.channel_release %dch, %k : !tilegpu.channel<3>
       }
       tilegpu.warp_yield
     }
@@ -52,12 +53,12 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
   // Two partitions of different sizes, no captures, no register requests.
   // CHECK-LABEL: tile.func public @two_partitions
   // CHECK: tilegpu.warp_specialize()
-  // CHECK-NEXT: default {
+  // CHECK-NEXT: default() {
   // CHECK: partition0() num_warps(4) {
   // CHECK: partition1() num_warps(1) {
   tile.func public @two_partitions() {
     tilegpu.warp_specialize()
-    default {
+    default() {
       tilegpu.warp_yield
     }
     partition0() num_warps(4) {

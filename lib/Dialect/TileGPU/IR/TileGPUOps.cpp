@@ -480,12 +480,18 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
       parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
       parser.parseKeyword("default"))
     return failure();
+  SmallVector<OpAsmParser::Argument> defaultArgs;
+  if (parser.parseArgumentList(defaultArgs, OpAsmParser::Delimiter::Paren,
+                               /*allowType=*/true))
+    return failure();
   Region *defaultRegion = result.addRegion();
-  if (parser.parseRegion(*defaultRegion, /*arguments=*/{}))
+  if (parser.parseRegion(*defaultRegion, defaultArgs))
     return failure();
   SmallVector<int32_t> numWarps;
   SmallVector<Type> captureTypes;
-  bool typesKnown = false;
+  for (auto &arg : defaultArgs)
+    captureTypes.push_back(arg.type);
+  bool typesKnown = true;
   for (unsigned i = 0;; ++i) {
     std::string keyword = "partition" + std::to_string(i);
     if (parser.parseOptionalKeyword(keyword))
@@ -507,15 +513,12 @@ ParseResult WarpSpecializeOp::parse(OpAsmParser &parser,
       typesKnown = true;
     } else if (types != captureTypes) {
       return parser.emitError(parser.getCurrentLocation(),
-                              "every partition takes the captures' types");
+                              "every region takes the captures' types");
     }
     Region *region = result.addRegion();
     if (parser.parseRegion(*region, args))
       return failure();
   }
-  if (!typesKnown && !captures.empty())
-    return parser.emitError(capturesLoc,
-                            "captures without a partition to take them");
   if (parser.resolveOperands(captures, captureTypes, capturesLoc,
                              result.operands))
     return failure();
@@ -529,16 +532,23 @@ void WarpSpecializeOp::print(OpAsmPrinter &p) {
   p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
                                      {getPartitionNumWarpsAttrName()});
   p.printNewline();
-  p << "default ";
+  auto printArgs = [&](Region &region) {
+    p << "(";
+    llvm::interleaveComma(region.getArguments(), p, [&](BlockArgument arg) {
+      p.printRegionArgument(arg);
+    });
+    p << ")";
+  };
+  p << "default";
+  printArgs(getDefaultRegion());
+  p << " ";
   p.printRegion(getDefaultRegion(), /*printEntryBlockArgs=*/false);
   for (auto [i, region, warps] :
        llvm::enumerate(getPartitionRegions(), getPartitionNumWarps())) {
     p.printNewline();
-    p << "partition" << i << "(";
-    llvm::interleaveComma(region.getArguments(), p, [&](BlockArgument arg) {
-      p.printRegionArgument(arg);
-    });
-    p << ") num_warps(" << warps << ") ";
+    p << "partition" << i;
+    printArgs(region);
+    p << " num_warps(" << warps << ") ";
     p.printRegion(region, /*printEntryBlockArgs=*/false);
   }
 }
@@ -590,6 +600,10 @@ LogicalResult WarpSpecializeOp::verify() {
 LogicalResult WarpSpecializeOp::verifyRegions() {
   if (!isa<WarpYieldOp>(getDefaultRegion().front().getTerminator()))
     return emitOpError("the default region must end with tilegpu.warp_yield");
+  if (getDefaultRegion().front().getArgumentTypes() !=
+      getExplicitCaptures().getTypes())
+    return emitOpError("the default region must take one argument per "
+                       "capture, of its type");
   for (auto [i, region] : llvm::enumerate(getPartitionRegions())) {
     Block &block = region.front();
     if (!isa<WarpReturnOp>(block.getTerminator()))
@@ -598,22 +612,6 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
     if (block.getArgumentTypes() != getExplicitCaptures().getTypes())
       return emitOpError("partition ")
              << i << " must take one argument per capture, of its type";
-    // Partitions are isolated from above: their warps get values only
-    // through the captures.
-    WalkResult walk = region.walk([&](Operation *op) {
-      for (Value operand : op->getOperands()) {
-        Region *defRegion = operand.getParentRegion();
-        if (defRegion != &region && !region.isAncestor(defRegion)) {
-          op->emitOpError("uses a value defined outside its "
-                          "tilegpu.warp_specialize partition; pass it as a "
-                          "capture");
-          return WalkResult::interrupt();
-        }
-      }
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return failure();
   }
   return success();
 }
@@ -640,8 +638,7 @@ LogicalResult CreateChannelOp::verify() {
 static std::optional<OperandRange> getChannelRings(Value channel) {
   while (auto arg = dyn_cast<BlockArgument>(channel)) {
     auto ws = dyn_cast_or_null<WarpSpecializeOp>(arg.getOwner()->getParentOp());
-    if (!ws || arg.getOwner()->getParent() == &ws.getDefaultRegion() ||
-        arg.getArgNumber() >= ws.getExplicitCaptures().size())
+    if (!ws || arg.getArgNumber() >= ws.getExplicitCaptures().size())
       return std::nullopt;
     channel = ws.getExplicitCaptures()[arg.getArgNumber()];
   }

@@ -559,7 +559,7 @@ def TileGPU_AsyncTMAStoreWaitOp : TileGPU_Op<"async_tma_store_wait", [
 //===----------------------------------------------------------------------===//
 
 def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
-    RecursiveMemoryEffects]> {
+    RecursiveMemoryEffects, IsolatedFromAbove]> {
   let summary = "Run regions of code on disjoint groups of warps at once";
   let description = [{
     The CTA's warps split: the kernel's own warps (the module's
@@ -570,11 +570,12 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
     finished; they communicate only through shared memory, with
     `tilegpu.channel_*` ops (or mbarriers once those are lowered).
 
-    The default region may use any value in scope.  Partitions are
-    isolated from above: what they use from outside arrives as the op's
-    operands (`explicitCaptures`), which become the block arguments of
-    every partition.  Inside a partition, a CTA-wide barrier, thread
-    indices and layouts refer to the partition's own warps.
+    Every region is isolated from above: what it uses from outside arrives
+    as the op's operands (`explicitCaptures`), which become the block
+    arguments of every region, so that no rewrite (CSE, hoisting) can make
+    one group of warps read a value another computed.  Inside a partition,
+    a CTA-wide barrier, thread indices and layouts refer to the
+    partition's own warps.
 
     `requestedRegisters`, when present, gives each partition's per-thread
     register count (`setmaxnreg.dec` on entry) and `defaultRegisters` the
@@ -586,8 +587,8 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
     Example:
 
     ```mlir
-    tilegpu.warp_specialize(%desc, %k) attributes {partitionNumWarps = array<i32: 4>, requestedRegisters = array<i32: 40>, defaultRegisters = 232 : i32}
-    default {
+    tilegpu.warp_specialize(%desc, %k) attributes {defaultRegisters = 232 : i32, requestedRegisters = array<i32: 40>}
+    default(%d0: !tile.tensordesc<tensor<128x64xf16>>, %n0: i32) {
       // consumers: wait, multiply, release; the epilogue
       tilegpu.warp_yield
     }

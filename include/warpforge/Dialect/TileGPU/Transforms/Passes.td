@@ -163,4 +163,62 @@ def TileGPULowerTMA : Pass<"tilegpu-lower-tma", "mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+
+def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
+  let summary = "Split a kernel's product loop into a TMA producer partition "
+                "and consumer warps joined by a channel";
+  let description = [{
+    Task and code partition of automatic warp specialization.  For the
+    loop chosen (marked `tile.warp_specialize`, from `tl.range(...,
+    warp_specialize=True)`, or, when the module's
+    `tilegpu.num-consumer-groups` is positive, every loop of the kernel
+    body whose products read descriptor loads): the descriptor loads that
+    feed its `tilegpu.warp_group_dot`s, with the scalar address
+    computations behind them, go to a producer partition of one warpgroup,
+    which acquires a channel slot, fills it with TMA copies and commits it;
+    the rest of the kernel (the products, the math, the epilogue) stays on
+    the kernel's own warps, the consumers, which wait for each slot, read
+    the buffers in place and release the slot once their products have
+    retired.  The channel has `num-buffers` slots (the module's
+    `tilegpu.num-buffers-warp-spec`); both loops count their uses of it in
+    a loop-carried counter, from which tilegpu-lower-channels derives slot
+    and phase.
+
+    The consumers' data partition is the one their layouts already have:
+    the wgmma layout spreads the tile's rows over the kernel's warpgroups
+    (each warpgroup owns 64-row slices), so `num_consumer_groups`
+    warpgroups split the tile along M.  Registers move with `setmaxnreg`:
+    producer and consumers are given counts whose sum over the CTA's
+    warpgroups stays within the SM's 64K registers (40 and 256, 40 and 232,
+    32 and 160 for one, two, three consumer warpgroups).
+
+    A loop that cannot be specialized is left as it is, and the reason is
+    recorded in the module's `tilegpu.warp-specialize-declined` (an array of
+    `{loc, reason}`) for the frontend to warn at the Python line.
+  }];
+  let options = [
+    Option<"numBuffers", "num-buffers", "int", /*default=*/"0",
+           "Channel slots (0: the module's tilegpu.num-buffers-warp-spec, "
+           "else its num-stages)">,
+  ];
+}
+
+def TileGPULowerChannels : Pass<"tilegpu-lower-channels", "mlir::ModuleOp"> {
+  let summary = "Lower channels to full and empty mbarrier rings";
+  let description = [{
+    Each `tilegpu.create_channel` of N slots becomes two rings of N
+    mbarriers, initialized before the warp_specialize op: `full[s]` (one
+    arrival: the producer's `arrive.expect_tx` of the slot's bytes, which
+    its TMA copies complete) and `empty[s]` (one arrival per consumer
+    thread).  For use count `c`, slot `s = c % N` and phase `(c / N) % 2`:
+    `channel_acquire` waits `empty[s]` for parity `phase ^ 1` (a fresh
+    barrier's preceding phase counts as complete, so the first lap passes);
+    `channel_commit` arms `full[s]` with the bytes of the slot's copies,
+    issued before them, and `channel_tma_load` becomes a TMA copy into
+    buffer `s` signalling `full[s]`; `channel_wait` waits `full[s]` for
+    parity `phase` and indexes the rings; `channel_release` arrives on
+    `empty[s]`.
+  }];
+}
+
 #endif // WARPFORGE_TILEGPU_PASSES

@@ -1,0 +1,219 @@
+//===- LowerChannels.cpp - Channels to full/empty mbarrier rings ----------===//
+//
+// A channel of N slots is two rings of N mbarriers next to its buffers:
+//
+//   full[s]   one arrival, the producer's arrive.expect_tx of the slot's
+//             bytes; the TMA copies into the slot complete the bytes.
+//   empty[s]  one arrival per consumer thread, each after its own wait for
+//             the products that read the slot.
+//
+// Use count c names slot s = c % N in lap c / N; a barrier completes one
+// phase per lap, so the parity to wait for is (c / N) % 2 and comes from
+// the count the loops carry (a constant parity deadlocks on the second
+// lap).  The producer waits `empty[s]` for the parity of the lap before
+// (phase ^ 1): on the first lap that is the phase preceding a fresh
+// barrier's first, which counts as complete, so every slot starts empty
+// with no arrival needed.  The consumers wait `full[s]` for the lap's
+// parity.
+//
+// The bytes are announced before the copies are issued, by the thread that
+// issues them, so a phase never sees its copies' bytes before their count.
+// The barriers are initialized before the tilegpu.warp_specialize op, made
+// visible to the async proxy (the TMA) with a proxy fence and to all warps
+// with a CTA barrier, and reach the partitions as captures, like the rings.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../TMAUtility.h"
+
+#include "warpforge/Dialect/Tile/IR/Tile.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPULOWERCHANNELS
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// A channel as the ops of one region see it.
+struct LoweredChannel {
+  SmallVector<Value> rings;
+  Value full, empty;
+  int64_t numBuffers;
+  int64_t slotBytes = 0;
+};
+
+Value createI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+Value barrierAt(OpBuilder &b, Location loc, Value ring, Value slot) {
+  auto type = cast<MemDescType>(ring.getType());
+  return MemDescIndexOp::create(b, loc, type.getSingleBuffer(), ring, slot);
+}
+
+/// Slot and parity of use `count`.
+std::pair<Value, Value> slotAndPhase(OpBuilder &b, Location loc, Value count,
+                                     int64_t numBuffers) {
+  Value n = createI32(b, loc, numBuffers);
+  Value slot = arith::RemUIOp::create(b, loc, count, n);
+  Value lap = arith::DivUIOp::create(b, loc, count, n);
+  Value phase = arith::AndIOp::create(b, loc, lap, createI32(b, loc, 1));
+  return {slot, phase};
+}
+
+LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
+  Location loc = create.getLoc();
+  MLIRContext *ctx = create.getContext();
+  OpBuilder b(create);
+  LoweredChannel outer;
+  outer.numBuffers = create.getType().getNumBuffers();
+  llvm::append_range(outer.rings, create.getBuffers());
+  for (Value ring : outer.rings)
+    outer.slotBytes += cast<MemDescType>(ring.getType()).getBufferBytes();
+  MemDescType barriers = getBarrierType(ctx, outer.numBuffers);
+  outer.full = LocalAllocOp::create(b, loc, barriers, Value());
+  outer.empty = LocalAllocOp::create(b, loc, barriers, Value());
+  for (int64_t s = 0; s < outer.numBuffers; ++s) {
+    Value index = createI32(b, loc, s);
+    InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.full, index), 1);
+    InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.empty, index),
+                          consumerThreads);
+  }
+  FenceAsyncSharedOp::create(b, loc);
+  tile::BarrierOp::create(b, loc);
+
+  // Where the channel goes, as what.
+  DenseMap<Value, LoweredChannel> views;
+  views[create.getResult()] = outer;
+  for (OpOperand &use : llvm::make_early_inc_range(create->getUses())) {
+    auto ws = dyn_cast<WarpSpecializeOp>(use.getOwner());
+    if (!ws)
+      continue;
+    unsigned index = use.getOperandNumber();
+    // The channel's capture becomes its rings and barriers.
+    SmallVector<Value> added(outer.rings);
+    added.push_back(outer.full);
+    added.push_back(outer.empty);
+    unsigned first = ws.getExplicitCaptures().size();
+    ws.getExplicitCapturesMutable().append(added);
+    for (Region &region : ws->getRegions()) {
+      Block &block = region.front();
+      LoweredChannel view = outer;
+      view.rings.clear();
+      for (Value v : added)
+        block.addArgument(v.getType(), loc);
+      for (unsigned i = 0; i < outer.rings.size(); ++i)
+        view.rings.push_back(block.getArgument(first + i));
+      view.full = block.getArgument(first + outer.rings.size());
+      view.empty = block.getArgument(first + outer.rings.size() + 1);
+      views[block.getArgument(index)] = view;
+    }
+  }
+
+  SmallVector<Operation *> users;
+  for (auto &[value, view] : views)
+    for (Operation *user : value.getUsers())
+      if (!isa<WarpSpecializeOp>(user))
+        users.push_back(user);
+  // Commits first: their byte counts go before the copies' first op, and
+  // each copy's lowering then lands between them and the copy.
+  std::stable_partition(users.begin(), users.end(), [](Operation *op) {
+    return isa<ChannelCommitOp>(op);
+  });
+  for (Operation *user : users) {
+    Value channel = user->getOperand(0);
+    const LoweredChannel &view = views.at(channel);
+    OpBuilder ub(user);
+    Location uloc = user->getLoc();
+    if (auto acquire = dyn_cast<ChannelAcquireOp>(user)) {
+      auto [slot, phase] =
+          slotAndPhase(ub, uloc, acquire.getCount(), view.numBuffers);
+      Value previous =
+          arith::XOrIOp::create(ub, uloc, phase, createI32(ub, uloc, 1));
+      WaitBarrierOp::create(ub, uloc, barrierAt(ub, uloc, view.empty, slot),
+                            previous);
+    } else if (auto load = dyn_cast<ChannelTMALoadOp>(user)) {
+      auto [slot, phase] =
+          slotAndPhase(ub, uloc, load.getCount(), view.numBuffers);
+      (void)phase;
+      Value buffer = barrierAt(ub, uloc, view.rings[load.getBuffer()], slot);
+      Value full = barrierAt(ub, uloc, view.full, slot);
+      Value yes = arith::ConstantIntOp::create(ub, uloc, 1, 1);
+      AsyncTMACopyGlobalToLocalOp::create(ub, uloc, load.getDesc(),
+                                          load.getIndices(), buffer, full,
+                                          yes);
+    } else if (auto commit = dyn_cast<ChannelCommitOp>(user)) {
+      // The bytes go before the slot's first copy.
+      Operation *at = commit;
+      for (Operation *prev = commit->getPrevNode(); prev;
+           prev = prev->getPrevNode())
+        if (auto l = dyn_cast<ChannelTMALoadOp>(prev))
+          if (l.getChannel() == channel && l.getCount() == commit.getCount())
+            at = l;
+      OpBuilder cb(at);
+      auto [slot, phase] =
+          slotAndPhase(cb, uloc, commit.getCount(), view.numBuffers);
+      (void)phase;
+      Value yes = arith::ConstantIntOp::create(cb, uloc, 1, 1);
+      BarrierExpectOp::create(cb, uloc, barrierAt(cb, uloc, view.full, slot),
+                              view.slotBytes, yes);
+    } else if (auto wait = dyn_cast<ChannelWaitOp>(user)) {
+      auto [slot, phase] =
+          slotAndPhase(ub, uloc, wait.getCount(), view.numBuffers);
+      WaitBarrierOp::create(ub, uloc, barrierAt(ub, uloc, view.full, slot),
+                            phase);
+      for (auto [result, ring] : llvm::zip(wait.getBuffers(), view.rings))
+        result.replaceAllUsesWith(barrierAt(ub, uloc, ring, slot));
+    } else if (auto release = dyn_cast<ChannelReleaseOp>(user)) {
+      auto [slot, phase] =
+          slotAndPhase(ub, uloc, release.getCount(), view.numBuffers);
+      (void)phase;
+      ArriveBarrierOp::create(ub, uloc, barrierAt(ub, uloc, view.empty, slot),
+                              1);
+    } else {
+      return user->emitOpError("uses a channel in a way tilegpu-lower-"
+                               "channels does not know");
+    }
+  }
+  for (Operation *user : users)
+    user->erase();
+
+  // Drop the channel's own capture and block arguments.
+  for (OpOperand &use : llvm::make_early_inc_range(create->getUses())) {
+    auto ws = cast<WarpSpecializeOp>(use.getOwner());
+    unsigned index = use.getOperandNumber();
+    for (Region &region : ws->getRegions())
+      region.front().eraseArgument(index);
+    ws.getExplicitCapturesMutable().erase(index);
+  }
+  create.erase();
+  return success();
+}
+
+struct LowerChannelsPass
+    : public tilegpu::impl::TileGPULowerChannelsBase<LowerChannelsPass> {
+  using TileGPULowerChannelsBase::TileGPULowerChannelsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int consumerThreads = getNumThreads(module);
+    SmallVector<CreateChannelOp> channels;
+    module.walk([&](CreateChannelOp op) { channels.push_back(op); });
+    for (CreateChannelOp create : channels)
+      if (failed(lowerChannel(create, consumerThreads)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,443 @@
+//===- PartitionLoop.cpp - Producer and consumer warps for a product loop -===//
+//
+// Automatic warp specialization, task and code partition (seed 000; seed
+// 004 gives the code's shape).  A product loop
+//
+//   scf.for %k {
+//     %a = tile.descriptor_load %da[%m, %k * BK]      (address math: scalars)
+//     %b = tile.descriptor_load %db[%n, %k * BK]
+//     %sa = tilegpu.local_alloc %a ; %sb = tilegpu.local_alloc (trans %b)
+//     %acc' = tilegpu.warp_group_dot %sa, %sb, %acc ; wait {pendings = 0}
+//   }
+//   epilogue
+//
+// becomes
+//
+//   %ra, %rb = rings of N buffers ; %ch = create_channel %ra, %rb
+//   tilegpu.warp_specialize(%ch, captured arguments...)
+//   default {                       the kernel's warps: consumers
+//     scf.for %k iter_args(%c = 0) {
+//       %a, %b = channel_wait %ch, %c
+//       %acc' = warp_group_dot %a, (memdesc_trans %b), %acc ; wait 0
+//       channel_release %ch, %c
+//     }
+//     epilogue
+//   }
+//   partition0(...) num_warps(4) {  one more warpgroup: the producer
+//     scf.for %k iter_args(%c = 0) {
+//       (the loads' address math, cloned)
+//       channel_acquire %ch, %c
+//       channel_tma_load %ch[%c] %da[...] -> 0 ; ... -> 1
+//       channel_commit %ch, %c
+//     }
+//   }
+//
+// Why this split: the producer needs nothing the consumers compute (its
+// loop bounds and addresses come from the kernel's arguments), so it runs
+// ahead by up to N slots and the consumers find their operands landed;
+// the consumers keep everything that holds the tile's registers.  The
+// whole kernel body moves into the default region, so the producer's warps
+// never run code laid out for the consumers' warps; what the producer
+// needs is cloned into its partition from the kernel's arguments (scalar,
+// side-effect-free ops only).
+//
+// A slot is released after the wait for the products that read it (the
+// loop's `warp_group_dot_wait {pendings = 0}` retires them), never before:
+// releasing earlier lets the producer overwrite a buffer wgmma still
+// reads.  Data partition among consumer warpgroups is the wgmma layout's:
+// its warps split the tile's rows.
+//
+// What declines (the loop stays as it is, with the reason recorded for the
+// frontend's warning): no product reading descriptor loads in the loop;
+// loads whose addresses depend on a value the loop carries or on tensor
+// math; device-side descriptors (their tensor map is written in the
+// kernel); loops inside other loops (persistent tile loops come next);
+// products without a full wait in the loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../TMAUtility.h"
+
+#include "warpforge/Dialect/Tile/IR/Tile.h"
+#include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPUWARPSPECIALIZE
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+constexpr llvm::StringLiteral kDeclinedAttr = "tilegpu.warp-specialize-declined";
+constexpr int kProducerWarps = 4;
+
+/// What the producer of one loop needs.
+struct Plan {
+  scf::ForOp loop;
+  SmallVector<TMAOperand> operands;
+  /// Ops to clone into the producer: those outside the loop (loop bounds,
+  /// tile coordinates) and those inside (per-iteration addresses), each in
+  /// program order.
+  SmallVector<Operation *> outerSlice, innerSlice;
+  /// Kernel arguments the producer uses.
+  SetVector<Value> captures;
+  /// The products' waits that retire every read of the slot.
+  Operation *lastWait = nullptr;
+};
+
+/// Adds the ops computing `value` to the plan; fails with the reason when
+/// the producer cannot compute it alone.
+LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
+                           std::string &why) {
+  Block *body = plan.loop.getBody();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() == body) {
+      if (arg == plan.loop.getInductionVar())
+        return success();
+      why = "the loads' addresses depend on a value the loop carries";
+      return failure();
+    }
+    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp())) {
+      plan.captures.insert(arg);
+      return success();
+    }
+    why = "the loads' addresses depend on a value of an enclosing region";
+    return failure();
+  }
+  Operation *op = value.getDefiningOp();
+  if (!seen.insert(op).second)
+    return success();
+  if (isa<tile::MakeTensorDescriptorOp>(op)) {
+    why = "device-side tensor descriptors (tl.make_tensor_descriptor) are "
+          "not supported yet; pass host descriptors";
+    return failure();
+  }
+  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return isa<ShapedType>(t); })) {
+    why = "the loads' addresses need '" + op->getName().getStringRef().str() +
+          "', which is not scalar arithmetic";
+    return failure();
+  }
+  for (Value operand : op->getOperands())
+    if (failed(collectSlice(operand, plan, seen, why)))
+      return failure();
+  return success();
+}
+
+FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
+  Plan plan;
+  plan.loop = loop;
+  if (!isa<FunctionOpInterface>(loop->getParentOp())) {
+    why = "the loop is inside another loop or region (persistent tile "
+          "loops are not supported yet)";
+    return failure();
+  }
+  SmallVector<WarpGroupDotOp> dots;
+  for (Operation &op : *loop.getBody())
+    if (auto dot = dyn_cast<WarpGroupDotOp>(op))
+      dots.push_back(dot);
+  if (dots.empty()) {
+    why = "the loop has no tl.dot on wgmma";
+    return failure();
+  }
+  DenseSet<Operation *> seenAllocs;
+  for (WarpGroupDotOp dot : dots) {
+    for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
+      auto alloc = operand.getDefiningOp<LocalAllocOp>();
+      if (!alloc || !isa<MemDescType>(operand.getType())) {
+        why = "a product's operand does not come from a descriptor load "
+              "(tl.dot needs both operands from TensorDescriptor loads)";
+        return failure();
+      }
+      if (!seenAllocs.insert(alloc).second)
+        continue;
+      std::optional<TMAOperand> tma = matchTMAOperand(alloc);
+      if (!tma || tma->load->getBlock() != loop.getBody() ||
+          alloc->getBlock() != loop.getBody()) {
+        why = "a product's operand does not come from a descriptor load in "
+              "the loop that only the product reads";
+        return failure();
+      }
+      plan.operands.push_back(*tma);
+    }
+  }
+  // Every product retired in the loop: the slot is released after the last
+  // full wait.
+  for (WarpGroupDotOp dot : dots) {
+    Operation *wait = nullptr;
+    for (Operation *user : dot->getUsers())
+      if (auto w = dyn_cast<WarpGroupDotWaitOp>(user))
+        if (w.getPendings() == 0 && w->getBlock() == loop.getBody())
+          wait = w;
+    if (!wait) {
+      why = "a product is not waited for in the loop";
+      return failure();
+    }
+    if (!plan.lastWait || plan.lastWait->isBeforeInBlock(wait))
+      plan.lastWait = wait;
+  }
+  DenseSet<Operation *> seen;
+  for (Value bound :
+       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (failed(collectSlice(bound, plan, seen, why)))
+      return failure();
+  for (TMAOperand &tma : plan.operands) {
+    if (failed(collectSlice(tma.load.getDesc(), plan, seen, why)))
+      return failure();
+    for (Value index : tma.load.getIndices())
+      if (failed(collectSlice(index, plan, seen, why)))
+        return failure();
+  }
+  // Program order, outside the loop then inside.
+  Operation *func = loop->getParentOp();
+  func->walk([&](Operation *op) {
+    if (!seen.contains(op))
+      return;
+    (loop->isAncestor(op) ? plan.innerSlice : plan.outerSlice).push_back(op);
+  });
+  return plan;
+}
+
+/// Per-thread registers for the producer and each consumer warpgroup:
+/// their sum over the CTA's warpgroups stays within the 512 registers per
+/// thread-slot of a warpgroup that the SM's 64K allow (setmaxnreg.inc
+/// over-subscribed deadlocks), consumers capped at 256.
+std::pair<int32_t, int32_t> registerSplit(int consumerGroups) {
+  int32_t producer = consumerGroups <= 2 ? 40 : 32;
+  int32_t consumer = (512 - producer) / consumerGroups / 8 * 8;
+  return {producer, std::min<int32_t>(consumer, 256)};
+}
+
+Value createI32(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIntOp::create(b, loc, v, 32);
+}
+
+void specialize(Plan &plan, int numBuffers, int numWarps) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  auto func = cast<FunctionOpInterface>(loop->getParentOp());
+  Block &entry = func.getFunctionBody().front();
+  MLIRContext *ctx = loop.getContext();
+  IRRewriter rewriter(ctx);
+  OpBuilder b(ctx);
+
+  // The rings and the channel, before everything.
+  b.setInsertionPointToStart(&entry);
+  SmallVector<Value> rings;
+  for (TMAOperand &tma : plan.operands) {
+    MemDescType ring =
+        getTMABufferType(tma.load.getDesc().getType().getBlockType(),
+                         numBuffers);
+    rings.push_back(LocalAllocOp::create(b, loc, ring, Value()));
+  }
+  Value channel = CreateChannelOp::create(
+      b, loc, ChannelType::get(ctx, numBuffers), rings);
+
+  // The warp_specialize op takes the rest of the kernel body.
+  auto ws = WarpSpecializeOp::create(
+      b, loc, ValueRange(), b.getDenseI32ArrayAttr({kProducerWarps}),
+      /*requestedRegisters=*/nullptr, /*defaultRegisters=*/nullptr,
+      /*partitionRegionsCount=*/1);
+  if (numWarps % 4 == 0) {
+    auto [producerRegs, consumerRegs] = registerSplit(numWarps / 4);
+    ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr({producerRegs}));
+    ws.setDefaultRegistersAttr(b.getI32IntegerAttr(consumerRegs));
+  }
+  Block *defaultBlock = b.createBlock(&ws.getDefaultRegion());
+  Operation *terminator = entry.getTerminator();
+  defaultBlock->getOperations().splice(
+      defaultBlock->end(), entry.getOperations(),
+      std::next(Block::iterator(ws)), Block::iterator(terminator));
+  b.setInsertionPointToEnd(defaultBlock);
+  WarpYieldOp::create(b, loc);
+
+  // Every region is isolated: the captures are the channel, what the
+  // producer needs and whatever the default region uses from outside.
+  SetVector<Value> captureSet;
+  captureSet.insert(channel);
+  captureSet.insert(plan.captures.begin(), plan.captures.end());
+  ws.getDefaultRegion().walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (!ws->isAncestor(operand.getParentRegion()->getParentOp()))
+        captureSet.insert(operand);
+  });
+  SmallVector<Value> captures(captureSet.begin(), captureSet.end());
+  ws->setOperands(captures);
+  for (Value capture : captures) {
+    BlockArgument arg = defaultBlock->addArgument(capture.getType(), loc);
+    capture.replaceUsesWithIf(arg, [&](OpOperand &use) {
+      return ws.getDefaultRegion().isAncestor(
+          use.getOwner()->getParentRegion());
+    });
+  }
+  // What the consumers now call the channel.
+  Value consumerChannel = defaultBlock->getArgument(0);
+
+  // The producer: the captured arguments, the slices cloned, one copy of
+  // each operand per iteration.
+  Region &producerRegion = ws.getPartitionRegions()[0];
+  Block *producer = b.createBlock(&producerRegion);
+  IRMapping map;
+  // The slices now live in the default region, on its arguments.
+  for (auto [capture, inDefault] :
+       llvm::zip(captures, defaultBlock->getArguments())) {
+    BlockArgument arg = producer->addArgument(capture.getType(), loc);
+    map.map(capture, arg);
+    map.map(inDefault, arg);
+  }
+  for (Operation *op : plan.outerSlice)
+    b.clone(*op, map);
+  Value zero = createI32(b, loc, 0), one = createI32(b, loc, 1);
+  Value pch = map.lookup(channel);
+  auto producerLoop = scf::ForOp::create(
+      b, loc, map.lookup(loop.getLowerBound()),
+      map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()),
+      ValueRange{zero},
+      [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+        map.map(loop.getInductionVar(), iv);
+        Value count = args[0];
+        for (Operation *op : plan.innerSlice)
+          lb.clone(*op, map);
+        ChannelAcquireOp::create(lb, loc, pch, count);
+        for (auto [i, tma] : llvm::enumerate(plan.operands)) {
+          SmallVector<Value> indices;
+          for (Value index : tma.load.getIndices())
+            indices.push_back(map.lookup(index));
+          ChannelTMALoadOp::create(lb, tma.load.getLoc(), pch, count,
+                                   map.lookup(tma.load.getDesc()), indices,
+                                   lb.getI32IntegerAttr(i));
+        }
+        ChannelCommitOp::create(lb, loc, pch, count);
+        scf::YieldOp::create(
+            lb, loc, ValueRange{arith::AddIOp::create(lb, loc, count, one)});
+      });
+  producerLoop->setAttr("tilegpu.partition", b.getStringAttr("producer"));
+  b.setInsertionPointAfter(producerLoop);
+  WarpReturnOp::create(b, loc);
+
+  // The consumers: the loop counts its uses of the channel, waits for each
+  // slot, reads its buffers in place and releases it after the products'
+  // wait.
+  b.setInsertionPoint(loop);
+  Value consumerZero = createI32(b, loc, 0);
+  auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
+      rewriter, ValueRange{consumerZero}, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &yb, Location yloc, ArrayRef<BlockArgument> newArgs) {
+        return SmallVector<Value>{
+            arith::AddIOp::create(yb, yloc, newArgs[0], createI32(yb, yloc, 1))
+                .getResult()};
+      }));
+  newLoop->setAttr("tilegpu.partition", b.getStringAttr("consumer"));
+  Value count = newLoop.getRegionIterArgs().back();
+  Block *body = newLoop.getBody();
+  // The wait goes where the first operand was loaded.
+  Operation *first = plan.operands.front().load;
+  for (TMAOperand &tma : plan.operands)
+    if (tma.load->isBeforeInBlock(first))
+      first = tma.load;
+  b.setInsertionPoint(first);
+  SmallVector<Type> slotTypes;
+  for (Value ring : rings)
+    slotTypes.push_back(cast<MemDescType>(ring.getType()).getSingleBuffer());
+  auto wait = ChannelWaitOp::create(b, loc, slotTypes, consumerChannel, count);
+  for (auto [tma, slot] : llvm::zip(plan.operands, wait.getBuffers())) {
+    Value buffer = slot;
+    if (tma.transposed) {
+      b.setInsertionPoint(tma.alloc);
+      MemDescType want = tma.alloc.getType();
+      buffer = MemDescTransOp::create(
+          b, tma.alloc.getLoc(),
+          MemDescType::get(ctx, want.getShape(), want.getElementType(),
+                           want.getEncoding(), /*isMutable=*/true, 1),
+          buffer);
+    }
+    tma.alloc.getResult().replaceAllUsesWith(buffer);
+    tma.alloc.erase();
+    for (Operation *op : llvm::reverse(tma.chain))
+      if (op->use_empty())
+        op->erase();
+    if (tma.load->use_empty())
+      tma.load.erase();
+  }
+  b.setInsertionPointAfter(plan.lastWait);
+  ChannelReleaseOp::create(b, loc, consumerChannel, count);
+  // The consumers no longer compute the loads' addresses.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+struct WarpSpecializePass
+    : public tilegpu::impl::TileGPUWarpSpecializeBase<WarpSpecializePass> {
+  using TileGPUWarpSpecializeBase::TileGPUWarpSpecializeBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    bool everyLoop = getNumConsumerGroups(module) > 0;
+    int buffers = numBuffers > 0 ? int(numBuffers)
+                  : getNumBuffersWarpSpec(module) > 0
+                      ? getNumBuffersWarpSpec(module)
+                      : getNumStages(module);
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](scf::ForOp loop) {
+      if (loop->hasAttr(tile::TileDialect::kWarpSpecialize) ||
+          (everyLoop &&
+           llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
+             return isa<WarpGroupDotOp>(op);
+           })))
+        loops.push_back(loop);
+    });
+    SmallVector<Attribute> declined;
+    DenseSet<Operation *> specializedFuncs;
+    Builder b(module.getContext());
+    for (scf::ForOp loop : loops) {
+      std::string why;
+      FailureOr<Plan> plan = analyze(loop, why);
+      Operation *func = loop->getParentOfType<FunctionOpInterface>();
+      if (succeeded(plan) && func && specializedFuncs.contains(func)) {
+        why = "the kernel has another warp-specialized loop; only one is "
+              "supported";
+        plan = failure();
+      }
+      if (failed(plan)) {
+        loop->removeAttr(tile::TileDialect::kWarpSpecialize);
+        declined.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("loc", LocationAttr(loop.getLoc())),
+             b.getNamedAttr("reason", b.getStringAttr(why))}));
+        continue;
+      }
+      loop->removeAttr(tile::TileDialect::kWarpSpecialize);
+      specializedFuncs.insert(func);
+      specialize(*plan, buffers, getNumWarps(module));
+    }
+    // Warp specialization asked for the whole kernel, and no loop to take
+    // it: say so at the kernel.
+    if (everyLoop && loops.empty())
+      module.walk([&](FunctionOpInterface func) {
+        declined.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("loc", LocationAttr(func->getLoc())),
+             b.getNamedAttr("reason",
+                            b.getStringAttr("the kernel has no loop of "
+                                            "tl.dot products to specialize"))}));
+      });
+    if (!declined.empty())
+      module->setAttr(kDeclinedAttr, b.getArrayAttr(declined));
+  }
+};
+
+} // namespace
