@@ -7,6 +7,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -150,9 +151,29 @@ public:
     }
   }
 
+  /// What the stages declined to do, recorded on the module with a place
+  /// and a reason (tilegpu-warp-specialize's loops), as warnings there.
+  void recordDeclines(ModuleOp module) {
+    auto declined = module->getAttrOfType<ArrayAttr>(
+        tilegpu::attr::kWarpSpecializeDeclined);
+    if (!declined)
+      return;
+    for (Attribute entry : declined) {
+      auto dict = dyn_cast<DictionaryAttr>(entry);
+      auto loc = dict ? dict.getAs<LocationAttr>("loc") : LocationAttr();
+      auto reason = dict ? dict.getAs<StringAttr>("reason") : StringAttr();
+      if (!loc || !reason)
+        continue;
+      result.diagnostics.push_back(
+          convert(Location(loc), DiagnosticSeverity::Warning,
+                  "warp specialization declined: " + reason.str()));
+    }
+  }
+
   Result finish(ModuleOp module, bool debugInfo) {
     result.ok = true;
     recordAttributes(module);
+    recordDeclines(module);
     OpPrintingFlags flags;
     if (debugInfo)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);

@@ -65,6 +65,12 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Warp specialization (num_consumer_groups, tl.range(...,
+  // warp_specialize=True)): a producer partition of TMA loads and the
+  // consumer warps, joined by a channel, which stays abstract until
+  // tilegpu-to-llvm.
+  pm.addPass(tilegpu::createTileGPUWarpSpecialize());
+  pm.addPass(createCanonicalizerPass());
   // K loops feeding wgmma: cp.async into multi-buffered shared memory
   // (tilegpu.num-stages buffers), one product in flight.
   pm.addPass(tilegpu::createTileGPUSoftwarePipeline());
@@ -74,6 +80,8 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
 }
 
 void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
+  // Channels between warp partitions become full/empty mbarrier rings.
+  pm.addPass(tilegpu::createTileGPULowerChannels());
   pm.addPass(createTileGPUAllocateSharedMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTileGPUToLLVM());
@@ -103,12 +111,12 @@ llvm::ArrayRef<warpforge::NamedPipeline> warpforge::getNamedPipelines() {
        "tilegpu-converted", buildTileToTileGPUPipeline,
        /*takesOptions=*/true},
       {"tilegpu-optimize",
-       "Coalesce accesses, remove layout conversions, put dots on wgmma and "
-       "software-pipeline their loops",
+       "Coalesce accesses, remove layout conversions, put dots on wgmma, "
+       "warp-specialize and software-pipeline their loops",
        "tilegpu", withoutOptions<buildTileGPUOptimizePipeline>},
       {"tilegpu-to-llvm",
-       "Assign shared memory and lower tilegpu IR to the LLVM and NVVM "
-       "dialects",
+       "Lower channels, assign shared memory and lower tilegpu IR to the "
+       "LLVM and NVVM dialects",
        "llvm-dialect", withoutOptions<buildTileGPUToLLVMPipeline>},
   };
   return pipelines;

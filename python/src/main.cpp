@@ -125,13 +125,18 @@ PYBIND11_MODULE(_C, m) {
         if (!r.ok)
           warpforge::python::raiseIRError(r.diagnostics,
                                           "pipeline '" + pipeline + "'", &r);
-        return py::make_tuple(std::move(r.ir), attributesOf(r));
+        py::list warnings;
+        for (const auto &d : r.diagnostics)
+          if (d.severity == "warning")
+            warnings.append(toPython(d));
+        return py::make_tuple(std::move(r.ir), attributesOf(r), warnings);
       },
       py::arg("ir"), py::arg("pipeline"), py::arg("options"),
       py::arg("filename") = "<string>", py::arg("debug_info") = false,
       py::arg("dump_prefix") = "",
       "Run a named pipeline built from CompileOptions; return (IR, the "
-      "module's attributes) or raise IRError (with .attributes).");
+      "module's attributes, its warnings as diagnostic tuples) or raise "
+      "IRError (with .attributes).");
 
   m.def(
       "jit_stages",

@@ -16,7 +16,7 @@ import warpforge.language as tl
 from warpforge import ir
 from warpforge.compiler import compiler
 from warpforge.compiler.options import (CORE_OPTION_NAMES, DEFAULTS, OPTION_NAMES, KernelOptions,
-                                        UnsupportedOptionWarning)
+                                        UnsupportedOptionWarning, WarpSpecializationWarning)
 from warpforge.errors import OutOfResources
 
 import zoo
@@ -92,18 +92,25 @@ def test_num_ctas_1_is_accepted():
     assert k.options.num_ctas == 1
 
 
-def test_warp_specialization_warns_and_compiles_without(monkeypatch):
+def test_warp_specialization_without_a_dot_loop_warns_at_the_kernel(monkeypatch):
+    """num_consumer_groups on a kernel with no loop of products: one
+    WarpSpecializationWarning at the kernel's line saying why, and a kernel
+    compiled (correctly) without it; the options are what was asked."""
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     zoo.add_kernel.cache.clear()
-    with pytest.warns(UnsupportedOptionWarning,
-                      match="add_kernel: num_consumer_groups=2: warp specialization is not "
-                            "supported yet") as record:
+    with pytest.warns(WarpSpecializationWarning,
+                      match="add_kernel: warp specialization declined: the kernel has no "
+                            "loop of tl.dot products to specialize; compiled without it") \
+            as record:
         k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_warps=4,
                                   num_consumer_groups=2, num_buffers_warp_spec=3, grid=(1,))
-    # At the caller's line, not inside warpforge.
-    assert record[0].filename == __file__
-    # What the module says is what the kernel does: no consumer groups.
-    assert '"tilegpu.num-consumer-groups" = 0' in k.asm["tilegpu"]
+    assert len(record) == 1
+    assert (record[0].filename, record[0].lineno) == (zoo.add_kernel.filename,
+                                                      zoo.add_kernel.first_line)
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    # num_warps is one consumer group's: the kernel's own warps are both
+    # groups', and no partition is added.
+    assert k.metadata["num_warps"] == 8 and k.metadata["partition_warps"] == 0
     assert k.options.num_consumer_groups == 2  # what was asked, for the cache key
     assert "cubin" in k.asm
 
@@ -116,12 +123,16 @@ def ws_loop(x_ptr, n, BLOCK: tl.constexpr, WS: tl.constexpr, FLATTEN: tl.constex
     tl.store(x_ptr + tl.arange(0, BLOCK), acc)
 
 
-@pytest.mark.parametrize("ws,flatten,match", [
-    (True, False, "warp_specialize=True: warp specialization is not supported yet"),
-    (False, True, "flatten=True applies to warp-specialized loops"),
+@pytest.mark.parametrize("ws,flatten,category,match", [
+    (True, False, WarpSpecializationWarning,
+     "warp specialization declined: the loop has no tl.dot on wgmma"),
+    (False, True, UnsupportedOptionWarning,
+     "flatten=True: flattening persistent tile loops is not supported yet"),
 ])
-def test_range_warp_specialize_warns_at_the_loop(ws, flatten, match, frontend_only):
-    with pytest.warns(UnsupportedOptionWarning, match=match) as record:
+def test_range_warp_specialize_warns_at_the_loop(ws, flatten, category, match):
+    """tl.range(warp_specialize=True) on a loop without products: declined at
+    the loop's line (the compiler's reason); flatten: not supported yet."""
+    with pytest.warns(category, match=match) as record:
         ws_loop.warmup(F32, 4, BLOCK=64, WS=ws, FLATTEN=flatten, grid=(1,))
     line = ws_loop.first_line + next(i for i, l in enumerate(ws_loop.source_lines)
                                      if "tl.range" in l)

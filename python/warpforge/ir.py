@@ -5,7 +5,7 @@ Every function takes and returns MLIR text; on failure it raises
 from the command line: `warpforge-opt --pass-pipeline='builtin.module(NAME)'`.
 """
 
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 
 def _core():
@@ -42,15 +42,23 @@ def run_pipeline(text: str, pipeline: str, filename: str = "<string>",
 
 
 def run_stage(text: str, pipeline: str, options, filename: str = "<string>",
-              debug_info: bool = False, dump_prefix: str = "") -> Tuple[str, Dict[str, Any]]:
+              debug_info: bool = False, dump_prefix: str = "",
+              warnings: Optional[list] = None) -> Tuple[str, Dict[str, Any]]:
     """Run the named `pipeline`, built from `options` (a
     `warpforge._C.CompileOptions`, see `KernelOptions.to_core`), on `text`.
 
     Returns the IR and the module's integer and string attributes (the facts
     the stages recorded: `tilegpu.num-warps`, `tilegpu.shared`, ...). On
     failure the IRError's `attributes` hold them as far as the stages got.
+    The stages' warnings (e.g. a loop warp specialization declined, with its
+    place and reason) are appended to `warnings` as Diagnostic tuples
+    (severity, file, line, column, message, formatted).
     """
-    return _core().run_stage(text, pipeline, options, filename, debug_info, dump_prefix)
+    text, attributes, found = _core().run_stage(text, pipeline, options, filename,
+                                                debug_info, dump_prefix)
+    if warnings is not None:
+        warnings.extend(found)
+    return text, attributes
 
 
 def jit_stages() -> List[Tuple[str, str, str]]:

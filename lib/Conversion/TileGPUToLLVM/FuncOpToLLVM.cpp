@@ -56,16 +56,26 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
         LLVM::LLVMVoidType::get(rewriter.getContext()), inputs);
     auto func = LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getName(),
                                          llvmType, LLVM::Linkage::External);
+    // The kernel's warps and those its warp_specialize partitions add.
+    int32_t partitionWarps = getPartitionWarps(op);
+    bool movesRegisters = hasRegisterRequests(op);
+    int32_t threads =
+        (getNumWarps(module) + partitionWarps) * TargetInfo::kWarpSize;
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), *getTypeConverter(),
                                            &signature)))
       return failure();
 
-    int32_t threads = getNumWarps(module) * TargetInfo::kWarpSize;
     func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    // setmaxnreg moves registers between warpgroups from an even start:
+    // each thread's share of the SM's 64K, in steps of 8.
+    if (movesRegisters)
+      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    rewriter.getI32IntegerAttr(
+                        std::min<int32_t>(255, 65536 / threads / 8 * 8)));
     // Pointer arguments specialized as 16-byte aligned tell LLVM so.
     for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (!isa<tile::PointerType>(type.getInput(i)))

@@ -22,7 +22,16 @@ using namespace warpforge::tilegpu;
 namespace warpforge {
 
 void emitBarrier(OpBuilder &b, Location loc) {
-  NVVM::Barrier0Op::create(b, loc);
+  WarpGroupContext context = getWarpGroupContext(b);
+  if (context.barrierId == 0) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  // In a tilegpu.warp_specialize region: only its own warps.
+  NVVM::BarrierOp::create(
+      b, loc, Type(), i32Val(b, loc, context.barrierId),
+      i32Val(b, loc, context.numWarps * TargetInfo::kWarpSize),
+      NVVM::BarrierReductionAttr(), Value());
 }
 
 void emitAsyncProxyFence(OpBuilder &b, Location loc) {

@@ -28,13 +28,43 @@ unsigned getNumWarps(Operation *op) {
   return tilegpu::getNumWarps(module);
 }
 
+WarpGroupContext getWarpGroupContext(OpBuilder &b) {
+  Operation *at = b.getInsertionBlock()->getParentOp();
+  WarpGroupContext context;
+  context.numWarps = getNumWarps(at);
+  // The innermost warp_specialize region around the insertion point.
+  Region *region = b.getInsertionBlock()->getParent();
+  for (; region; region = region->getParentRegion()) {
+    auto ws = dyn_cast_or_null<WarpSpecializeOp>(region->getParentOp());
+    if (!ws)
+      continue;
+    if (region == &ws.getDefaultRegion()) {
+      context.barrierId = 1;
+      return context;
+    }
+    unsigned first = context.numWarps;
+    for (auto [i, partition] : llvm::enumerate(ws.getPartitionRegions())) {
+      unsigned warps = ws.getPartitionNumWarps()[i];
+      if (&partition == region)
+        return WarpGroupContext{first, warps, 2 + unsigned(i)};
+      first += warps;
+    }
+  }
+  return context;
+}
+
 unsigned getNumThreads(OpBuilder &b) {
-  return TargetInfo::kWarpSize *
-         getNumWarps(b.getInsertionBlock()->getParentOp());
+  return TargetInfo::kWarpSize * getWarpGroupContext(b).numWarps;
 }
 
 Value getThreadId(OpBuilder &b, Location loc) {
-  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  WarpGroupContext context = getWarpGroupContext(b);
+  if (context.firstWarp == 0)
+    return tid;
+  return LLVM::SubOp::create(
+      b, loc, tid,
+      i32Val(b, loc, context.firstWarp * TargetInfo::kWarpSize));
 }
 
 std::pair<Value, Value> getLaneAndWarpId(OpBuilder &b, Location loc) {

@@ -164,8 +164,15 @@ struct ConvertTileGPUToLLVM
     LLVMConversionTarget target(*context);
     target.addLegalDialect<NVVM::NVVMDialect>();
     target.addLegalOp<ModuleOp>();
+    populateWarpSpecializeOpToLLVMPatterns(converter, patterns, target);
+    int32_t partitionWarps = getPartitionWarps(module);
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    lowerWarpSpecializeOps(module);
+    // The launch needs every warp: the kernel's and its partitions'.
+    if (partitionWarps > 0)
+      module->setAttr(tilegpu::attr::kPartitionWarps,
+                      Builder(context).getI32IntegerAttr(partitionWarps));
   }
 };
 

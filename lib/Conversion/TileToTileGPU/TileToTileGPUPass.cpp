@@ -33,7 +33,10 @@ struct ConvertTileToTileGPUPass
         module, toCompileOptions(*this, *tilegpu::parseCudaTarget(target)),
         threadsPerWarp);
 
-    TileGPUTypeConverter typeConverter(context, numWarps, threadsPerWarp,
+    // Layouts for the warps that run the kernel's tensor code: with warp
+    // specialization, all the consumer groups' (the module's num-warps).
+    TileGPUTypeConverter typeConverter(context, tilegpu::getNumWarps(module),
+                                       threadsPerWarp,
                                        getMaxSizePerThread(module));
     RewritePatternSet patterns(context);
     ConversionTarget conversionTarget(*context);
@@ -116,11 +119,15 @@ struct ConvertTileToTileGPUPass
              << "convert-tile-to-tilegpu: num-ctas = "
              << static_cast<int>(numCtas)
              << ": thread-block clusters are not supported yet (only 1)";
-    if (numConsumerGroups != 0)
+    if (numConsumerGroups < 0)
+      return module.emitError()
+             << "convert-tile-to-tilegpu: num-consumer-groups must be at "
+             << "least 0, got " << static_cast<int>(numConsumerGroups);
+    if (numConsumerGroups > 0 && numBuffersWarpSpec < 1)
       return module.emitError()
              << "convert-tile-to-tilegpu: num-consumer-groups = "
              << static_cast<int>(numConsumerGroups)
-             << ": warp specialization is not supported yet (only 0)";
+             << " needs num-buffers-warp-spec of at least 1";
     if (numBuffersWarpSpec < 0)
       return module.emitError() << "convert-tile-to-tilegpu: "
                                    "num-buffers-warp-spec must not be "

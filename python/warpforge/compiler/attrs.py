@@ -29,6 +29,8 @@ SHARED_PIPELINED = "tilegpu.shared-pipelined"
 # Global scratch per program for tensor maps made on the device.
 GLOBAL_SCRATCH_BYTES = "tilegpu.global-scratch-bytes"
 GLOBAL_SCRATCH_ALIGN = "tilegpu.global-scratch-align"
+# Warps warp_specialize partitions add to num-warps (convert-tilegpu-to-llvm).
+PARTITION_WARPS = "tilegpu.partition-warps"
 
 MODULE_OPTIONS = (NUM_WARPS, THREADS_PER_WARP, NUM_STAGES_MODULE, NUM_CTAS,
                   NUM_CONSUMER_GROUPS, NUM_BUFFERS_WARP_SPEC, TARGET)

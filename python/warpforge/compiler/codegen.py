@@ -754,15 +754,12 @@ class CodeGenerator(ast.NodeVisitor):
         self._range_loop(node, loop)
 
     def _warn_unsupported_loop_options(self, node: ast.AST, loop) -> None:
-        """tl.range's warp-specialization hints do nothing yet: say so at the
-        loop (a warning, so that Triton kernels written with them still run)."""
+        """tl.range's hints that do nothing yet: say so at the loop (a warning,
+        so that Triton kernels written with them still run)."""
         notes = []
-        if loop.warp_specialize:
-            notes.append("warp_specialize=True: warp specialization is not supported yet; "
-                         "the loop is compiled without it")
         if loop.flatten:
-            notes.append("flatten=True applies to warp-specialized loops, which are not "
-                         "supported yet; the loop is not flattened")
+            notes.append("flatten=True: flattening persistent tile loops is not supported "
+                         "yet; the loop is not flattened")
         line, _ = self._abs_pos(node)
         for note in notes:
             warnings.warn_explicit(f"{self.fn.__name__}: tl.range({note.split('=')[0]}=...): "
@@ -821,6 +818,9 @@ class CodeGenerator(ast.NodeVisitor):
             attrs.append(f"{attrs_.LOOP_UNROLL_FACTOR} = {int(loop.loop_unroll_factor)} : i32")
         if loop.warp_specialize:
             attrs.append(attrs_.WARP_SPECIALIZE)
+        # The loop op at its `for` line (the body moved the position on):
+        # what passes report about the loop points there.
+        self._at(node)
         results = self.builder.scf_for(lb.handle, ub.handle, st.handle,
                                        [t.handle for t in inits], args, body_lines,
                                        [y.handle for y in yields], ", ".join(attrs))

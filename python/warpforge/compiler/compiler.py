@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -177,7 +178,8 @@ class CompiledKernel:
             raise self._argument_count_error(len(args))
         kernel = ir._core().Kernel(
             cubin, self.metadata.get("name", self.name), self.signature,
-            self.metadata.get("num_warps", self.options.num_warps),
+            self.metadata.get("num_warps", self.options.num_warps)
+            + self.metadata.get("partition_warps", 0),
             self.metadata.get("shared", 0), device, self.params or None,
             self.metadata.get("global_scratch_size", 0),
             self.metadata.get("global_scratch_align", 1))
@@ -425,6 +427,7 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     ir_name = f"<tile IR of {fn.__name__}>"
     core_options = options.effective().to_core(capability)
     attributes: Dict[str, Any] = {}
+    stage_warnings: List[tuple] = []
     try:
         kernel.asm["tile-frontend"] = ir.parse(text, ir_name)
         located = text
@@ -438,13 +441,15 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
             # Locations travel with the IR so that errors in later stages
             # still point at the kernel's Python lines.
             located, attributes = ir.run_stage(located, pipeline, core_options, ir_name,
-                                               debug_info=True, dump_prefix=prefix)
+                                               debug_info=True, dump_prefix=prefix,
+                                               warnings=stage_warnings)
             # tile IR is kept without locations (it is what users read).
             kernel.asm[stage] = ir.parse(located, ir_name) if stage == "tile" else located
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
         raise _from_ir_error(fn, e, ir_name, _describe_config(constants, options)) from None
+    _warn_at_kernel_lines(fn, stage_warnings, ir_name)
     if gpu:
         # The target's one home from here on is the module's tilegpu.target,
         # which convert-tile-to-tilegpu stamped from the options.
@@ -456,6 +461,24 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
 
 
 _STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
+
+
+def _warn_at_kernel_lines(fn, diagnostics: List[tuple], ir_name: str) -> None:
+    """The stages' warnings (what they declined to do, and why), each at the
+    kernel's Python line it names."""
+    from .options import WarpSpecializationWarning
+    # A fact stays on the module through the later stages: once each.
+    seen = set()
+    for _severity, file, line, _column, message, _formatted in diagnostics:
+        if (file, line, message) in seen:
+            continue
+        seen.add((file, line, message))
+        if file and file != ir_name and line:
+            warnings.warn_explicit(f"{fn.__name__}: {message}; compiled without it",
+                                   WarpSpecializationWarning, file, line)
+        else:
+            warnings.warn(f"{fn.__name__}: {message}; compiled without it",
+                          WarpSpecializationWarning, stacklevel=4)
 
 
 
@@ -491,8 +514,12 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
         "name": fn.__name__,
         # What the stages recorded on the module: the CTA shape, clusters
         # and consumer groups actually compiled, dynamic shared memory.
+        # num_warps: the kernel's own warps (with warp specialization, all
+        # the consumer groups'); the launch adds its partitions' warps.
         "num_warps": attributes[attrs.NUM_WARPS],
-        "num_threads": attributes[attrs.NUM_WARPS] * attributes[attrs.THREADS_PER_WARP],
+        "partition_warps": attributes.get(attrs.PARTITION_WARPS, 0),
+        "num_threads": (attributes[attrs.NUM_WARPS] + attributes.get(attrs.PARTITION_WARPS, 0))
+        * attributes[attrs.THREADS_PER_WARP],
         "num_ctas": attributes[attrs.NUM_CTAS],
         "num_consumer_groups": attributes[attrs.NUM_CONSUMER_GROUPS],
         "shared": attributes.get(attrs.SHARED_BYTES, 0),

@@ -10,8 +10,10 @@ whose defaults a test checks against these).
 Every option takes effect, or says why not: a bad value is a ValueError
 naming the option; an option the backend does not implement yet is either
 an error (`num_ctas` > 1) or, where Triton's autotune configs set it and the
-kernel is still right without it (`num_consumer_groups`), a warning at the
-launch and a kernel compiled without it (`effective()`).
+kernel is still right without it, a warning at the launch and a kernel
+compiled without it (`effective()`; none today). Warp specialization
+(`num_consumer_groups`) that a kernel's loop cannot take is a
+`WarpSpecializationWarning` at the loop's line, from the compiler.
 """
 
 from __future__ import annotations
@@ -32,24 +34,37 @@ class UnsupportedOptionWarning(UserWarning):
     compiled without it."""
 
 
+class WarpSpecializationWarning(UnsupportedOptionWarning):
+    """Warp specialization was asked for (num_consumer_groups, or
+    tl.range(..., warp_specialize=True)) but the compiler could not apply it
+    to a loop; the warning is at the loop's line and says why, and the
+    kernel is compiled without it (still correct)."""
+
+
 @dataclass(frozen=True)
 class KernelOptions:
     """Launch and compilation options, as Triton's Config carries them."""
 
     num_warps: int = _option(
         4, "Warps per CTA, a power of 2 from 1 to 32. With warp specialization "
-           "(num_consumer_groups > 0), the warps of one group, as in Triton.")
+           "(num_consumer_groups > 0), the warps of one consumer group, as in "
+           "Triton: the kernel runs num_warps * num_consumer_groups consumer "
+           "warps plus one producer warpgroup (4 warps).")
     num_stages: int = _option(
         3, "Buffers of the software pipeline of loops feeding tl.dot (1: none); "
            "tl.range(..., num_stages=) overrides it per loop.")
     num_ctas: int = _option(
         1, "CTAs per thread-block cluster. Only 1 is supported yet.")
     num_consumer_groups: int = _option(
-        0, "Consumer warpgroups of a warp-specialized kernel (0: none). Not "
-           "supported yet: a warning, and the kernel runs without it.")
+        0, "Consumer groups of a warp-specialized kernel (0: none): the loop "
+           "of tl.dot products is split into a producer warpgroup issuing the "
+           "TMA loads and these groups of num_warps warps computing; a loop "
+           "that cannot be split gets a WarpSpecializationWarning at its line "
+           "and runs unspecialized.")
     num_buffers_warp_spec: int = _option(
-        0, "Shared-memory buffers between the producer and the consumers of a "
-           "warp-specialized kernel.")
+        0, "Shared-memory buffers (channel slots) between the producer and the "
+           "consumers of a warp-specialized kernel; 0 with "
+           "tl.range(warp_specialize=True): num_stages.")
     maxnreg: Optional[int] = _option(
         None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
               "to 256; None: no cap.")
@@ -79,6 +94,12 @@ class KernelOptions:
         if self.num_consumer_groups and not self.num_buffers_warp_spec:
             self._fail("warp specialization (num_consumer_groups > 0) needs "
                        "num_buffers_warp_spec > 0")
+        if self.num_consumer_groups:
+            threads = (self.num_warps * self.num_consumer_groups + 4) * 32
+            if threads > 1024:
+                self._fail(f"num_warps={self.num_warps} x num_consumer_groups="
+                           f"{self.num_consumer_groups} consumer warps and a producer "
+                           f"warpgroup make {threads} threads, more than a CTA's 1024")
         if self.maxnreg is not None and not (24 <= self.maxnreg <= 256 and self.maxnreg % 8 == 0):
             self._fail(f"maxnreg must be a multiple of 8 from 24 to 256, got {self.maxnreg}")
 
@@ -90,19 +111,12 @@ class KernelOptions:
 
     def unsupported(self) -> Tuple[str, ...]:
         """Why options set here will not take effect yet, one line each."""
-        notes = []
-        if self.num_consumer_groups:
-            notes.append(f"num_consumer_groups={self.num_consumer_groups}: warp "
-                         "specialization is not supported yet; the kernel is compiled "
-                         "without it")
-        return tuple(notes)
+        return ()
 
     def effective(self) -> "KernelOptions":
         """The options the compiler applies: those `unsupported` names reset
         to what the kernel is compiled with instead."""
-        if not self.num_consumer_groups:
-            return self
-        return dataclasses.replace(self, num_consumer_groups=0, num_buffers_warp_spec=0)
+        return self
 
     def warn_unsupported(self, where: str, stacklevel: int = 2) -> None:
         for note in self.unsupported():

@@ -8,11 +8,13 @@
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-ctas=2 2>&1 | FileCheck %s --check-prefix=CTAS
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-consumer-groups=2 2>&1 | FileCheck %s --check-prefix=GROUPS
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-buffers-warp-spec=-1 2>&1 | FileCheck %s --check-prefix=BUFFERS
+// RUN: warpforge-opt %s --convert-tile-to-tilegpu="num-warps=4 num-consumer-groups=2 num-buffers-warp-spec=3" | FileCheck %s --check-prefix=WS
 
 // The module records every compile option (CTA shape, software pipeline,
 // clusters, warp specialization, target); other module attributes stay.
 // Bad options, and options the backend does not implement yet, are errors
-// at the module.
+// at the module.  With warp specialization, num-warps is one consumer
+// group's: the module's warps (the consumers') are all the groups'.
 
 // CHECK: module attributes {"tilegpu.num-buffers-warp-spec" = 0 : i32, "tilegpu.num-consumer-groups" = 0 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32, warpforge.other = 1 : i32}
 // CHECK: tensor<512xf32, #{{blocked[0-9]*}}>
@@ -21,13 +23,15 @@
 // OPTIONS: module attributes {"tilegpu.num-buffers-warp-spec" = 0 : i32, "tilegpu.num-consumer-groups" = 0 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:100", "tilegpu.threads-per-warp" = 32 : i32, warpforge.other = 1 : i32}
 // OPTIONS: tensor<512xf32, #[[B]]>
 
+// WS: #blocked = #tilegpu.blocked<{{.*}}warpsPerCTA = [8]
+// WS: module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consumer-groups" = 2 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 8 : i32,
 // WARPS: module-attributes.mlir:[[@LINE+8]]:1: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 3
 // WARPS64: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 64
 // LANES: error: convert-tile-to-tilegpu: threads-per-warp must be 32, got 64
 // TARGET: error: convert-tile-to-tilegpu: target must be cuda:<compute capability> (e.g. cuda:90), got 'sm_90'
 // STAGES: error: convert-tile-to-tilegpu: num-stages must be at least 1, got 0
 // CTAS: error: convert-tile-to-tilegpu: num-ctas = 2: thread-block clusters are not supported yet (only 1)
-// GROUPS: error: convert-tile-to-tilegpu: num-consumer-groups = 2: warp specialization is not supported yet (only 0)
+// GROUPS: error: convert-tile-to-tilegpu: num-consumer-groups = 2 needs num-buffers-warp-spec of at least 1
 // BUFFERS: error: convert-tile-to-tilegpu: num-buffers-warp-spec must not be negative, got -1
 module attributes {warpforge.other = 1 : i32} {
   tile.func public @kernel(%x: f32) {

@@ -128,6 +128,21 @@ inline constexpr llvm::StringLiteral kGlobalScratchOffsetAttr =
     "tilegpu.global_scratch_offset";
 
 /// tile.assert (`__assertfail`) and tile.print (`vprintf`).
+/// tilegpu.warp_specialize, first step (WarpSpecializeOpToLLVM.cpp): the
+/// op keeps its regions while their ops are converted; `target` learns
+/// when it is legal.
+void populateWarpSpecializeOpToLLVMPatterns(
+    TileGPUToLLVMTypeConverter &converter, mlir::RewritePatternSet &patterns,
+    mlir::ConversionTarget &target);
+/// Second step, after the conversion: each op becomes a dispatch on the
+/// warp index into its regions' blocks.
+void lowerWarpSpecializeOps(mlir::ModuleOp module);
+/// The most warps the tilegpu.warp_specialize ops under `root` add to the
+/// kernel's (0 without any).
+int32_t getPartitionWarps(mlir::Operation *root);
+/// Whether one of them moves registers (setmaxnreg).
+bool hasRegisterRequests(mlir::Operation *root);
+
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,
                                    const TargetInfo &targetInfo);

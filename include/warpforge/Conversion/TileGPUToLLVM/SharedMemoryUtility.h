@@ -19,7 +19,8 @@
 
 namespace warpforge {
 
-/// A CTA-wide barrier (bar.sync 0).
+/// A barrier of the threads running the code at `b`: the CTA's (bar.sync
+/// 0), or in a tilegpu.warp_specialize region its own named barrier.
 void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 
 /// `fence.proxy.async.shared::cta`: the thread's generic shared-memory

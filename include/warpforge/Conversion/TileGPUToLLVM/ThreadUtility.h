@@ -21,14 +21,29 @@ namespace warpforge {
 /// convert-tilegpu-to-llvm requires; the one reader of the attribute in the
 /// lowering.
 unsigned getNumWarps(mlir::Operation *op);
-/// The threads of the CTA the op at `b`'s insertion point runs on.
+/// The warps that run code at a point of the kernel: all of the kernel's
+/// (outside any tilegpu.warp_specialize op), the default warps (in its
+/// default region) or one partition's.  `barrierId` is the named barrier
+/// (bar.sync id, threads) that synchronizes just them: 0 (the CTA's) outside
+/// warp_specialize, 1 in the default region, 2 + i in partition i.
+struct WarpGroupContext {
+  unsigned firstWarp = 0;
+  unsigned numWarps = 0;
+  unsigned barrierId = 0;
+};
+/// The warps that run the code at `b`'s insertion point.
+WarpGroupContext getWarpGroupContext(mlir::OpBuilder &b);
+
+/// The threads of the CTA the op at `b`'s insertion point runs on (in a
+/// tilegpu.warp_specialize region: that region's threads).
 unsigned getNumThreads(mlir::OpBuilder &b);
 
 //===----------------------------------------------------------------------===//
 // Thread identity
 //===----------------------------------------------------------------------===//
 
-/// The thread's index in the CTA (tid.x), i32.
+/// The thread's index among the threads running the code at `b` (tid.x,
+/// less the first thread of its tilegpu.warp_specialize region), i32.
 mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc);
 
 /// Lane (0..31) and warp index of the running thread, i32.

@@ -19,7 +19,12 @@ int getInt(ModuleOp module, StringRef name, int fallback) {
 void setCompileOptions(ModuleOp module, const CompileOptions &options,
                        int threadsPerWarp) {
   Builder b(module.getContext());
-  module->setAttr(attr::kNumWarps, b.getI32IntegerAttr(options.numWarps));
+  // With warp specialization, num_warps is one consumer group's warps (as
+  // in Triton): the kernel's own warps, which run everything but the
+  // producer partition, are all the groups'.
+  int consumerWarps =
+      options.numWarps * std::max(1, options.numConsumerGroups);
+  module->setAttr(attr::kNumWarps, b.getI32IntegerAttr(consumerWarps));
   module->setAttr(attr::kThreadsPerWarp, b.getI32IntegerAttr(threadsPerWarp));
   module->setAttr(attr::kNumStages, b.getI32IntegerAttr(options.numStages));
   module->setAttr(attr::kNumCtas, b.getI32IntegerAttr(options.numCtas));

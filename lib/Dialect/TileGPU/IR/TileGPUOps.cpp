@@ -1,6 +1,7 @@
 //===- TileGPUOps.cpp - Operations of the tilegpu dialect -----------------===//
 
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -594,22 +595,46 @@ LogicalResult WarpSpecializeOp::verify() {
       return emitOpError("register counts must be multiples of 8 from 24 "
                          "to 256, got ")
              << *r;
+  // setmaxnreg.inc waits for registers other warps gave back: requests
+  // beyond the SM's 64K never complete.
+  auto module = (*this)->getParentOfType<ModuleOp>();
+  if (getRequestedRegisters() && module && hasCompileOptions(module)) {
+    int64_t total = int64_t(getNumWarps(module)) * 32 * *getDefaultRegisters();
+    for (auto [n, r] : llvm::zip(numWarps, *getRequestedRegisters()))
+      total += int64_t(n) * 32 * r;
+    if (total > 65536)
+      return emitOpError("requests ")
+             << total << " registers, more than the 65536 of an SM: "
+             << "setmaxnreg.inc would wait forever";
+  }
   return success();
 }
 
+/// Every block of `region` that leaves it ends with a `Terminator`.
+template <typename Terminator>
+static bool leavesThrough(Region &region) {
+  for (Block &block : region) {
+    Operation *last = block.empty() ? nullptr : &block.back();
+    if (!last || !last->hasTrait<OpTrait::IsTerminator>())
+      return false;
+    if (last->getNumSuccessors() == 0 && !isa<Terminator>(last))
+      return false;
+  }
+  return true;
+}
+
 LogicalResult WarpSpecializeOp::verifyRegions() {
-  if (!isa<WarpYieldOp>(getDefaultRegion().front().getTerminator()))
+  if (!leavesThrough<WarpYieldOp>(getDefaultRegion()))
     return emitOpError("the default region must end with tilegpu.warp_yield");
   if (getDefaultRegion().front().getArgumentTypes() !=
       getExplicitCaptures().getTypes())
     return emitOpError("the default region must take one argument per "
                        "capture, of its type");
   for (auto [i, region] : llvm::enumerate(getPartitionRegions())) {
-    Block &block = region.front();
-    if (!isa<WarpReturnOp>(block.getTerminator()))
+    if (!leavesThrough<WarpReturnOp>(region))
       return emitOpError("partition ")
              << i << " must end with tilegpu.warp_return";
-    if (block.getArgumentTypes() != getExplicitCaptures().getTypes())
+    if (region.front().getArgumentTypes() != getExplicitCaptures().getTypes())
       return emitOpError("partition ")
              << i << " must take one argument per capture, of its type";
   }

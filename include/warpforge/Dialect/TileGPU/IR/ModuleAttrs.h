@@ -47,6 +47,15 @@ inline constexpr llvm::StringLiteral kGlobalScratchBytes =
     "tilegpu.global-scratch-bytes";
 inline constexpr llvm::StringLiteral kGlobalScratchAlign =
     "tilegpu.global-scratch-align";
+/// Warps the kernel's tilegpu.warp_specialize partitions add to its
+/// num-warps (set by convert-tilegpu-to-llvm): the launch runs
+/// (num-warps + partition-warps) * 32 threads.
+inline constexpr llvm::StringLiteral kPartitionWarps =
+    "tilegpu.partition-warps";
+/// Loops tilegpu-warp-specialize could not specialize: an array of
+/// {loc, reason} for the frontend's warnings.
+inline constexpr llvm::StringLiteral kWarpSpecializeDeclined =
+    "tilegpu.warp-specialize-declined";
 } // namespace attr
 
 /// Records `options` (and a warp of `threadsPerWarp` lanes) on `module`.

@@ -602,8 +602,10 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
                        DenseI32ArrayAttr:$partitionNumWarps,
                        OptionalAttr<DenseI32ArrayAttr>:$requestedRegisters,
                        OptionalAttr<I32Attr>:$defaultRegisters);
-  let regions = (region SizedRegion<1>:$defaultRegion,
-                        VariadicRegion<SizedRegion<1>>:$partitionRegions);
+  // Regions of one block until control flow is lowered (scf to cf), of
+  // several after.
+  let regions = (region MinSizedRegion<1>:$defaultRegion,
+                        VariadicRegion<MinSizedRegion<1>>:$partitionRegions);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let hasRegionVerifier = 1;

@@ -82,7 +82,6 @@ using namespace warpforge::tilegpu;
 
 namespace {
 
-constexpr llvm::StringLiteral kDeclinedAttr = "tilegpu.warp-specialize-declined";
 constexpr int kProducerWarps = 4;
 
 /// What the producer of one loop needs.
@@ -436,7 +435,7 @@ struct WarpSpecializePass
                                             "tl.dot products to specialize"))}));
       });
     if (!declined.empty())
-      module->setAttr(kDeclinedAttr, b.getArrayAttr(declined));
+      module->setAttr(tilegpu::attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
   }
 };
 
