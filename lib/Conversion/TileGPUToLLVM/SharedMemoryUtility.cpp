@@ -27,11 +27,15 @@ void emitBarrier(OpBuilder &b, Location loc) {
     NVVM::Barrier0Op::create(b, loc);
     return;
   }
-  // In a tilegpu.warp_specialize region: only its own warps.
-  NVVM::BarrierOp::create(
-      b, loc, Type(), i32Val(b, loc, context.barrierId),
-      i32Val(b, loc, context.numWarps * TargetInfo::kWarpSize),
-      NVVM::BarrierReductionAttr(), Value());
+  // In a tilegpu.warp_specialize region: only its own warps, on the
+  // region's named barrier.  (Inline PTX rather than nvvm.barrier, whose
+  // custom syntax does not parse back with a location alias defined later
+  // in the file, as the JIT's printed stages have them.)
+  PTXBuilder ptx;
+  ptx.instr("bar.sync", {std::to_string(context.barrierId),
+                         std::to_string(context.numWarps *
+                                        TargetInfo::kWarpSize)});
+  ptx.launch(b, loc);
 }
 
 void emitAsyncProxyFence(OpBuilder &b, Location loc) {
