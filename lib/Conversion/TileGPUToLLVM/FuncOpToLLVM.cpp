@@ -75,7 +75,7 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
     if (movesRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     rewriter.getI32IntegerAttr(
-                        std::min<int32_t>(255, 65536 / threads / 8 * 8)));
+                        std::min<int32_t>(248, 65536 / threads / 8 * 8)));
     // Pointer arguments specialized as 16-byte aligned tell LLVM so.
     for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (!isa<tile::PointerType>(type.getInput(i)))

@@ -187,10 +187,12 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     The consumers' data partition is the one their layouts already have:
     the wgmma layout spreads the tile's rows over the kernel's warpgroups
     (each warpgroup owns 64-row slices), so `num_consumer_groups`
-    warpgroups split the tile along M.  Registers move with `setmaxnreg`:
-    producer and consumers are given counts whose sum over the CTA's
-    warpgroups stays within the SM's 64K registers (40 and 256, 40 and 232,
-    32 and 160 for one, two, three consumer warpgroups).
+    warpgroups split the tile along M.  Registers move with `setmaxnreg`
+    when the even share of the SM's 64K (the kernel's starting .maxnreg) is
+    short of what the consumers should hold: producer and consumers are
+    given counts whose sum over the CTA's warpgroups stays within 64K (40
+    and 232 for two consumer warpgroups, 32 and 160 for three; one consumer
+    warpgroup starts with 248 already, and nothing moves).
 
     A loop that cannot be specialized is left as it is, and the reason is
     recorded in the module's `tilegpu.warp-specialize-declined` (an array of

@@ -215,11 +215,12 @@ FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
 /// Per-thread registers for the producer and each consumer warpgroup:
 /// their sum over the CTA's warpgroups stays within the 512 registers per
 /// thread-slot of a warpgroup that the SM's 64K allow (setmaxnreg.inc
-/// over-subscribed deadlocks), consumers capped at 256.
+/// over-subscribed deadlocks), consumers capped at 248 (the most a kernel's
+/// .maxnreg can start from in steps of 8).
 std::pair<int32_t, int32_t> registerSplit(int consumerGroups) {
   int32_t producer = consumerGroups <= 2 ? 40 : 32;
   int32_t consumer = (512 - producer) / consumerGroups / 8 * 8;
-  return {producer, std::min<int32_t>(consumer, 256)};
+  return {producer, std::min<int32_t>(consumer, 248)};
 }
 
 Value createI32(OpBuilder &b, Location loc, int64_t v) {
@@ -252,10 +253,16 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
       b, loc, ValueRange(), b.getDenseI32ArrayAttr({kProducerWarps}),
       /*requestedRegisters=*/nullptr, /*defaultRegisters=*/nullptr,
       /*partitionRegionsCount=*/1);
+  // Registers move only when the even share (what every thread starts
+  // with, FuncOpToLLVM's .maxnreg) is short of what the consumers get:
+  // setmaxnreg.inc below the current count is not allowed.
+  int evenShare = std::min(248, 65536 / ((numWarps + kProducerWarps) * 32) / 8 * 8);
   if (numWarps % 4 == 0) {
     auto [producerRegs, consumerRegs] = registerSplit(numWarps / 4);
-    ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr({producerRegs}));
-    ws.setDefaultRegistersAttr(b.getI32IntegerAttr(consumerRegs));
+    if (consumerRegs > evenShare) {
+      ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr({producerRegs}));
+      ws.setDefaultRegistersAttr(b.getI32IntegerAttr(consumerRegs));
+    }
   }
   Block *defaultBlock = b.createBlock(&ws.getDefaultRegion());
   Operation *terminator = entry.getTerminator();

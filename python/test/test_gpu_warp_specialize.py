@@ -1,0 +1,159 @@
+"""Warp-specialized kernels on the GPU: a producer warpgroup issuing TMA
+loads into a ring of num_buffers_warp_spec slots, consumer warpgroups
+running wgmma and the epilogue, full/empty mbarriers between them.
+
+Tutorial 09's non-persistent TMA matmul (python/test/tutorial09_kernels.py)
+as Triton users tune it, two ways:
+
+* seed 000's knobs, `num_consumer_groups` (1 or 2 groups of num_warps=4)
+  and `num_buffers_warp_spec` (2 to 4 slots);
+* Triton 3.6's spelling, `tl.range(..., warp_specialize=True)` (the
+  tutorial's WARP_SPECIALIZE=True), on num_warps=8 consumer warps with
+  num_stages slots.
+
+Each checked against a float64 reference on odd sizes (partial tiles in
+every dimension; K loops of 1, 3 and 6 iterations against rings of 2 to 4
+slots, so the ring wraps at every phase), NaN-poisoned outputs with poison
+around them; fp16, bf16 and fp8.  The SASS shows the producer's UTMALDG
+and the register moves (USETMAXREG).  The hang test launches every
+configuration many times in a child process under a timeout: a phase or
+arrival count that is off deadlocks, and must fail the test rather than
+hang the suite.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import warpforge
+
+from sass_helpers import check_sass, needs_disassembler
+
+torch = pytest.importorskip("torch")
+import tutorial09_kernels as tut  # noqa: E402
+from test_gpu_tma import (DTYPES, TOLERANCE, Padded, check_output, f64,  # noqa: E402
+                          generator, operands)
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.filterwarnings(
+                  "ignore::warpforge.compiler.options.UnsupportedOptionWarning")]
+
+SHAPES = [(999, 517, 371), (77, 300, 136), (257, 129, 64)]
+# (num_consumer_groups, num_buffers_warp_spec, num_warps): seed 000's knobs;
+# None: tl.range(warp_specialize=True) on 8 warps, num_stages slots.
+WS_CONFIGS = [(1, 2, 4), (2, 3, 4), (2, 4, 4), (1, 3, 4), (None, None, 8)]
+
+
+def ws_id(c):
+    groups, buffers, warps = c
+    return f"range-w{warps}" if groups is None else f"g{groups}b{buffers}w{warps}"
+
+
+def config_for(dtype_name, ws):
+    """One tutorial config: 128x128 tiles (128x256 with two consumer
+    groups, each 64 rows), K steps of 64 (128 for fp8), 3 stages."""
+    groups, buffers, warps = ws
+    block_k = 128 if dtype_name == "fp8" else 64
+    # Two groups of 64 rows on a 128x256 tile with 3 slots: 144 KiB of ring
+    # and 64 KiB of epilogue buffer; with 4 slots 128 columns fit.
+    block_n = 256 if (groups, buffers) == (2, 3) and dtype_name != "fp8" else 128
+    kwargs = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": block_k,
+              "GROUP_SIZE_M": 8}
+    extra = {} if groups is None else {"num_consumer_groups": groups,
+                                       "num_buffers_warp_spec": buffers}
+    return warpforge.Config(kwargs, num_warps=warps, num_stages=3,
+                            pre_hook=tut.matmul_tma_set_block_size_hook, **extra)
+
+
+def run_ws(a, b, c, config, ws, monkeypatch):
+    M, K = a.shape
+    N = b.shape[0]
+    monkeypatch.setattr(tut.matmul_kernel_tma, "configs", [config])
+    descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
+
+    def grid(META):
+        return (warpforge.cdiv(M, META["BLOCK_SIZE_M"]) * warpforge.cdiv(N, META["BLOCK_SIZE_N"]),)
+
+    tut.matmul_kernel_tma[grid](*descs, M, N, K, FP8_OUTPUT=c.dtype == torch.float8_e4m3fn,
+                                WARP_SPECIALIZE=ws[0] is None)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("ws", WS_CONFIGS, ids=ws_id)
+def test_tutorial_tma_matmul_warp_specialized(ws, dtype_name, shape, monkeypatch):
+    dtype = DTYPES[dtype_name]
+    m, n, k = shape
+    gen = generator("ws", ws, dtype_name, shape)
+    a, b = operands(dtype, m, n, k, gen, padded=True)
+    c = Padded(m, n, dtype)
+    config = config_for(dtype_name, ws)
+    run_ws(a, b, c.view, config, ws, monkeypatch)
+    torch.cuda.synchronize()
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
+                 f"warp-specialized tma {ws_id(ws)} {dtype_name} {'x'.join(map(str, shape))}",
+                 c.untouched_outside())
+
+
+@needs_disassembler
+@pytest.mark.parametrize("ws", [(2, 3, 4), (None, None, 8)], ids=ws_id)
+def test_sass_warp_specialized(ws, tmp_path):
+    """A producer that issues the TMA copies (UTMALDG) and registers moved
+    between the warpgroups (USETMAXREG); HGMMA, no spills; one consumer
+    group more than the kernel's num_warps: (4 x 2 + 4) x 32 threads."""
+    groups, buffers, warps = ws
+    a = torch.empty((4096, 4096), device="cuda", dtype=torch.float16)
+    descs = [tut.TensorDescriptor.from_tensor(a, [1, 1]) for _ in range(3)]
+    meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
+            "FP8_OUTPUT": False, "WARP_SPECIALIZE": groups is None}
+    tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
+                                        "c_desc": descs[2], **meta})
+    extra = {} if groups is None else {"num_consumer_groups": groups,
+                                       "num_buffers_warp_spec": buffers}
+    k = tut.matmul_kernel_tma.fn.warmup(*descs, 4096, 4096, 4096, grid=(1,), num_warps=warps,
+                                        num_stages=3, **meta, **extra)
+    assert k.metadata["partition_warps"] == 4
+    consumer_warps = warps * (groups or 1)
+    assert k.metadata["num_threads"] == (consumer_warps + 4) * 32
+    sass = check_sass(k, f"ws {ws_id(ws)}", "HGMMA", tmp_path)
+    for opcode in ("UTMALDG", "USETMAXREG", "UTMASTG"):
+        assert opcode in sass, f"ws {ws_id(ws)}: no {opcode} in the SASS"
+
+
+HANG_SCRIPT = textwrap.dedent("""
+    import sys, torch, warpforge
+    sys.path.insert(0, {test_dir!r})
+    import tutorial09_kernels as tut
+    from test_gpu_warp_specialize import WS_CONFIGS, config_for
+    for ws in WS_CONFIGS:
+        for (m, n, k) in [(999, 517, 371), (128, 128, 64), (300, 256, 1000)]:
+            a = torch.randn((m, k), device="cuda").half()
+            b = torch.randn((n, k), device="cuda").half()
+            c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+            tut.matmul_kernel_tma.configs = [config_for("fp16", ws)]
+            descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
+            grid = lambda META: (warpforge.cdiv(m, META["BLOCK_SIZE_M"])
+                                 * warpforge.cdiv(n, META["BLOCK_SIZE_N"]),)
+            for _ in range({repeats}):
+                tut.matmul_kernel_tma[grid](*descs, m, n, k, FP8_OUTPUT=False,
+                                            WARP_SPECIALIZE=ws[0] is None)
+            torch.cuda.synchronize()
+    print("no hang")
+""")
+
+
+def test_no_hang_under_repeated_launches():
+    """Every configuration, 200 launches each on three shapes (one K
+    iteration; ring laps ending mid-ring), in a child process that must
+    finish within the timeout: a deadlocked mbarrier protocol fails here
+    instead of hanging the suite."""
+    script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=200)
+    try:
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=240, cwd=os.path.dirname(__file__))
+    except subprocess.TimeoutExpired:
+        pytest.fail("a warp-specialized kernel hung (240 s without finishing)")
+    assert proc.returncode == 0 and "no hang" in proc.stdout, proc.stderr[-3000:]
