@@ -26,8 +26,10 @@ autotuners' picks.
 providers "triton" and "warpforge"), and tutorial 09's TMA kernels "tma"
 (matmul_kernel_tma: host tensor descriptors, one program per tile) and
 "tma-persistent" (matmul_kernel_tma_persistent: a persistent grid of
-min(SMs, tiles) programs), providers "triton:<variant>" and
-"warpforge:<variant>". The TMA kernels' source is the tutorial's own
+min(SMs, tiles) programs), and "tma-ws" (matmul_kernel_tma with its K loop
+warp-specialized, WARP_SPECIALIZE=True: tl.range(..., warp_specialize=True);
+num_warps are the consumer warps, a producer warpgroup comes on top),
+providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
 (python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
 kernel's file is; they take B K-major (an N x K copy of B, made once per
 case, outside the timing), as the tutorial does, and run one config under
@@ -39,7 +41,7 @@ with all of them; ratios are reported per variant.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
-                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent]
+                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -75,8 +77,11 @@ BACKENDS = ("torch", "triton", "warpforge")  # torch: torch.matmul, i.e. cuBLAS
 JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
-VARIANTS = ("blocked", "tma", "tma-persistent")
-TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent"}
+VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws")
+TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
+               "tma-ws": "matmul_kernel_tma"}
+# Variants whose loop is warp-specialized (tl.range(..., warp_specialize=True)).
+WARP_SPECIALIZED = {"tma-ws"}
 # The TMA variants' config without --config: tutorial 09's fp16 config for
 # its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
 TMA_DEFAULT_CONFIG = (128, 256, 64, 8, 8, 3)
@@ -337,7 +342,8 @@ def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
     a_desc, b_desc, c_desc = (module.TensorDescriptor.from_tensor(x, dummy_block)
                               for x in (a, b_t, c))
     meta = {"BLOCK_SIZE_M": block_m, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": block_k,
-            "GROUP_SIZE_M": group_m, "FP8_OUTPUT": False, "WARP_SPECIALIZE": False}
+            "GROUP_SIZE_M": group_m, "FP8_OUTPUT": False,
+            "WARP_SPECIALIZE": variant in WARP_SPECIALIZED}
     tiles = _cdiv(M, block_m) * _cdiv(N, block_n)
     if variant == "tma-persistent":
         meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=num_sms)
@@ -847,8 +853,8 @@ def _variants_note(settings) -> str:
             f"({', '.join(TMA_KERNELS[v] for v in tma)}, python/test/tutorial09_kernels.py) "
             "under both JITs, B K-major, one config for both ("
             f"{settings.get('tma_config', describe_config(TMA_DEFAULT_CONFIG))}), "
-            "no warp specialization, no epilogue subtiling; tma-persistent runs "
-            "min(SMs, tiles) programs.")
+            "no epilogue subtiling; warp specialization only in tma-ws "
+            "(WARP_SPECIALIZE=True); tma-persistent runs min(SMs, tiles) programs.")
 
 
 # -- Command line -------------------------------------------------------------------------
