@@ -35,12 +35,8 @@
 // CHECK-NEXT: %[[B:.*]] = tilegpu.memdesc_index %[[DRB]][%[[S]]]
 // CHECK-NEXT: %[[BT:.*]] = tilegpu.memdesc_trans %[[B]]
 // CHECK-NEXT: tilegpu.warp_group_dot %[[A]], %[[BT]]
-// CHECK-NEXT: tilegpu.warp_group_dot_wait {{.*}} {pendings = 1 : i32}
-// The previous slot, released under scf.if: slot (c - 1) % 3.
-// CHECK: scf.if
-// CHECK-NEXT: %[[PREV:.*]] = arith.subi %[[C]]
-// CHECK-NEXT: %[[PS0:.*]] = arith.remui %[[PREV]], %[[THREE]] : i32
-// CHECK: %[[E:.*]] = tilegpu.memdesc_index %[[DEMPTY]][%[[PS0]]]
+// CHECK-NEXT: tilegpu.warp_group_dot_wait
+// CHECK-NEXT: %[[E:.*]] = tilegpu.memdesc_index %[[DEMPTY]][%[[S]]]
 // CHECK-NEXT: tilegpu.arrive_barrier %[[E]], 1
 // The producer: waits empty[slot] for the previous lap's parity, then
 // announces the slot's 49152 bytes (16 KiB of A and 32 KiB of B) on
@@ -92,32 +88,18 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
       %11 = arith.muli %9, %c256_i32 : i32
       %c0_i32_0 = arith.constant 0 : i32
       %12:2 = scf.for %arg12 = %c0_i32 to %7 step %c1_i32 iter_args(%arg13 = %cst, %arg14 = %c0_i32_0) -> (tensor<128x256xf32, #wgmma>, i32)  : i32 {
-        %17:2 = tilegpu.channel_wait %arg6, %arg14 : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
-        %18 = tilegpu.memdesc_trans %17#1 : !tilegpu.memdesc<256x64xf16, #nvmma, mutable> -> !tilegpu.memdesc<64x256xf16, #nvmma1, mutable>
-        %19 = tilegpu.warp_group_dot %17#0, %18, %arg13 : !tilegpu.memdesc<128x64xf16, #nvmma, mutable> * !tilegpu.memdesc<64x256xf16, #nvmma1, mutable> -> tensor<128x256xf32, #wgmma>
-        %20 = tilegpu.warp_group_dot_wait %19 {pendings = 1 : i32} : tensor<128x256xf32, #wgmma>
-        %c0_i32_2 = arith.constant 0 : i32
-        %21 = arith.cmpi sgt, %arg14, %c0_i32_2 : i32
-        scf.if %21 {
-          %c1_i32_4 = arith.constant 1 : i32
-          %23 = arith.subi %arg14, %c1_i32_4 : i32
-          tilegpu.channel_release %arg6, %23 : !tilegpu.channel<3>
-        }
-        %c1_i32_3 = arith.constant 1 : i32
-        %22 = arith.addi %arg14, %c1_i32_3 : i32
-        scf.yield %20, %22 : tensor<128x256xf32, #wgmma>, i32
+        %15:2 = tilegpu.channel_wait %arg6, %arg14 : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
+        %16 = tilegpu.memdesc_trans %15#1 : !tilegpu.memdesc<256x64xf16, #nvmma, mutable> -> !tilegpu.memdesc<64x256xf16, #nvmma1, mutable>
+        %17 = tilegpu.warp_group_dot %15#0, %16, %arg13 : !tilegpu.memdesc<128x64xf16, #nvmma, mutable> * !tilegpu.memdesc<64x256xf16, #nvmma1, mutable> -> tensor<128x256xf32, #wgmma>
+        %18 = tilegpu.warp_group_dot_wait %17 {pendings = 0 : i32} : tensor<128x256xf32, #wgmma>
+        tilegpu.channel_release %arg6, %arg14 : !tilegpu.channel<3>
+        %c1_i32_1 = arith.constant 1 : i32
+        %19 = arith.addi %arg14, %c1_i32_1 : i32
+        scf.yield %18, %19 : tensor<128x256xf32, #wgmma>, i32
       } {tilegpu.partition = "consumer"}
-      %13 = tilegpu.warp_group_dot_wait %12#0 {pendings = 0 : i32} : tensor<128x256xf32, #wgmma>
-      %c0_i32_1 = arith.constant 0 : i32
-      %14 = arith.cmpi sgt, %12#1, %c0_i32_1 : i32
-      scf.if %14 {
-        %c1_i32_2 = arith.constant 1 : i32
-        %17 = arith.subi %12#1, %c1_i32_2 : i32
-        tilegpu.channel_release %arg6, %17 : !tilegpu.channel<3>
-      }
-      %15 = arith.truncf %13 : tensor<128x256xf32, #wgmma> to tensor<128x256xf16, #wgmma>
-      %16 = tilegpu.convert_layout %15 : tensor<128x256xf16, #wgmma> -> tensor<128x256xf16, #blocked>
-      tile.descriptor_store %arg11[%10, %11], %16 : !tile.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #blocked>
+      %13 = arith.truncf %12#0 : tensor<128x256xf32, #wgmma> to tensor<128x256xf16, #wgmma>
+      %14 = tilegpu.convert_layout %13 : tensor<128x256xf16, #wgmma> -> tensor<128x256xf16, #blocked>
+      tile.descriptor_store %arg11[%10, %11], %14 : !tile.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #blocked>
       tilegpu.warp_yield
     }
     partition0(%arg6: !tilegpu.channel<3>, %arg7: i32, %arg8: !tile.tensordesc<tensor<128x64xf16>>, %arg9: i32, %arg10: !tile.tensordesc<tensor<256x64xf16>>, %arg11: !tile.tensordesc<tensor<128x256xf16>>) num_warps(4) {

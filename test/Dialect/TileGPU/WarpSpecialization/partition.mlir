@@ -18,30 +18,19 @@
 // CHECK-NEXT: default(%[[DCH:[^:]*]]: !tilegpu.channel<3>, %{{.*}}: i32, %{{.*}}: !tile.tensordesc<tensor<128x64xf16>>, %{{.*}}: i32, %{{.*}}: !tile.tensordesc<tensor<256x64xf16>>, %[[DDC:[^:]*]]: !tile.tensordesc<tensor<128x256xf16>>) {
 // CHECK: tile.get_program_id
 // The consumer loop counts its uses of the channel from 0; it waits for
-// each slot, reads B transposed in place, keeps the product in flight
-// (pendings = 1: what has retired is the previous product) and releases
-// the previous slot; after the loop, the last product's wait and its slot.
+// each slot, reads B transposed in place, and releases the slot after the
+// wait that retires the product.
 // CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<128x256xf32, #wgmma>, i32)
 // CHECK-NEXT: %[[S:.*]]:2 = tilegpu.channel_wait %[[DCH]], %[[C]] : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
 // CHECK-NEXT: %[[BT:.*]] = tilegpu.memdesc_trans %[[S]]#1
 // CHECK-NEXT: %[[D:.*]] = tilegpu.warp_group_dot %[[S]]#0, %[[BT]], %[[ACC]]
-// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
-// CHECK: %[[ANY:.*]] = arith.cmpi sgt, %[[C]], %{{.*}} : i32
-// CHECK-NEXT: scf.if %[[ANY]] {
-// CHECK: %[[PREV:.*]] = arith.subi %[[C]], %{{.*}} : i32
-// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[PREV]] : !tilegpu.channel<3>
-// CHECK-NEXT: }
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[C]] : !tilegpu.channel<3>
 // CHECK: %[[NEXT:.*]] = arith.addi %[[C]], %{{.*}} : i32
 // CHECK-NEXT: scf.yield %[[W]], %[[NEXT]]
 // CHECK-NEXT: } {tilegpu.partition = "consumer"}
-// CHECK-NEXT: %[[DONE:.*]] = tilegpu.warp_group_dot_wait %[[LOOP]]#0 {pendings = 0 : i32}
-// CHECK: %[[RAN:.*]] = arith.cmpi sgt, %[[LOOP]]#1, %{{.*}} : i32
-// CHECK-NEXT: scf.if %[[RAN]] {
-// CHECK: %[[LAST:.*]] = arith.subi %[[LOOP]]#1, %{{.*}} : i32
-// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[LAST]]
-// CHECK-NEXT: }
 // CHECK-NOT: tile.descriptor_load
-// CHECK: arith.truncf %[[DONE]]
+// CHECK: arith.truncf %[[LOOP]]#0
 // CHECK: tile.descriptor_store %[[DDC]]
 // CHECK-NEXT: tilegpu.warp_yield
 // The producer: the kernel arguments it needs as captures, the tile

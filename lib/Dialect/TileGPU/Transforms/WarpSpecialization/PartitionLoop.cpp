@@ -227,42 +227,6 @@ Value createI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
-/// The position among `loop`'s carried values of the accumulator of its
-/// only product, when `wait` waits for just that product and only the
-/// yield reads the wait: the product may then stay in flight across
-/// iterations.
-std::optional<unsigned> getInFlightPosition(scf::ForOp loop,
-                                            WarpGroupDotWaitOp wait) {
-  SmallVector<WarpGroupDotOp> dots;
-  for (Operation &op : *loop.getBody())
-    if (auto dot = dyn_cast<WarpGroupDotOp>(op))
-      dots.push_back(dot);
-  if (dots.size() != 1 || wait->getNumOperands() != 1 ||
-      wait->getOperand(0) != dots[0].getResult() ||
-      !wait->getResult(0).hasOneUse())
-    return std::nullopt;
-  OpOperand &use = *wait->getResult(0).getUses().begin();
-  if (!isa<scf::YieldOp>(use.getOwner()))
-    return std::nullopt;
-  unsigned position = use.getOperandNumber();
-  if (dots[0].getC() != loop.getRegionIterArgs()[position])
-    return std::nullopt;
-  return position;
-}
-
-/// Releases the slot of use `count - 1`, when there was one.
-void releasePrevious(OpBuilder &b, Location loc, Value channel, Value count) {
-  Value zero = createI32(b, loc, 0);
-  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count,
-                                    zero);
-  auto ifOp = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(ifOp.thenBlock());
-  Value previous =
-      arith::SubIOp::create(b, loc, count, createI32(b, loc, 1));
-  ChannelReleaseOp::create(b, loc, channel, previous);
-}
-
 void specialize(Plan &plan, int numBuffers, int numWarps) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
@@ -416,29 +380,8 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
     if (tma.load->use_empty())
       tma.load.erase();
   }
-  // One product in flight.  When the loop's only product accumulates into
-  // a value the loop carries and is waited for at once, the wait keeps it
-  // in flight (pendings = 1), so the tensor cores run product i while the
-  // warps wait for slot i + 1; what has retired then is product i - 1, so
-  // the slot released is the previous one.  The last product is waited for
-  // after the loop, and its slot released there.  Otherwise every product
-  // retires in its iteration and releases its own slot.
-  auto dotWait = cast<WarpGroupDotWaitOp>(plan.lastWait);
-  std::optional<unsigned> carried = getInFlightPosition(newLoop, dotWait);
-  if (!carried) {
-    b.setInsertionPointAfter(dotWait);
-    ChannelReleaseOp::create(b, loc, consumerChannel, count);
-  } else {
-    dotWait.setPendings(1);
-    b.setInsertionPointAfter(dotWait);
-    releasePrevious(b, loc, consumerChannel, count);
-    b.setInsertionPointAfter(newLoop);
-    Value acc = newLoop.getResult(*carried);
-    auto last = WarpGroupDotWaitOp::create(b, loc, TypeRange{acc.getType()},
-                                           ValueRange{acc}, 0);
-    acc.replaceAllUsesExcept(last.getResult(0), last);
-    releasePrevious(b, loc, consumerChannel, newLoop.getResults().back());
-  }
+  b.setInsertionPointAfter(plan.lastWait);
+  ChannelReleaseOp::create(b, loc, consumerChannel, count);
   // The consumers no longer compute the loads' addresses.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
     if (isOpTriviallyDead(&op))
