@@ -5,7 +5,9 @@
 # layer norm, tl.dot on wgmma, coalesced transposed and fp8 operands,
 # int8 with B in either order; TMA copies and the tutorial-09 TMA matmuls
 # with mbarrier rings, also under synccheck),
-# logs in $OUT.  `scripts/device_checks.sh tma` runs the TMA group only.
+# logs in $OUT.  `scripts/device_checks.sh tma` runs the TMA group only,
+# `scripts/device_checks.sh ws` the warp-specialized kernels (also under
+# synccheck).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -32,8 +34,21 @@ tma() {
   run racecheck tma python/test/test_gpu_tma.py -k "$sel"
   run synccheck tma python/test/test_gpu_tma.py -k "$sel"
 }
+ws() {
+  # Warp specialization: a producer warpgroup and one or two consumer
+  # groups joined by full/empty mbarrier rings of 2 to 4 slots, named
+  # barriers per partition, setmaxnreg; partial tiles, K loops of 1 and 3.
+  local sel="test_tutorial_tma_matmul_warp_specialized and (77x300x136 or 257x129x64) and fp16"
+  run memcheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
+  run racecheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
+  run synccheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
+}
 if [ "$only" = tma ]; then
   tma
+  exit $status
+fi
+if [ "$only" = ws ]; then
+  ws
   exit $status
 fi
 run memcheck kernels python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
@@ -52,4 +67,5 @@ run racecheck matmul-coalesced python/test/test_gpu_matmul.py -k "(test_transpos
 run memcheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
 run racecheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
 tma
+ws
 exit $status
