@@ -26,9 +26,10 @@ autotuners' picks.
 providers "triton" and "warpforge"), and tutorial 09's TMA kernels "tma"
 (matmul_kernel_tma: host tensor descriptors, one program per tile) and
 "tma-persistent" (matmul_kernel_tma_persistent: a persistent grid of
-min(SMs, tiles) programs), and "tma-ws" (matmul_kernel_tma with its K loop
-warp-specialized, WARP_SPECIALIZE=True: tl.range(..., warp_specialize=True);
-num_warps are the consumer warps, a producer warpgroup comes on top),
+min(SMs, tiles) programs), and "tma-ws" / "tma-persistent-ws" (the same
+kernels warp-specialized, WARP_SPECIALIZE=True: tl.range(...,
+warp_specialize=True); num_warps are the consumer warps, a producer
+warpgroup comes on top),
 providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
 (python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
 kernel's file is; they take B K-major (an N x K copy of B, made once per
@@ -41,7 +42,7 @@ with all of them; ratios are reported per variant.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
-                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws]
+                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -77,11 +78,13 @@ BACKENDS = ("torch", "triton", "warpforge")  # torch: torch.matmul, i.e. cuBLAS
 JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
-VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws")
+VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws")
 TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
-               "tma-ws": "matmul_kernel_tma"}
+               "tma-ws": "matmul_kernel_tma",
+               "tma-persistent-ws": "matmul_kernel_tma_persistent"}
 # Variants whose loop is warp-specialized (tl.range(..., warp_specialize=True)).
-WARP_SPECIALIZED = {"tma-ws"}
+WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws"}
+PERSISTENT = {"tma-persistent", "tma-persistent-ws"}
 # The TMA variants' config without --config: tutorial 09's fp16 config for
 # its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
 TMA_DEFAULT_CONFIG = (128, 256, 64, 8, 8, 3)
@@ -345,7 +348,7 @@ def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
             "GROUP_SIZE_M": group_m, "FP8_OUTPUT": False,
             "WARP_SPECIALIZE": variant in WARP_SPECIALIZED}
     tiles = _cdiv(M, block_m) * _cdiv(N, block_n)
-    if variant == "tma-persistent":
+    if variant in PERSISTENT:
         meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=num_sms)
         grid: Tuple[int, ...] = (min(num_sms, tiles),)
     else:

@@ -68,17 +68,25 @@ def config_for(dtype_name, ws):
                             pre_hook=tut.matmul_tma_set_block_size_hook, **extra)
 
 
-def run_ws(a, b, c, config, ws, monkeypatch):
+# Programs of the persistent kernel: few, so that each walks several tiles
+# (the producer running ahead into the next while the consumers store).
+FEW_PROGRAMS = 3
+
+
+def run_ws(a, b, c, config, ws, monkeypatch, kernel="tma"):
     M, K = a.shape
     N = b.shape[0]
-    monkeypatch.setattr(tut.matmul_kernel_tma, "configs", [config])
+    tuner = tut.matmul_kernel_tma if kernel == "tma" else tut.matmul_kernel_tma_persistent
+    monkeypatch.setattr(tuner, "configs", [config])
     descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
 
     def grid(META):
-        return (warpforge.cdiv(M, META["BLOCK_SIZE_M"]) * warpforge.cdiv(N, META["BLOCK_SIZE_N"]),)
+        tiles = warpforge.cdiv(M, META["BLOCK_SIZE_M"]) * warpforge.cdiv(N, META["BLOCK_SIZE_N"])
+        return (tiles if kernel == "tma" else min(tiles, FEW_PROGRAMS),)
 
-    tut.matmul_kernel_tma[grid](*descs, M, N, K, FP8_OUTPUT=c.dtype == torch.float8_e4m3fn,
-                                WARP_SPECIALIZE=ws[0] is None)
+    extra = {} if kernel == "tma" else {"NUM_SMS": FEW_PROGRAMS}
+    tuner[grid](*descs, M, N, K, FP8_OUTPUT=c.dtype == torch.float8_e4m3fn,
+                WARP_SPECIALIZE=ws[0] is None, **extra)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -96,6 +104,28 @@ def test_tutorial_tma_matmul_warp_specialized(ws, dtype_name, shape, monkeypatch
     check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
                  f"warp-specialized tma {ws_id(ws)} {dtype_name} {'x'.join(map(str, shape))}",
                  c.untouched_outside())
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("ws", WS_CONFIGS, ids=ws_id)
+def test_tutorial_persistent_matmul_warp_specialized(ws, dtype_name, shape, monkeypatch):
+    """matmul_kernel_tma_persistent: one producer loop over tiles x K steps
+    with one use count, consumers storing each tile (TMA store) while the
+    producer fills the next tile's slots; 3 programs, so each walks several
+    tiles and the counts cross tile boundaries mid-ring."""
+    dtype = DTYPES[dtype_name]
+    m, n, k = shape
+    gen = generator("ws-persistent", ws, dtype_name, shape)
+    a, b = operands(dtype, m, n, k, gen, padded=True)
+    c = Padded(m, n, dtype)
+    config = config_for(dtype_name, ws)
+    config.kwargs["EPILOGUE_SUBTILE"] = False
+    run_ws(a, b, c.view, config, ws, monkeypatch, kernel="tma_persistent")
+    torch.cuda.synchronize()
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
+                 f"warp-specialized tma_persistent {ws_id(ws)} {dtype_name} "
+                 f"{'x'.join(map(str, shape))}", c.untouched_outside())
 
 
 @needs_disassembler
@@ -134,24 +164,31 @@ HANG_SCRIPT = textwrap.dedent("""
             a = torch.randn((m, k), device="cuda").half()
             b = torch.randn((n, k), device="cuda").half()
             c = torch.empty((m, n), device="cuda", dtype=torch.float16)
-            tut.matmul_kernel_tma.configs = [config_for("fp16", ws)]
             descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
-            grid = lambda META: (warpforge.cdiv(m, META["BLOCK_SIZE_M"])
-                                 * warpforge.cdiv(n, META["BLOCK_SIZE_N"]),)
+            config = config_for("fp16", ws)
+            config.kwargs["EPILOGUE_SUBTILE"] = False
+            tut.matmul_kernel_tma.configs = [config]
+            tut.matmul_kernel_tma_persistent.configs = [config]
+            tiles = lambda META: (warpforge.cdiv(m, META["BLOCK_SIZE_M"])
+                                  * warpforge.cdiv(n, META["BLOCK_SIZE_N"]))
             for _ in range({repeats}):
-                tut.matmul_kernel_tma[grid](*descs, m, n, k, FP8_OUTPUT=False,
-                                            WARP_SPECIALIZE=ws[0] is None)
+                tut.matmul_kernel_tma[lambda META: (tiles(META),)](
+                    *descs, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=ws[0] is None)
+                tut.matmul_kernel_tma_persistent[lambda META: (min(tiles(META), 3),)](
+                    *descs, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=ws[0] is None,
+                    NUM_SMS=3)
             torch.cuda.synchronize()
     print("no hang")
 """)
 
 
 def test_no_hang_under_repeated_launches():
-    """Every configuration, 200 launches each on three shapes (one K
-    iteration; ring laps ending mid-ring), in a child process that must
+    """Every configuration, 100 launches each of the non-persistent and the
+    persistent kernel on three shapes (one K iteration; ring laps ending
+    mid-ring and mid-tile), in a child process that must
     finish within the timeout: a deadlocked mbarrier protocol fails here
     instead of hanging the suite."""
-    script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=200)
+    script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100)
     try:
         proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                               timeout=240, cwd=os.path.dirname(__file__))

@@ -127,7 +127,8 @@ def ws_loop(x_ptr, n, BLOCK: tl.constexpr, WS: tl.constexpr, FLATTEN: tl.constex
     (True, False, WarpSpecializationWarning,
      "warp specialization declined: the loop has no tl.dot on wgmma"),
     (False, True, UnsupportedOptionWarning,
-     "flatten=True: flattening persistent tile loops is not supported yet"),
+     "flatten=True: flattening persistent tile loops without warp_specialize=True is not "
+     "supported yet"),
 ])
 def test_range_warp_specialize_warns_at_the_loop(ws, flatten, category, match):
     """tl.range(warp_specialize=True) on a loop without products: declined at

@@ -757,9 +757,12 @@ class CodeGenerator(ast.NodeVisitor):
         """tl.range's hints that do nothing yet: say so at the loop (a warning,
         so that Triton kernels written with them still run)."""
         notes = []
-        if loop.flatten:
-            notes.append("flatten=True: flattening persistent tile loops is not supported "
-                         "yet; the loop is not flattened")
+        # With warp specialization the producer already runs ahead across
+        # tiles, which is what flattening is for; without, it is not done.
+        if loop.flatten and not loop.warp_specialize:
+            notes.append("flatten=True: flattening persistent tile loops without "
+                         "warp_specialize=True is not supported yet; the loop is not "
+                         "flattened")
         line, _ = self._abs_pos(node)
         for note in notes:
             warnings.warn_explicit(f"{self.fn.__name__}: tl.range({note.split('=')[0]}=...): "

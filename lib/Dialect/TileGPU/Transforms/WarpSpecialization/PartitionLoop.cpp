@@ -87,11 +87,14 @@ constexpr int kProducerWarps = 4;
 /// What the producer of one loop needs.
 struct Plan {
   scf::ForOp loop;
+  /// The persistent tile loop around `loop`, when there is one: the
+  /// producer runs it too, counting channel uses across tiles.
+  scf::ForOp tileLoop;
   SmallVector<TMAOperand> operands;
-  /// Ops to clone into the producer: those outside the loop (loop bounds,
-  /// tile coordinates) and those inside (per-iteration addresses), each in
-  /// program order.
-  SmallVector<Operation *> outerSlice, innerSlice;
+  /// Ops to clone into the producer, each in program order: those of the
+  /// kernel body (bounds), of the tile loop's body (tile coordinates) and
+  /// of the product loop's (per-iteration addresses).
+  SmallVector<Operation *> outerSlice, tileSlice, innerSlice;
   /// Kernel arguments the producer uses.
   SetVector<Value> captures;
   /// The products' waits that retire every read of the slot.
@@ -108,6 +111,12 @@ LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
       if (arg == plan.loop.getInductionVar())
         return success();
       why = "the loads' addresses depend on a value the loop carries";
+      return failure();
+    }
+    if (plan.tileLoop && arg.getOwner() == plan.tileLoop.getBody()) {
+      if (arg == plan.tileLoop.getInductionVar())
+        return success();
+      why = "the loads' addresses depend on a value the tile loop carries";
       return failure();
     }
     if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp())) {
@@ -138,12 +147,46 @@ LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
   return success();
 }
 
+/// The loops of `loop`'s body (not nested deeper) that run products.
+SmallVector<scf::ForOp> getProductLoops(scf::ForOp loop) {
+  SmallVector<scf::ForOp> found;
+  for (Operation &op : *loop.getBody())
+    if (auto inner = dyn_cast<scf::ForOp>(op))
+      if (llvm::any_of(inner.getBody()->getOperations(), [](Operation &o) {
+            return isa<WarpGroupDotOp>(o);
+          }))
+        found.push_back(inner);
+  return found;
+}
+
 FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
   Plan plan;
   plan.loop = loop;
-  if (!isa<FunctionOpInterface>(loop->getParentOp())) {
-    why = "the loop is inside another loop or region (persistent tile "
-          "loops are not supported yet)";
+  // A persistent kernel: the loop asked for (or found) is the tile loop,
+  // and its one loop of products is what the producer feeds.
+  if (auto parent = dyn_cast<scf::ForOp>(loop->getParentOp())) {
+    plan.tileLoop = parent;
+    plan.loop = loop;
+  }
+  if (!plan.tileLoop && llvm::none_of(loop.getBody()->getOperations(),
+                                      [](Operation &o) {
+                                        return isa<WarpGroupDotOp>(o);
+                                      })) {
+    SmallVector<scf::ForOp> inner = getProductLoops(loop);
+    if (inner.size() > 1) {
+      why = "the tile loop has more than one loop of tl.dot products";
+      return failure();
+    }
+    if (inner.size() == 1) {
+      plan.tileLoop = loop;
+      plan.loop = inner.front();
+      loop = inner.front();
+    }
+  }
+  Operation *kernelScope = plan.tileLoop ? plan.tileLoop->getParentOp()
+                                         : loop->getParentOp();
+  if (!isa<FunctionOpInterface>(kernelScope)) {
+    why = "the loop is nested deeper than a tile loop in the kernel";
     return failure();
   }
   SmallVector<WarpGroupDotOp> dots;
@@ -202,12 +245,22 @@ FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
       if (failed(collectSlice(index, plan, seen, why)))
         return failure();
   }
-  // Program order, outside the loop then inside.
-  Operation *func = loop->getParentOp();
-  func->walk([&](Operation *op) {
+  if (plan.tileLoop)
+    for (Value bound : {plan.tileLoop.getLowerBound(),
+                        plan.tileLoop.getUpperBound(),
+                        plan.tileLoop.getStep()})
+      if (failed(collectSlice(bound, plan, seen, why)))
+        return failure();
+  // Program order: the kernel body, the tile loop's, the product loop's.
+  kernelScope->walk([&](Operation *op) {
     if (!seen.contains(op))
       return;
-    (loop->isAncestor(op) ? plan.innerSlice : plan.outerSlice).push_back(op);
+    if (loop->isAncestor(op))
+      plan.innerSlice.push_back(op);
+    else if (plan.tileLoop && plan.tileLoop->isAncestor(op))
+      plan.tileSlice.push_back(op);
+    else
+      plan.outerSlice.push_back(op);
   });
   return plan;
 }
@@ -230,7 +283,7 @@ Value createI32(OpBuilder &b, Location loc, int64_t v) {
 void specialize(Plan &plan, int numBuffers, int numWarps) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
-  auto func = cast<FunctionOpInterface>(loop->getParentOp());
+  auto func = loop->getParentOfType<FunctionOpInterface>();
   Block &entry = func.getFunctionBody().front();
   MLIRContext *ctx = loop.getContext();
   IRRewriter rewriter(ctx);
@@ -310,36 +363,64 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
     b.clone(*op, map);
   Value zero = createI32(b, loc, 0), one = createI32(b, loc, 1);
   Value pch = map.lookup(channel);
-  auto producerLoop = scf::ForOp::create(
-      b, loc, map.lookup(loop.getLowerBound()),
-      map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()),
-      ValueRange{zero},
-      [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
-        map.map(loop.getInductionVar(), iv);
-        Value count = args[0];
-        for (Operation *op : plan.innerSlice)
-          lb.clone(*op, map);
-        ChannelAcquireOp::create(lb, loc, pch, count);
-        for (auto [i, tma] : llvm::enumerate(plan.operands)) {
-          SmallVector<Value> indices;
-          for (Value index : tma.load.getIndices())
-            indices.push_back(map.lookup(index));
-          ChannelTMALoadOp::create(lb, tma.load.getLoc(), pch, count,
-                                   map.lookup(tma.load.getDesc()), indices,
-                                   lb.getI32IntegerAttr(i));
-        }
-        ChannelCommitOp::create(lb, loc, pch, count);
-        scf::YieldOp::create(
-            lb, loc, ValueRange{arith::AddIOp::create(lb, loc, count, one)});
-      });
-  producerLoop->setAttr("tilegpu.partition", b.getStringAttr("producer"));
+  // The product loop of the producer, counting from `start`.
+  auto buildProducerLoop = [&](OpBuilder &pb, Value start) {
+    auto producerLoop = scf::ForOp::create(
+        pb, loc, map.lookup(loop.getLowerBound()),
+        map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()),
+        ValueRange{start},
+        [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+          map.map(loop.getInductionVar(), iv);
+          Value count = args[0];
+          for (Operation *op : plan.innerSlice)
+            lb.clone(*op, map);
+          ChannelAcquireOp::create(lb, loc, pch, count);
+          for (auto [i, tma] : llvm::enumerate(plan.operands)) {
+            SmallVector<Value> indices;
+            for (Value index : tma.load.getIndices())
+              indices.push_back(map.lookup(index));
+            ChannelTMALoadOp::create(lb, tma.load.getLoc(), pch, count,
+                                     map.lookup(tma.load.getDesc()), indices,
+                                     lb.getI32IntegerAttr(i));
+          }
+          ChannelCommitOp::create(lb, loc, pch, count);
+          scf::YieldOp::create(
+              lb, loc, ValueRange{arith::AddIOp::create(lb, loc, count, one)});
+        });
+    producerLoop->setAttr("tilegpu.partition", pb.getStringAttr("producer"));
+    return producerLoop;
+  };
+  Operation *producerLoop;
+  if (scf::ForOp tileLoop = plan.tileLoop) {
+    // Persistent: the producer walks the tiles too, with one count across
+    // them, so it runs ahead into the next tile while the consumers finish
+    // this one's epilogue (what flattening the loops does without warp
+    // specialization).
+    auto producerTiles = scf::ForOp::create(
+        b, loc, map.lookup(tileLoop.getLowerBound()),
+        map.lookup(tileLoop.getUpperBound()), map.lookup(tileLoop.getStep()),
+        ValueRange{zero},
+        [&](OpBuilder &tb, Location, Value iv, ValueRange args) {
+          map.map(tileLoop.getInductionVar(), iv);
+          for (Operation *op : plan.tileSlice)
+            tb.clone(*op, map);
+          scf::ForOp inner = buildProducerLoop(tb, args[0]);
+          scf::YieldOp::create(tb, loc, inner.getResults());
+        });
+    producerTiles->setAttr("tilegpu.partition",
+                           b.getStringAttr("producer-tiles"));
+    producerLoop = producerTiles;
+  } else {
+    producerLoop = buildProducerLoop(b, zero);
+  }
   b.setInsertionPointAfter(producerLoop);
   WarpReturnOp::create(b, loc);
 
   // The consumers: the loop counts its uses of the channel, waits for each
   // slot, reads its buffers in place and releases it after the products'
   // wait.
-  b.setInsertionPoint(loop);
+  b.setInsertionPoint(plan.tileLoop ? plan.tileLoop.getOperation()
+                                     : loop.getOperation());
   Value consumerZero = createI32(b, loc, 0);
   auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
       rewriter, ValueRange{consumerZero}, /*replaceInitOperandUsesInLoop=*/false,
@@ -349,6 +430,20 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
                 .getResult()};
       }));
   newLoop->setAttr("tilegpu.partition", b.getStringAttr("consumer"));
+  if (scf::ForOp tileLoop = plan.tileLoop) {
+    // The tile loop carries the count from one tile's product loop to the
+    // next's.
+    auto newTiles = cast<scf::ForOp>(*tileLoop.replaceWithAdditionalYields(
+        rewriter, ValueRange{consumerZero},
+        /*replaceInitOperandUsesInLoop=*/false,
+        [&](OpBuilder &, Location, ArrayRef<BlockArgument>) {
+          return SmallVector<Value>{newLoop.getResults().back()};
+        }));
+    newLoop.getInitArgsMutable()[newLoop.getInitArgs().size() - 1].set(
+        newTiles.getRegionIterArgs().back());
+    newTiles->setAttr("tilegpu.partition",
+                      b.getStringAttr("consumer-tiles"));
+  }
   Value count = newLoop.getRegionIterArgs().back();
   Block *body = newLoop.getBody();
   // The wait goes where the first operand was loaded.
@@ -407,6 +502,17 @@ struct WarpSpecializePass
              return isa<WarpGroupDotOp>(op);
            })))
         loops.push_back(loop);
+    });
+    // A tile loop asked for takes its product loop along: the product
+    // loop is not a candidate of its own.
+    llvm::SmallPtrSet<Operation *, 8> asked;
+    for (scf::ForOp loop : loops)
+      asked.insert(loop);
+    llvm::erase_if(loops, [&](scf::ForOp loop) {
+      for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
+        if (asked.contains(p))
+          return true;
+      return false;
     });
     SmallVector<Attribute> declined;
     DenseSet<Operation *> specializedFuncs;
