@@ -38,7 +38,7 @@ ws() {
   # Warp specialization: a producer warpgroup and one or two consumer
   # groups joined by full/empty mbarrier rings of 2 to 4 slots, named
   # barriers per partition, setmaxnreg; partial tiles, K loops of 1 and 3.
-  local sel="test_tutorial_tma_matmul_warp_specialized and (77x300x136 or 257x129x64) and fp16"
+  local sel="(test_tutorial_tma_matmul_warp_specialized or test_tutorial_persistent_matmul_warp_specialized) and (77x300x136 or 257x129x64) and fp16"
   run memcheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
   run racecheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
   run synccheck ws python/test/test_gpu_warp_specialize.py -k "$sel"

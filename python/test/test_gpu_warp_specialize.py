@@ -165,10 +165,10 @@ HANG_SCRIPT = textwrap.dedent("""
             b = torch.randn((n, k), device="cuda").half()
             c = torch.empty((m, n), device="cuda", dtype=torch.float16)
             descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
-            config = config_for("fp16", ws)
-            config.kwargs["EPILOGUE_SUBTILE"] = False
-            tut.matmul_kernel_tma.configs = [config]
-            tut.matmul_kernel_tma_persistent.configs = [config]
+            tut.matmul_kernel_tma.configs = [config_for("fp16", ws)]
+            persistent = config_for("fp16", ws)
+            persistent.kwargs["EPILOGUE_SUBTILE"] = False
+            tut.matmul_kernel_tma_persistent.configs = [persistent]
             tiles = lambda META: (warpforge.cdiv(m, META["BLOCK_SIZE_M"])
                                   * warpforge.cdiv(n, META["BLOCK_SIZE_N"]))
             for _ in range({repeats}):
