@@ -298,3 +298,53 @@ def test_python_attribute_names_match_the_stages():
     assert set(attrs.MODULE_OPTIONS) == {n for n in stamped if n.startswith("tilegpu.")}
     _, lowered = ir.run_stage(k.asm["tilegpu"], "tilegpu-to-llvm", KernelOptions().to_core())
     assert attrs.SHARED_BYTES in lowered
+
+
+@triton.jit
+def seed000_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk, stride_bn,
+                   stride_cm, stride_cn, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                   BLOCK_K: tl.constexpr):
+    # Seed 000's kernel as written: pointer loads feeding tl.dot.
+    pid = tl.program_id(axis=0)
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // num_pid_m
+    pid_n = pid % num_pid_n
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(tl.float16)
+    c_ptrs = c_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
+    tl.store(c_ptrs, c)
+
+
+def test_warp_specialization_of_pointer_loads_falls_back_at_the_loop(monkeypatch):
+    """Seed 000's kernel with its own config (num_warps=4, two consumer
+    groups, 3 buffers): its operands are pointer loads, which the producer
+    does not take yet, so the loop compiles unspecialized (on the 8 warps
+    the two groups asked for, through the cp.async pipeline) with one
+    WarpSpecializationWarning at the loop's line giving the reason."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with pytest.warns(WarpSpecializationWarning,
+                      match="seed000_matmul: warp specialization declined: a product's "
+                            "operand does not come from a descriptor load") as record:
+        k = seed000_matmul.warmup(F16, F16, F16, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                                  BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
+                                  num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3,
+                                  grid=(1,))
+    ws = [r for r in record if issubclass(r.category, WarpSpecializationWarning)]
+    assert len(ws) == 1
+    line = seed000_matmul.first_line + next(
+        i for i, l in enumerate(seed000_matmul.source_lines) if "for k in range" in l)
+    assert (ws[0].filename, ws[0].lineno) == (seed000_matmul.filename, line)
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    assert "cp.async" in k.asm["ptx"] and k.metadata["num_threads"] == 256

@@ -390,3 +390,53 @@ def test_tutorial_source_is_shared_with_triton():
     source = open(path).read()
     assert 'globals().get("BACKEND", "warpforge") == "triton"' in source
     assert "import warpforge as triton" in source
+
+
+# ---------------------------------------------------------------------------
+# Warp specialization of the tutorial's kernels (compiled on the CPU)
+# ---------------------------------------------------------------------------
+
+
+def ws_warmup(kernel, n_buffers, groups=2, block_n=256):
+    descs = [desc((1024, 1024), [1, 1], np.float16) for _ in range(3)]
+    meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": 64,
+            "GROUP_SIZE_M": 8, "FP8_OUTPUT": False, "WARP_SPECIALIZE": False}
+    if kernel is tut.matmul_kernel_tma_persistent:
+        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=132)
+    tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
+                                        "c_desc": descs[2], **meta})
+    return kernel.fn.warmup(*descs, 1024, 1024, 1024, grid=(1,), num_warps=4, num_stages=3,
+                            num_consumer_groups=groups, num_buffers_warp_spec=n_buffers,
+                            **meta)
+
+
+def test_warp_specialized_tutorial_kernel_compiles_with_its_partitions(monkeypatch):
+    """Two consumer groups of 4 warps and a producer warpgroup: 384 threads,
+    the producer's TMA copies and the register moves in the PTX."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = ws_warmup(tut.matmul_kernel_tma, 3)
+    assert "tilegpu.warp_specialize" in k.asm["tilegpu"]
+    assert k.metadata["num_warps"] == 8 and k.metadata["partition_warps"] == 4
+    assert k.metadata["num_threads"] == 384
+    ptx = " ".join(k.asm["ptx"].split())
+    assert "setmaxnreg.inc.sync.aligned.u32 232" in ptx
+    assert "setmaxnreg.dec.sync.aligned.u32 40" in ptx
+    assert "cp.async.bulk.tensor" in ptx and "mbarrier.try_wait.parity" in ptx
+
+
+def test_warp_specialization_without_room_for_its_buffers_falls_back(monkeypatch):
+    """Four 48 KiB slots and the 64 KiB epilogue buffer do not fit in the
+    H100's 227 KiB: the kernel compiles unspecialized (one warning at the
+    kernel naming the knobs and the shared memory) instead of failing."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with pytest.warns(warpforge.WarpSpecializationWarning,
+                      match=r"matmul_kernel_tma: warp specialization declined: "
+                            r"num_consumer_groups=2 with num_buffers_warp_spec=4 needs more "
+                            r"shared memory than the GPU has .*; compiled without it") as rec:
+        k = ws_warmup(tut.matmul_kernel_tma, 4)
+    assert (rec[0].filename, rec[0].lineno) == (tut.matmul_kernel_tma.fn.filename,
+                                                tut.matmul_kernel_tma.fn.first_line)
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    assert k.metadata["num_threads"] == 128

@@ -9,6 +9,7 @@ at the kernel's Python line.
 from __future__ import annotations
 
 import base64
+import dataclasses
 import os
 import warnings
 from dataclasses import dataclass, field
@@ -448,7 +449,14 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
-        raise _from_ir_error(fn, e, ir_name, _describe_config(constants, options)) from None
+        error = _from_ir_error(fn, e, ir_name, _describe_config(constants, options))
+        if isinstance(error, OutOfResources) and options.num_consumer_groups:
+            # The producer's slots do not fit beside the rest: the kernel
+            # runs unspecialized (its num_warps warps, num_stages ring),
+            # which a warning at the kernel says, rather than failing.
+            return _compile_unspecialized(fn, signature, constants, divisibility, options,
+                                          gpu, capability, error)
+        raise error from None
     _warn_at_kernel_lines(fn, stage_warnings, ir_name)
     if gpu:
         # The target's one home from here on is the module's tilegpu.target,
@@ -461,6 +469,19 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
 
 
 _STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
+
+
+def _compile_unspecialized(fn, signature, constants, divisibility, options, gpu, capability,
+                           error: Exception) -> CompiledKernel:
+    from .options import WarpSpecializationWarning
+    warnings.warn_explicit(
+        f"{fn.__name__}: warp specialization declined: num_consumer_groups="
+        f"{options.num_consumer_groups} with num_buffers_warp_spec="
+        f"{options.num_buffers_warp_spec} needs more shared memory than the GPU has "
+        f"({error}); compiled without it, on num_warps={options.num_warps} warps",
+        WarpSpecializationWarning, fn.filename, fn.first_line)
+    plain = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0)
+    return compile_kernel(fn, signature, constants, divisibility, plain, gpu, capability)
 
 
 def _warn_at_kernel_lines(fn, diagnostics: List[tuple], ir_name: str) -> None:
