@@ -89,21 +89,27 @@ def run_ws(a, b, c, config, ws, monkeypatch, kernel="tma"):
                 WARP_SPECIALIZE=ws[0] is None, **extra)
 
 
+def check_ws_kernel(kernel, ws, dtype_name, shape, monkeypatch):
+    dtype = DTYPES[dtype_name]
+    m, n, k = shape
+    gen = generator("ws", kernel, ws, dtype_name, shape)
+    a, b = operands(dtype, m, n, k, gen, padded=True)
+    c = Padded(m, n, dtype)
+    config = config_for(dtype_name, ws)
+    if kernel == "tma_persistent":
+        config.kwargs["EPILOGUE_SUBTILE"] = False
+    run_ws(a, b, c.view, config, ws, monkeypatch, kernel=kernel)
+    torch.cuda.synchronize()
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
+                 f"warp-specialized {kernel} {ws_id(ws)} {dtype_name} "
+                 f"{'x'.join(map(str, shape))}", c.untouched_outside())
+
+
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("dtype_name", list(DTYPES))
 @pytest.mark.parametrize("ws", WS_CONFIGS, ids=ws_id)
 def test_tutorial_tma_matmul_warp_specialized(ws, dtype_name, shape, monkeypatch):
-    dtype = DTYPES[dtype_name]
-    m, n, k = shape
-    gen = generator("ws", ws, dtype_name, shape)
-    a, b = operands(dtype, m, n, k, gen, padded=True)
-    c = Padded(m, n, dtype)
-    config = config_for(dtype_name, ws)
-    run_ws(a, b, c.view, config, ws, monkeypatch)
-    torch.cuda.synchronize()
-    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
-                 f"warp-specialized tma {ws_id(ws)} {dtype_name} {'x'.join(map(str, shape))}",
-                 c.untouched_outside())
+    check_ws_kernel("tma", ws, dtype_name, shape, monkeypatch)
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -114,18 +120,7 @@ def test_tutorial_persistent_matmul_warp_specialized(ws, dtype_name, shape, monk
     with one use count, consumers storing each tile (TMA store) while the
     producer fills the next tile's slots; 3 programs, so each walks several
     tiles and the counts cross tile boundaries mid-ring."""
-    dtype = DTYPES[dtype_name]
-    m, n, k = shape
-    gen = generator("ws-persistent", ws, dtype_name, shape)
-    a, b = operands(dtype, m, n, k, gen, padded=True)
-    c = Padded(m, n, dtype)
-    config = config_for(dtype_name, ws)
-    config.kwargs["EPILOGUE_SUBTILE"] = False
-    run_ws(a, b, c.view, config, ws, monkeypatch, kernel="tma_persistent")
-    torch.cuda.synchronize()
-    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
-                 f"warp-specialized tma_persistent {ws_id(ws)} {dtype_name} "
-                 f"{'x'.join(map(str, shape))}", c.untouched_outside())
+    check_ws_kernel("tma_persistent", ws, dtype_name, shape, monkeypatch)
 
 
 @needs_disassembler

@@ -212,23 +212,6 @@ private:
   llvm::DenseMap<Value, Value> startFields;
 };
 
-/// Packs two 16-bit values into an i32 (the first in the low half).
-Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
-  auto vecType = VectorType::get({2}, lo.getType());
-  Value vec = LLVM::UndefOp::create(b, loc, vecType);
-  vec = LLVM::InsertElementOp::create(b, loc, vec, lo, i32Val(b, loc, 0));
-  vec = LLVM::InsertElementOp::create(b, loc, vec, hi, i32Val(b, loc, 1));
-  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec);
-}
-
-std::pair<Value, Value> unpackPair(OpBuilder &b, Location loc, Value word,
-                                   Type elemType) {
-  auto vecType = VectorType::get({2}, elemType);
-  Value vec = LLVM::BitcastOp::create(b, loc, vecType, word);
-  return {LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 0)),
-          LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 1))};
-}
-
 /// One `wgmma.mma_async`: `acc` (f32, i32, or f16 pairs as i32) are the
 /// accumulator registers, tied to the results; `a` is a descriptor (SS) or
 /// four i32 (RS); `immediates` follow scale-d (none for integer types).

@@ -590,15 +590,6 @@ std::optional<StMatrixPlan> planStMatrix(Value memdesc,
   return plan;
 }
 
-/// Two 16-bit values in one i32 register, the first in the low half.
-Value packHalves(OpBuilder &b, Location loc, Value lo, Value hi) {
-  auto vecType = VectorType::get({2}, lo.getType());
-  Value v = LLVM::PoisonOp::create(b, loc, vecType);
-  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Val(b, loc, 0));
-  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Val(b, loc, 1));
-  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
-}
-
 } // namespace
 
 std::optional<SmallVector<Value>>
@@ -657,7 +648,7 @@ void emitStMatrixStores(OpBuilder &b, Location loc, ArrayRef<Value> ptrs,
   for (auto [g, ptr] : llvm::enumerate(ptrs)) {
     SmallVector<Value> regs;
     for (unsigned k = 0; k < 4; ++k)
-      regs.push_back(packHalves(b, loc, values[8 * g + 2 * k],
+      regs.push_back(packPair(b, loc, values[8 * g + 2 * k],
                                 values[8 * g + 2 * k + 1]));
     NVVM::StMatrixOp::create(b, loc, ptr, regs, NVVM::MMALayout::row,
                              NVVM::LdStMatrixShapeAttr::get(b.getContext(), 8, 8),

@@ -21,6 +21,22 @@ Value intVal(OpBuilder &b, Location loc, Type type, int64_t v) {
 Value i32Val(OpBuilder &b, Location loc, int64_t v) {
   return intVal(b, loc, b.getI32Type(), v);
 }
+Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  auto vecType = VectorType::get({2}, lo.getType());
+  Value vec = LLVM::PoisonOp::create(b, loc, vecType);
+  vec = LLVM::InsertElementOp::create(b, loc, vec, lo, i32Val(b, loc, 0));
+  vec = LLVM::InsertElementOp::create(b, loc, vec, hi, i32Val(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec);
+}
+
+std::pair<Value, Value> unpackPair(OpBuilder &b, Location loc, Value word,
+                                   Type elemType) {
+  auto vecType = VectorType::get({2}, elemType);
+  Value vec = LLVM::BitcastOp::create(b, loc, vecType, word);
+  return {LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 0)),
+          LLVM::ExtractElementOp::create(b, loc, vec, i32Val(b, loc, 1))};
+}
+
 Value i64Val(OpBuilder &b, Location loc, int64_t v) {
   return intVal(b, loc, b.getI64Type(), v);
 }

@@ -31,6 +31,15 @@ mlir::Value boolVal(mlir::OpBuilder &b, mlir::Location loc, bool v);
 /// A zero of any integer, float or pointer type.
 mlir::Value zeroVal(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);
 
+/// Two 16-bit values in one i32 register (the first in the low half), as
+/// wgmma and stmatrix take them, and back.
+mlir::Value packPair(mlir::OpBuilder &b, mlir::Location loc, mlir::Value lo,
+                     mlir::Value hi);
+std::pair<mlir::Value, mlir::Value> unpackPair(mlir::OpBuilder &b,
+                                               mlir::Location loc,
+                                               mlir::Value word,
+                                               mlir::Type elemType);
+
 /// `base + index` elements of `elemType`, in any address space.
 mlir::Value gep(mlir::OpBuilder &b, mlir::Location loc, mlir::Type elemType,
                 mlir::Value base, mlir::Value index);
