@@ -65,6 +65,12 @@ def test_core_options_defaults_match():
     ({"num_stages": 0}, "num_stages must be at least 1"),
     ({"num_ctas": 2}, "num_ctas=2: thread-block clusters are not supported yet"),
     ({"num_consumer_groups": 2}, "needs num_buffers_warp_spec > 0"),
+    ({"num_consumer_groups": 3, "num_buffers_warp_spec": 3},
+     "num_warps=4 x num_consumer_groups=3 makes 12 consumer warps; the tensor layouts need "
+     "a power of 2"),
+    ({"num_warps": 16, "num_consumer_groups": 2, "num_buffers_warp_spec": 3},
+     "num_warps=16 x num_consumer_groups=2 consumer warps and a producer warpgroup make 1152 "
+     "threads, more than a CTA's 1024"),
     ({"maxnreg": 20}, "maxnreg must be a multiple of 8"),
     ({"debug": 1}, "debug must be True or False"),
 ])

@@ -94,6 +94,13 @@ class KernelOptions:
         if self.num_consumer_groups and not self.num_buffers_warp_spec:
             self._fail("warp specialization (num_consumer_groups > 0) needs "
                        "num_buffers_warp_spec > 0")
+        if self.num_consumer_groups and not _is_power_of_2(self.num_warps *
+                                                            self.num_consumer_groups):
+            self._fail(f"num_warps={self.num_warps} x num_consumer_groups="
+                       f"{self.num_consumer_groups} makes "
+                       f"{self.num_warps * self.num_consumer_groups} consumer warps; the "
+                       "tensor layouts need a power of 2 (a number of consumer groups that "
+                       "is not a power of 2 is not supported yet)")
         if self.num_consumer_groups:
             threads = (self.num_warps * self.num_consumer_groups + 4) * 32
             if threads > 1024:
