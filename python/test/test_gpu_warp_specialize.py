@@ -123,6 +123,26 @@ def test_tutorial_persistent_matmul_warp_specialized(ws, dtype_name, shape, monk
     check_ws_kernel("tma_persistent", ws, dtype_name, shape, monkeypatch)
 
 
+@pytest.mark.parametrize("ws", [(2, 3, 4), (None, None, 8)], ids=ws_id)
+def test_persistent_programs_without_tiles(ws, monkeypatch):
+    """More programs than tiles (one 100x100 tile, 5 programs): four
+    programs' tile loops run zero times, in the producer and the consumers
+    alike, and must neither hang nor write; the fifth computes the tile."""
+    dtype = torch.float16
+    m, n, k = 100, 100, 136
+    a, b = operands(dtype, m, n, k, generator("ws-empty", ws), padded=True)
+    c = Padded(m, n, dtype)
+    config = config_for("fp16", ws)
+    config.kwargs["EPILOGUE_SUBTILE"] = False
+    monkeypatch.setattr(tut.matmul_kernel_tma_persistent, "configs", [config])
+    descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c.view)]
+    tut.matmul_kernel_tma_persistent[(5,)](*descs, m, n, k, FP8_OUTPUT=False,
+                                           WARP_SPECIALIZE=ws[0] is None, NUM_SMS=5)
+    torch.cuda.synchronize()
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
+                 f"persistent {ws_id(ws)}, 5 programs for 1 tile", c.untouched_outside())
+
+
 @needs_disassembler
 @pytest.mark.parametrize("ws", [(2, 3, 4), (None, None, 8)], ids=ws_id)
 def test_sass_warp_specialized(ws, tmp_path):
