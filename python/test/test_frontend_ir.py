@@ -373,3 +373,37 @@ def test_hint_errors():
     with pytest.raises(warpforge.CompilationError, match="not to loop-carried values"):
         loop_carried.warmup(F32, 10)
     bad_rank.warmup(F32)  # one value for multiple_of applies to every dimension
+
+
+@warpforge.jit
+def pointer_type_in_kernel(a_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    back = (a_ptr + offs).to(tl.int64).to(tl.pointer_type(tl.float32))
+    tl.store(out_ptr + offs, tl.where(offs < 3, tl.load(back), -1.0))
+
+
+def test_pointer_type_built_in_a_kernel(tmp_path):
+    """tl.pointer_type(tl.float32) in a kernel gets its arguments as
+    constexprs: the pointer's element type is the float, so a load through
+    it is f32 and combines with a float literal (it was 'constexpr[fp32]')."""
+    text, _ = generate_tile_ir(pointer_type_in_kernel, {"a_ptr": "*fp32", "out_ptr": "*fp32"},
+                               {"BLOCK": 8})
+    filecheck(text, """
+        CHECK: "tile.int_to_ptr"({{.*}}) : (tensor<8xi64>) -> tensor<8x!tile.ptr<f32>>
+        CHECK: %[[V:.*]] = "tile.load"({{.*}}) -> tensor<8xf32>
+        CHECK: "arith.select"({{.*}}, %[[V]], {{.*}}) : (tensor<8xi1>, tensor<8xf32>, tensor<8xf32>)
+    """, tmp_path)
+
+
+@warpforge.jit
+def python_print_in_kernel(x_ptr):
+    print("pid", tl.program_id(0), "x", tl.load(x_ptr))
+
+
+def test_python_print_prints_on_the_device(tmp_path):
+    """Python's print in a kernel is a device print, as in Triton: its
+    strings make the prefix, its values are printed."""
+    text, _ = generate_tile_ir(python_print_in_kernel, {"x_ptr": "*fp32"}, {})
+    filecheck(text, """
+        CHECK: "tile.print"(%{{.*}}, %{{.*}}) <{{.*}}prefix = "pid x "}> : (i32, f32) -> ()
+    """, tmp_path)

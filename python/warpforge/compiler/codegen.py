@@ -502,7 +502,11 @@ class CodeGenerator(ast.NodeVisitor):
         if isinstance(fn, KernelFunction):
             return self.call_jit(fn, list(args), kwargs)
         if fn is print:
-            tl.device_print("", *args)
+            # Python's print in a kernel prints on the device, as in Triton:
+            # its strings make the prefix, its values are printed.
+            texts = [str(unwrap(a)) for a in args if isinstance(unwrap(a), str)]
+            values = [a for a in args if not isinstance(unwrap(a), str)]
+            tl.device_print(" ".join(texts) + (" " if texts else ""), *values)
             return None
         if fn is builtins.range:
             raise CompilationError("range() can only be used in a for loop")

@@ -136,6 +136,9 @@ class pointer_type(dtype):
     """A pointer to `element_ty` in `address_space` (1: global memory)."""
 
     def __init__(self, element_ty: dtype, address_space: int = 1):
+        # In a kernel, tl.pointer_type(tl.float32) receives its arguments
+        # as constexprs: the type is what they hold.
+        element_ty, address_space = _unwrap(element_ty), _unwrap(address_space)
         self.element_ty = element_ty
         self.address_space = address_space
         self.name = f"pointer<{element_ty.name}>"
