@@ -118,8 +118,11 @@ def assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
 class FunctionContext:
     """State shared by the kernel and the device functions it calls."""
 
-    def __init__(self, builder: TextBuilder):
+    def __init__(self, builder: TextBuilder, warp_specialized: bool = False):
         self.builder = builder
+        # The kernel is compiled with num_consumer_groups > 0: its product
+        # loop is warp-specialized whether or not tl.range says so.
+        self.warp_specialized = warp_specialized
         # (function, argument types, constexpr values) -> (name, return info)
         self.device_functions: Dict[Any, Any] = {}
         self.used_globals: Dict[str, Any] = {}
@@ -761,9 +764,10 @@ class CodeGenerator(ast.NodeVisitor):
         """tl.range's hints that do nothing yet: say so at the loop (a warning,
         so that Triton kernels written with them still run)."""
         notes = []
-        # With warp specialization the producer already runs ahead across
-        # tiles, which is what flattening is for; without, it is not done.
-        if loop.flatten and not loop.warp_specialize:
+        # With warp specialization (the loop's or the kernel's) the producer
+        # already runs ahead across tiles, which is what flattening is for;
+        # without, it is not done.
+        if loop.flatten and not (loop.warp_specialize or self.ctx.warp_specialized):
             notes.append("flatten=True: flattening persistent tile loops without "
                          "warp_specialize=True is not supported yet; the loop is not "
                          "flattened")

@@ -287,7 +287,8 @@ def _host_descriptor_type(fn, name: str, spelling: str) -> "core.tensor_descript
 
 
 def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
-                     divisibility: Optional[Dict[str, int]] = None) -> Tuple[str, Dict]:
+                     divisibility: Optional[Dict[str, int]] = None,
+                     options: Optional[KernelOptions] = None) -> Tuple[str, Dict]:
     """The tile IR of `fn` (a JITFunction) for one specialization.
 
     `signature` maps each run-time parameter to its type ("*fp16", "i32",
@@ -303,7 +304,7 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
     kernel body sees a `tl.tensor_descriptor` over them."""
     divisibility = divisibility or {}
     builder = TextBuilder(fn.filename)
-    ctx = FunctionContext(builder)
+    ctx = FunctionContext(builder, warp_specialized=bool(options and options.num_consumer_groups))
     params = list(fn.signature.parameters)
     for name in list(signature) + list(constants):
         if name not in params:
@@ -420,7 +421,7 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     Every stage is kept in `asm`; with WARPFORGE_DUMP_DIR set, each stage
     and the IR after every pass are written there too."""
     options = options or KernelOptions()
-    text, used_globals = generate_tile_ir(fn, signature, constants, divisibility)
+    text, used_globals = generate_tile_ir(fn, signature, constants, divisibility, options)
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
                             used_globals=used_globals,
                             params=list(fn.signature.parameters))
