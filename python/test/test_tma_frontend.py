@@ -440,3 +440,14 @@ def test_warp_specialization_without_room_for_its_buffers_falls_back(monkeypatch
                                                 tut.matmul_kernel_tma.fn.first_line)
     assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
     assert k.metadata["num_threads"] == 128
+
+
+def test_persistent_kernel_with_consumer_groups_is_specialized_quietly(monkeypatch):
+    """The persistent kernel's tile loop (flatten=True) under
+    num_consumer_groups: specialized, the producer walking the tiles, and no
+    warning that flattening is unsupported (warp specialization does it)."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UnsupportedOptionWarning)
+        k = ws_warmup(tut.matmul_kernel_tma_persistent, 3)
+    assert 'tilegpu.partition = "producer-tiles"' in k.asm["tilegpu"]
