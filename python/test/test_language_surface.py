@@ -561,6 +561,19 @@ def descriptor_or_pointer(x_ptr, out_ptr, B: tl.constexpr):
     tl.store(out_ptr + r * B + c, tile * 2.0)
 
 
+def test_descriptors_through_device_functions_compile(monkeypatch):
+    """A @jit function that takes or returns a tensor descriptor: it travels
+    as its parts (the map, its shape, its strides) and is rebuilt on the
+    other side, so the kernel compiles (to a cubin) as it interprets."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    x = np.zeros((16, 16), np.float32)
+    k = descriptor_or_pointer.warmup(x, np.zeros_like(x), B=16, grid=(1,))
+    text = k.asm["tile-frontend"]
+    assert "-> (!tile.tensordesc<tensor<16x16xf32>>, i32, i32, i32, i32)" in text
+    assert "(%arg0: !tile.tensordesc<tensor<16x16xf32>>, %arg1: i32" in text
+    assert "cubin" in k.asm
+
+
 def test_isinstance_tensor_descriptor_interpreter(monkeypatch):
     monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
     x = nonzero(-2.0, 2.0, (16, 16))

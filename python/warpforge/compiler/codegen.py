@@ -544,8 +544,19 @@ class CodeGenerator(ast.NodeVisitor):
             raise CompilationError(f"calling {fn.__name__}: {e}") from None
         bound.apply_defaults()
         tensor_args, arg_types, constants = [], [], {}
+        # Descriptor arguments travel as their parts (the map, then its
+        # shape and strides) and are rebuilt in the callee.
+        descriptors: Dict[str, tuple] = {}
         for name, value in bound.arguments.items():
-            if is_tensor(value):
+            if isinstance(value, tl.tensor_descriptor):
+                parts = [value.handle] + [semantic.to_tensor(x) for x in
+                                          list(value.shape) + list(value.strides)]
+                descriptors[name] = (len(value.shape), tuple(value.block_shape))
+                for i, part in enumerate(parts):
+                    tensor_args.append((f"{name}#{i}", part))
+                    arg_types.append(part.type)
+                arg_types.append(("desc", name) + descriptors[name])
+            elif is_tensor(value):
                 if name in fn.constexpr_params:
                     raise CompilationError(f"{fn.__name__}: argument '{name}' is a "
                                            "tl.constexpr but got a run-time value")
@@ -568,7 +579,8 @@ class CodeGenerator(ast.NodeVisitor):
             self.ctx.device_functions[key] = (name, None)
             self.ctx.call_depth = depth + 1
             try:
-                info = self._generate_device_function(fn, name, tensor_args, constants)
+                info = self._generate_device_function(fn, name, tensor_args, constants,
+                                                      descriptors)
             finally:
                 self.ctx.call_depth = depth
             self.ctx.device_functions[key] = (name, info)
@@ -583,22 +595,39 @@ class CodeGenerator(ast.NodeVisitor):
             return None
         if shape == "single":
             return results[0]
+        if isinstance(shape, tuple) and shape[0] == "desc":
+            # A descriptor comes back as its parts: the map, shape, strides.
+            _, rank, block_shape = shape
+            return tl.tensor_descriptor(results[0], results[1:1 + rank], results[1 + rank:],
+                                        list(block_shape))
         return tuple(results)
 
-    def _generate_device_function(self, fn, name, tensor_args, constants):
+    def _generate_device_function(self, fn, name, tensor_args, constants, descriptors=None):
         saved_loc = self.builder.loc
         scope = dict(constants)
         info = {}
 
         def body(arg_values):
+            parts = {}
             for (arg_name, t), v in zip(tensor_args, arg_values):
-                scope[arg_name] = tensor(v, t.type)
+                if "#" in arg_name:
+                    parts[arg_name] = tensor(v, t.type)
+                else:
+                    scope[arg_name] = tensor(v, t.type)
+            for arg_name, (rank, block_shape) in (descriptors or {}).items():
+                values = [parts[f"{arg_name}#{i}"] for i in range(1 + 2 * rank)]
+                scope[arg_name] = tl.tensor_descriptor(values[0], values[1:1 + rank],
+                                                       values[1 + rank:], list(block_shape))
             gen = CodeGenerator(fn, self.ctx, scope)
             gen.visit(fn.parse())
             ret = gen.ret
             self.builder.call_function = self.call_function
             if ret is None:
                 info["shape"], values = "none", []
+            elif isinstance(ret, tl.tensor_descriptor):
+                info["shape"] = ("desc", len(ret.shape), tuple(ret.block_shape))
+                values = [ret.handle] + [semantic.to_tensor(x) for x in
+                                         list(ret.shape) + list(ret.strides)]
             elif isinstance(ret, tuple):
                 info["shape"], values = "tuple", [semantic.to_tensor(r) for r in ret]
             else:
