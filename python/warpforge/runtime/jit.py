@@ -407,7 +407,34 @@ class JITFunction(KernelFunction):
                 disk_cache.store(key, kernel.to_payload())
         return kernel
 
-    def _compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
+    def _check_like_the_compiler(self, arguments: Dict) -> None:
+        """One semantic layer: a kernel the compiler's frontend rejects for
+        these arguments (a loop-carried value changing type, branches
+        binding a name differently or in one branch only, ...) is rejected
+        by the interpreter with the same located CompilationError, not run.
+        Checked once per specialization.  Kernels without source (made with
+        exec, which only the interpreter runs) and arguments the compiler
+        cannot specialize (the interpreter's own wrappers) skip it."""
+        if self._source_error:
+            return
+        try:
+            specs = tuple(self.specialize(n, v) for n, v in arguments.items())
+        except (TypeError, ValueError):
+            return
+        checked = self.__dict__.setdefault("_interpreter_checked", {})
+        if specs not in checked:
+            from ..compiler.compiler import generate_tile_ir
+            signature, constants, divisibility = self._split_specialization(
+                dict(zip(arguments, specs)))
+            try:
+                generate_tile_ir(self, signature, constants, divisibility)
+                checked[specs] = None
+            except CompilationError as e:
+                checked[specs] = e
+        if checked[specs] is not None:
+            raise checked[specs].with_traceback(None)
+
+    def _split_specialization(self, specialization: Dict[str, Tuple]):
         signature, constants, divisibility = {}, {}, {}
         for name, spec in specialization.items():
             if spec[0] == "c":
@@ -416,6 +443,10 @@ class JITFunction(KernelFunction):
                 signature[name] = spec[1]
                 if spec[2]:
                     divisibility[name] = spec[2]
+        return signature, constants, divisibility
+
+    def _compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
+        signature, constants, divisibility = self._split_specialization(specialization)
         return compile_kernel(self, signature, constants, divisibility, options)
 
     # -- Launch ----------------------------------------------------------------
@@ -451,6 +482,7 @@ class JITFunction(KernelFunction):
         arguments, raw = self._bind(args, kwargs)
         if self.interpreting() and not warmup:
             from .interpreter import interpret_grid
+            self._check_like_the_compiler(arguments)
             grid = grid(self._meta(arguments, raw)) if callable(grid) else grid
             return interpret_grid(self, tuple(grid), arguments, KernelOptions(**raw))
         specs = tuple(self.specialize(n, v) for n, v in arguments.items())
