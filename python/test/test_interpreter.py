@@ -435,3 +435,51 @@ def test_stores_into_read_only_arrays_fail():
     with pytest.raises(InterpreterError, match="store into a read-only array"):
         oob_store_kernel[(1,)](x, 3)
     assert np.isnan(x).all()
+
+
+# ---------------------------------------------------------------------------
+# One semantic layer: what the compiler rejects, the interpreter rejects
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def loop_changes_type(x_ptr, n):
+    acc = 0
+    for i in range(n):
+        acc = acc + 1.5
+    tl.store(x_ptr, acc)
+
+
+@triton.jit
+def branches_disagree(x_ptr, n):
+    if n > 2:
+        v = 1
+    else:
+        v = 2.5
+    tl.store(x_ptr, v)
+
+
+@triton.jit
+def bound_in_one_branch(x_ptr, n):
+    if n > 2:
+        v = 1.0
+    tl.store(x_ptr, v)
+
+
+@pytest.mark.parametrize("kernel,match", [
+    (loop_changes_type, "loop-carried variable 'acc' has type tl.int32 before the loop but "
+                        "tl.float32 after an iteration"),
+    (branches_disagree, "'v' has type tl.int32 after the if branch but tl.float32 after the "
+                        "else branch"),
+    (bound_in_one_branch, "name 'v' is not defined"),
+], ids=["loop-carried-type", "if-else-types", "one-branch-name"])
+def test_interpreter_rejects_what_the_compiler_rejects(kernel, match):
+    """Issue 20's reproducers: the interpreter ran these kernels, which the
+    compiler rejects; now both give the same error at the same line."""
+    x = np.zeros(4, np.float32)
+    with pytest.raises(CompilationError, match=match) as interpreted:
+        kernel[(1,)](x, 4)
+    with pytest.raises(CompilationError, match=match) as compiled:
+        warpforge.compiler.generate_tile_ir(kernel, {"x_ptr": "*fp32", "n": "i32"}, {})
+    assert str(interpreted.value).split(": ")[0] == str(compiled.value).split(": ")[0]
+    assert np.all(x == 0)
