@@ -62,12 +62,17 @@ Value barrierAt(OpBuilder &b, Location loc, Value ring, Value slot) {
   return MemDescIndexOp::create(b, loc, type.getSingleBuffer(), ring, slot);
 }
 
+/// The slot of use `count`.
+Value slotOf(OpBuilder &b, Location loc, Value count, int64_t numBuffers) {
+  return arith::RemUIOp::create(b, loc, count, createI32(b, loc, numBuffers));
+}
+
 /// Slot and parity of use `count`.
 std::pair<Value, Value> slotAndPhase(OpBuilder &b, Location loc, Value count,
                                      int64_t numBuffers) {
-  Value n = createI32(b, loc, numBuffers);
-  Value slot = arith::RemUIOp::create(b, loc, count, n);
-  Value lap = arith::DivUIOp::create(b, loc, count, n);
+  Value slot = slotOf(b, loc, count, numBuffers);
+  Value lap =
+      arith::DivUIOp::create(b, loc, count, createI32(b, loc, numBuffers));
   Value phase = arith::AndIOp::create(b, loc, lap, createI32(b, loc, 1));
   return {slot, phase};
 }
@@ -144,9 +149,7 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
       WaitBarrierOp::create(ub, uloc, barrierAt(ub, uloc, view.empty, slot),
                             previous);
     } else if (auto load = dyn_cast<ChannelTMALoadOp>(user)) {
-      auto [slot, phase] =
-          slotAndPhase(ub, uloc, load.getCount(), view.numBuffers);
-      (void)phase;
+      Value slot = slotOf(ub, uloc, load.getCount(), view.numBuffers);
       Value buffer = barrierAt(ub, uloc, view.rings[load.getBuffer()], slot);
       Value full = barrierAt(ub, uloc, view.full, slot);
       Value yes = arith::ConstantIntOp::create(ub, uloc, 1, 1);
@@ -162,9 +165,7 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
           if (l.getChannel() == channel && l.getCount() == commit.getCount())
             at = l;
       OpBuilder cb(at);
-      auto [slot, phase] =
-          slotAndPhase(cb, uloc, commit.getCount(), view.numBuffers);
-      (void)phase;
+      Value slot = slotOf(cb, uloc, commit.getCount(), view.numBuffers);
       Value yes = arith::ConstantIntOp::create(cb, uloc, 1, 1);
       BarrierExpectOp::create(cb, uloc, barrierAt(cb, uloc, view.full, slot),
                               view.slotBytes, yes);
@@ -176,9 +177,7 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
       for (auto [result, ring] : llvm::zip(wait.getBuffers(), view.rings))
         result.replaceAllUsesWith(barrierAt(ub, uloc, ring, slot));
     } else if (auto release = dyn_cast<ChannelReleaseOp>(user)) {
-      auto [slot, phase] =
-          slotAndPhase(ub, uloc, release.getCount(), view.numBuffers);
-      (void)phase;
+      Value slot = slotOf(ub, uloc, release.getCount(), view.numBuffers);
       ArriveBarrierOp::create(ub, uloc, barrierAt(ub, uloc, view.empty, slot),
                               1);
     } else {
