@@ -9,6 +9,7 @@
 #include "warpforge/Analysis/AxisInfo.h"
 
 #include "warpforge/Dialect/Tile/IR/Tile.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
 #include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
@@ -80,6 +81,18 @@ AxisInfo AxisInfo::getEntryState(Value value) {
   auto arg = dyn_cast<BlockArgument>(value);
   if (!arg || !arg.getOwner()->isEntryBlock())
     return info;
+  // A region of tilegpu.warp_specialize is isolated from above: its
+  // arguments are the op's captures, in order, and know what they know
+  // (the kernel arguments' hints in the partitions' address math).
+  if (auto ws = dyn_cast<tilegpu::WarpSpecializeOp>(
+          arg.getOwner()->getParentOp())) {
+    if (arg.getArgNumber() < ws->getNumOperands())
+      if (auto outer = dyn_cast<BlockArgument>(
+              ws->getOperand(arg.getArgNumber())))
+        if (outer.getType() == arg.getType())
+          return getEntryState(outer);
+    return info;
+  }
   auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
   if (!func)
     return info;

@@ -193,20 +193,198 @@ HANG_SCRIPT = textwrap.dedent("""
                     *descs, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=ws[0] is None,
                     NUM_SMS=3)
             torch.cuda.synchronize()
+    # cp.async producers: the masked and persistent pointer kernels.
+    import pointer_matmul_kernels as pk
+    from test_gpu_warp_specialize import POINTER_WS, ws_launch_options
+    for ws in POINTER_WS:
+        for (m, n, k) in [(999, 528, 400), (128, 128, 64), (300, 256, 1008)]:
+            a = torch.randn((m, k), device="cuda").half()
+            b = torch.randn((k, n), device="cuda").half()
+            c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+            meta = dict(BLOCK_SIZE_M=128, BLOCK_SIZE_N=ws[3], BLOCK_SIZE_K=64, GROUP_SIZE_M=8,
+                        WARP_SPECIALIZE=ws[0] is None, **ws_launch_options(ws))
+            tiles = warpforge.cdiv(m, 128) * warpforge.cdiv(n, ws[3])
+            args = (a, b, c, m, n, k, k, 1, n, 1, n, 1)
+            for _ in range({repeats}):
+                pk.masked_matmul[(tiles,)](*args, **meta)
+                pk.persistent_matmul[(min(tiles, 3),)](*args, NUM_SMS=3, **meta)
+            torch.cuda.synchronize()
     print("no hang")
 """)
 
 
 def test_no_hang_under_repeated_launches():
     """Every configuration, 100 launches each of the non-persistent and the
-    persistent kernel on three shapes (one K iteration; ring laps ending
+    persistent kernel (TMA and pointer producers) on three shapes (one K iteration; ring laps ending
     mid-ring and mid-tile), in a child process that must
     finish within the timeout: a deadlocked mbarrier protocol fails here
     instead of hanging the suite."""
     script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100)
     try:
         proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              timeout=240, cwd=os.path.dirname(__file__))
+                              timeout=360, cwd=os.path.dirname(__file__))
     except subprocess.TimeoutExpired:
-        pytest.fail("a warp-specialized kernel hung (240 s without finishing)")
+        pytest.fail("a warp-specialized kernel hung (360 s without finishing)")
     assert proc.returncode == 0 and "no hang" in proc.stdout, proc.stderr[-3000:]
+
+
+# -- Pointer loads: a cp.async producer ------------------------------------------------
+#
+# Seed 000's kernel as written and Triton's pointer matmuls
+# (pointer_matmul_kernels.py): the producer warpgroup redoes the address
+# math on its own warps and copies each operand with cp.async, each thread
+# arriving on the slot's full barrier when its copies land.  cp.async needs
+# rows of 16-byte multiples known from the arguments (strides divisible by
+# 16 elements), so the operands are windows of NaN buffers whose row
+# stride is a multiple of 16 elements; M, N and K stay odd where the kernel
+# masks them.
+
+import warnings  # noqa: E402
+
+import pointer_matmul_kernels as pk  # noqa: E402
+from warpforge import WarpSpecializationWarning  # noqa: E402
+from test_gpu_tma import nans, poisoned_mask  # noqa: E402
+
+
+class Window:
+    """rows x cols of a NaN buffer with 3 more rows and a row stride that is
+    a multiple of 16 elements, 16 past the window."""
+
+    def __init__(self, rows, cols, dtype):
+        width = (cols + 15) // 16 * 16 + 16
+        self.buf = nans((rows + 3, width), dtype)
+        self.view = self.buf[:rows, :cols]
+
+    def fill_random(self, gen, scale):
+        values = torch.randn(self.view.shape, device="cuda", generator=gen) * scale
+        self.view.copy_(values.to(self.view.dtype))
+        return self.view
+
+    def untouched_outside(self):
+        inside = torch.zeros(self.buf.shape, dtype=torch.bool, device="cuda")
+        inside[:self.view.shape[0], :self.view.shape[1]] = True
+        return int((~poisoned_mask(self.buf) & ~inside).sum().item())
+
+
+def pointer_operands(dtype_name, m, n, k, gen):
+    """A (M x K) and B as the K x N matrix the kernels multiply: row-major
+    for 16-bit types; for fp8 the transpose of an N x K buffer (wgmma takes
+    fp8 operands K-major only)."""
+    dtype = DTYPES[dtype_name]
+    scale = k ** -0.25
+    a = Window(m, k, dtype).fill_random(gen, scale)
+    if dtype_name == "fp8":
+        b = Window(n, k, dtype).fill_random(gen, scale).T
+    else:
+        b = Window(k, n, dtype).fill_random(gen, scale)
+    return a, b
+
+
+# (num_consumer_groups, num_buffers_warp_spec, num_warps, BLOCK_N); None:
+# tl.range(warp_specialize=True) on 8 warps with num_stages slots.
+POINTER_WS = [(2, 3, 4, 256), (1, 2, 4, 128), (2, 4, 4, 128), (None, None, 8, 128)]
+
+
+def pointer_ws_id(c):
+    groups, buffers, warps, block_n = c
+    return (f"range-w{warps}" if groups is None else f"g{groups}b{buffers}w{warps}") + f"-n{block_n}"
+
+
+def ws_launch_options(ws):
+    groups, buffers, warps, _ = ws
+    extra = {} if groups is None else {"num_consumer_groups": groups,
+                                       "num_buffers_warp_spec": buffers}
+    return {"num_warps": warps, "num_stages": 3, **extra}
+
+
+def run_specialized(launch):
+    """Runs `launch` with any WarpSpecializationWarning an error: these
+    kernels must be specialized, not fall back."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        launch()
+    torch.cuda.synchronize()
+
+
+# Square grids of tiles (seed 000's program-id mapping), K loops of 1, 3
+# and 5 iterations (rings of 2 to 4 slots wrap mid-ring).
+SEED_TILES = [(2, 1), (3, 3), (5, 5)]
+
+
+@pytest.mark.parametrize("tiles", SEED_TILES, ids=lambda t: f"{t[0]}x{t[0]}tiles-k{t[1]}")
+@pytest.mark.parametrize("dtype_name", ["fp16", "bf16"])
+@pytest.mark.parametrize("ws", [c for c in POINTER_WS if c[0] is not None], ids=pointer_ws_id)
+def test_seed000_kernel_warp_specialized(ws, dtype_name, tiles):
+    """Seed 000's kernel exactly as written, with its knobs."""
+    side, k_iters = tiles
+    block_n = ws[3]
+    m, n, k = 128 * side, block_n * side, 64 * k_iters
+    gen = generator("seed000", ws, dtype_name, tiles)
+    a, b = pointer_operands(dtype_name, m, n, k, gen)
+    c = Window(m, n, torch.float16)
+    run_specialized(lambda: pk.seed000_matmul[(side * side,)](
+        a, b, c.view, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        c.view.stride(0), c.view.stride(1), BLOCK_M=128, BLOCK_N=block_n, BLOCK_K=64,
+        **ws_launch_options(ws)))
+    check_output(c.view, f64(a) @ f64(b), TOLERANCE[dtype_name],
+                 f"seed 000 {pointer_ws_id(ws)} {dtype_name} {m}x{n}x{k}", c.untouched_outside())
+
+
+# Odd M; N and K multiples of 16 (row strides cp.async can take) but not
+# of the tiles (partial tiles, a masked last K step); K of one step.
+POINTER_SHAPES = [(999, 528, 400), (77, 272, 64), (257, 144, 208)]
+
+
+def check_pointer_kernel(kernel, ws, dtype_name, shape):
+    m, n, k = shape
+    gen = generator("pointer-ws", kernel, ws, dtype_name, shape)
+    a, b = pointer_operands(dtype_name, m, n, k, gen)
+    c = Window(m, n, torch.float16)
+    block_k = 128 if dtype_name == "fp8" else 64
+    meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": ws[3], "BLOCK_SIZE_K": block_k,
+            "GROUP_SIZE_M": 8, "WARP_SPECIALIZE": ws[0] is None}
+    tiles = warpforge.cdiv(m, 128) * warpforge.cdiv(n, ws[3])
+    args = (a, b, c.view, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+            c.view.stride(0), c.view.stride(1))
+    if kernel == "masked":
+        launch = lambda: pk.masked_matmul[(tiles,)](*args, **meta, **ws_launch_options(ws))  # noqa: E731
+    else:
+        launch = lambda: pk.persistent_matmul[(min(tiles, FEW_PROGRAMS),)](  # noqa: E731
+            *args, NUM_SMS=FEW_PROGRAMS, **meta, **ws_launch_options(ws))
+    run_specialized(launch)
+    check_output(c.view, f64(a) @ f64(b), TOLERANCE[dtype_name],
+                 f"{kernel} pointer matmul {pointer_ws_id(ws)} {dtype_name} "
+                 f"{'x'.join(map(str, shape))}", c.untouched_outside())
+
+
+@pytest.mark.parametrize("shape", POINTER_SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("ws", POINTER_WS, ids=pointer_ws_id)
+def test_masked_pointer_matmul_warp_specialized(ws, dtype_name, shape):
+    """Triton's tutorial 03 kernel: masked K, wrapped rows and columns."""
+    check_pointer_kernel("masked", ws, dtype_name, shape)
+
+
+@pytest.mark.parametrize("shape", POINTER_SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("ws", POINTER_WS, ids=pointer_ws_id)
+def test_persistent_pointer_matmul_warp_specialized(ws, dtype_name, shape):
+    """Triton 3.2's pointer-based persistent kernel: the producer walks
+    tiles x K with one count, the addresses recomputed from each tile's
+    clamped rows and columns; few programs, so each walks several tiles."""
+    check_pointer_kernel("persistent", ws, dtype_name, shape)
+
+
+@needs_disassembler
+def test_sass_pointer_producer(tmp_path):
+    """Seed 000's kernel: the producer's copies are LDGSTS (cp.async) that
+    arrive on an mbarrier (ARRIVES.LDGSTSBAR), HGMMA in the consumers, no
+    register moves and no spills."""
+    a = torch.empty((4096, 4096), device="cuda", dtype=torch.float16)
+    k = pk.seed000_matmul.warmup(a, a, a, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                                 BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, grid=(1,), num_warps=4,
+                                 num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3)
+    assert k.metadata["num_threads"] == 384
+    sass = check_sass(k, "seed 000 ws", "HGMMA", tmp_path)
+    assert "LDGSTS" in sass and "ARRIVES.LDGSTSBAR" in sass, "no cp.async arrival in the SASS"
+    assert "USETMAXREG" not in sass

@@ -333,17 +333,36 @@ def seed000_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
     tl.store(c_ptrs, c)
 
 
-def test_warp_specialization_of_pointer_loads_falls_back_at_the_loop(monkeypatch):
+def test_warp_specialization_of_pointer_loads_copies_with_cp_async(monkeypatch):
     """Seed 000's kernel with its own config (num_warps=4, two consumer
     groups, 3 buffers): its operands are pointer loads, which the producer
-    does not take yet, so the loop compiles unspecialized (on the 8 warps
-    the two groups asked for, through the cp.async pipeline) with one
-    WarpSpecializationWarning at the loop's line giving the reason."""
+    warpgroup copies with cp.async into the ring, each thread arriving on
+    the slot's full barrier when its copies land; 384 threads, no register
+    moves (the producer holds its addresses), no warning."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = seed000_matmul.warmup(F16, F16, F16, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                                  BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
+                                  num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3,
+                                  grid=(1,))
+    assert "tilegpu.channel_async_copy" in k.asm["tilegpu"]
+    ptx = k.asm["ptx"]
+    assert ptx.count("cp.async.mbarrier.arrive.noinc.shared") == 1
+    assert "cp.async.cg.shared.global" in ptx and "setmaxnreg" not in ptx
+    assert k.metadata["num_threads"] == 384 and k.metadata["spill_stores"] == 0
+
+
+def test_warp_specialization_of_unaligned_pointer_loads_falls_back_at_the_loop(monkeypatch):
+    """The same kernel on rows whose stride is not known to be a multiple
+    of 16 bytes: cp.async cannot copy them in 4-byte pieces, so the loop
+    compiles unspecialized (on the 8 warps the two groups asked for) with
+    one WarpSpecializationWarning at the loop's line giving the reason."""
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     with pytest.warns(WarpSpecializationWarning,
                       match="seed000_matmul: warp specialization declined: a product's "
-                            "operand does not come from a descriptor load") as record:
-        k = seed000_matmul.warmup(F16, F16, F16, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                            "operand is not a load .* the producer can copy") as record:
+        k = seed000_matmul.warmup(F16, F16, F16, 4095, 4095, 4095, 4095, 1, 4095, 1, 4095, 1,
                                   BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
                                   num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3,
                                   grid=(1,))
@@ -353,4 +372,4 @@ def test_warp_specialization_of_pointer_loads_falls_back_at_the_loop(monkeypatch
         i for i, l in enumerate(seed000_matmul.source_lines) if "for k in range" in l)
     assert (ws[0].filename, ws[0].lineno) == (seed000_matmul.filename, line)
     assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
-    assert "cp.async" in k.asm["ptx"] and k.metadata["num_threads"] == 256
+    assert k.metadata["num_threads"] == 256

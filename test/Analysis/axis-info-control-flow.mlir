@@ -168,3 +168,26 @@ tile.func public @calls(%a: i32 {tile.divisibility = 16 : i32}, %b: i32 {tile.di
   %rb = tile.call @scale(%b) : (i32) -> i32
   tile.return
 }
+
+// -----
+
+// The regions of tilegpu.warp_specialize are isolated from above: their
+// arguments are the captures and keep what the analysis knows of them (a
+// kernel argument's divisibility hint), so a partition's addresses stay
+// as aligned as the kernel's.
+tile.func public @warp_specialize_captures(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 8 : i32}, %m: i32) {
+  tilegpu.warp_specialize(%p, %n, %m)
+  // expected-remark @below {{argument #0: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>}}
+  // expected-remark @below {{argument #1: contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>}}
+  // expected-remark @below {{argument #2: contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  default(%dp: !tile.ptr<f16>, %dn: i32, %dm: i32) {
+    tilegpu.warp_yield
+  }
+  // expected-remark @below {{argument #0: contiguity = [1], divisibility = [16], constancy = [1], constant_value = <none>}}
+  // expected-remark @below {{argument #1: contiguity = [1], divisibility = [8], constancy = [1], constant_value = <none>}}
+  // expected-remark @below {{argument #2: contiguity = [1], divisibility = [1], constancy = [1], constant_value = <none>}}
+  partition0(%pp: !tile.ptr<f16>, %pn: i32, %pm: i32) num_warps(4) {
+    tilegpu.warp_return
+  }
+  tile.return
+}

@@ -95,6 +95,26 @@ struct ArriveBarrierOpConversion
   }
 };
 
+struct AsyncCopyMBarrierArriveOpConversion
+    : public TargetOpConversionPattern<AsyncCopyMBarrierArriveOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyMBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Parity waits on a barrier cp.async completes are sm_90's (the
+    // arrive itself is sm_80's).
+    if (failed(requireFeature(op, targetInfo.supportsTMA(), "mbarrier")))
+      return failure();
+    // noinc: the barrier's count already includes this arrival.
+    NVVM::CpAsyncMBarrierArriveOp::create(rewriter, op.getLoc(),
+                                          adaptor.getBarrier(),
+                                          /*noinc=*/true);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct WaitBarrierOpConversion : public TargetOpConversionPattern<WaitBarrierOp> {
   using TargetOpConversionPattern::TargetOpConversionPattern;
 
@@ -151,6 +171,7 @@ void warpforge::populateBarrierOpToLLVMPatterns(
     const TargetInfo &targetInfo) {
   patterns.add<InitBarrierOpConversion, BarrierExpectOpConversion,
                ArriveBarrierOpConversion, WaitBarrierOpConversion,
+               AsyncCopyMBarrierArriveOpConversion,
                InvalBarrierOpConversion>(converter, patterns.getContext(),
                                          targetInfo);
 }

@@ -74,6 +74,27 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
 
 #sh = #tilegpu.shared<order = [0]>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
+  // Every thread arrives once its own cp.async copies have landed, without
+  // raising the expected count (noinc): the barrier was initialized with
+  // one arrival per copying thread.
+  // CHECK-LABEL: llvm.func @async_copy_mbarrier_arrive(
+  // CHECK: %[[BAR:.*]] = llvm.mlir.addressof @warpforge_smem : !llvm.ptr<3>
+  // CHECK-NOT: nvvm.read.ptx.sreg.tid.x
+  // CHECK-NEXT: nvvm.cp.async.mbarrier.arrive %[[BAR]] {noinc = true} : !llvm.ptr<3>
+  // CHECK-NEXT: llvm.return
+  // PTX-LABEL: llvm.func @async_copy_mbarrier_arrive(
+  // PTX: nvvm.cp.async.mbarrier.arrive %{{.*}} {noinc = true} : !llvm.ptr<3>
+  tile.func public @async_copy_mbarrier_arrive() {
+    %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh, mutable>
+    tilegpu.async_copy_mbarrier_arrive %bar : !tilegpu.memdesc<1xi64, #sh, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
   // Every thread waits for the phase of the given parity, with CUTLASS's
   // suspend-time hint (10000000 ns) per try; the PTX spins on try_wait.
   // CHECK-LABEL: llvm.func @wait_barrier(

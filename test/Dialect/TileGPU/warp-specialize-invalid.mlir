@@ -138,3 +138,48 @@ tile.func public @tma_load_block_does_not_fit_the_ring(%d: !tile.tensordesc<tens
   tilegpu.channel_tma_load %ch[%i] %d[%i, %i] -> 0 : !tilegpu.channel<3>, !tile.tensordesc<tensor<64x64xf16>>
   tile.return
 }
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.func public @async_copy_into_a_missing_ring(%p: tensor<128x64x!tile.ptr<f16>, #blocked>, %i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+  %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  // expected-error @+1 {{buffer 2 of a channel of 1 rings}}
+  tilegpu.channel_async_copy %ch[%i] %p -> 2 : !tilegpu.channel<3>, tensor<128x64x!tile.ptr<f16>, #blocked>
+  tile.return
+}
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.func public @async_copy_does_not_fit_the_ring(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+  %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  // expected-error @+1 {{do not match the destination}}
+  tilegpu.channel_async_copy %ch[%i] %p -> 0 : !tilegpu.channel<3>, tensor<64x64x!tile.ptr<f16>, #blocked>
+  tile.return
+}
+
+// -----
+
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+tile.func public @async_copy_fill_without_mask(%p: tensor<128x64x!tile.ptr<f16>, #blocked>, %o: tensor<128x64xf16, #blocked>, %i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3>
+  %ch = tilegpu.create_channel %a : !tilegpu.memdesc<128x64xf16, #nvmma, mutable, buffers = 3> -> !tilegpu.channel<3>
+  // expected-error @+1 {{'other' needs a mask}}
+  tilegpu.channel_async_copy %ch[%i] %p other %o : tensor<128x64xf16, #blocked> -> 0 : !tilegpu.channel<3>, tensor<128x64x!tile.ptr<f16>, #blocked>
+  tile.return
+}
+
+// -----
+
+tile.func public @copy_arrival_on_a_non_barrier(%i: i32) {
+  %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<2xi32, #tilegpu.shared<order = [0]>, mutable>
+  // expected-error @+1 {{}}
+  tilegpu.async_copy_mbarrier_arrive %a : !tilegpu.memdesc<2xi32, #tilegpu.shared<order = [0]>, mutable>
+  tile.return
+}

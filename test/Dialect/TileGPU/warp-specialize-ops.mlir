@@ -2,6 +2,7 @@
 // RUN: warpforge-opt %s | warpforge-opt | FileCheck %s
 
 #nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
 module attributes {"tilegpu.num-warps" = 8 : i32} {
   // A producer partition and the default (consumer) warps, with the
   // channel between them: every op prints and parses back.  Every region
@@ -67,6 +68,24 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     partition1() num_warps(1) {
       tilegpu.warp_return
     }
+    tile.return
+  }
+
+  // A cp.async producer: pointers, with and without mask and fill, into a
+  // channel's rings; and the arrival that the copies complete.
+  // CHECK-LABEL: tile.func public @async_copy_producer
+  // CHECK: tilegpu.channel_async_copy %[[PCH:.*]][%[[K:.*]]] %{{.*}} -> 0 : !tilegpu.channel<2>, tensor<64x64x!tile.ptr<f16>, #blocked>
+  // CHECK-NEXT: tilegpu.channel_async_copy %[[PCH]][%[[K]]] %{{.*}} mask %{{.*}} : tensor<64x64xi1, #blocked> other %{{.*}} : tensor<64x64xf16, #blocked> -> 1 : !tilegpu.channel<2>, tensor<64x64x!tile.ptr<f16>, #blocked>
+  // CHECK: tilegpu.async_copy_mbarrier_arrive %{{.*}} : !tilegpu.memdesc<1xi64, #shared, mutable>
+  tile.func public @async_copy_producer(%pa: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: tensor<64x64xi1, #blocked>, %k: i32) {
+    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2>
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2>
+    %ch = tilegpu.create_channel %a, %b : !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2>, !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2> -> !tilegpu.channel<2>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf16, #blocked>
+    tilegpu.channel_async_copy %ch[%k] %pa -> 0 : !tilegpu.channel<2>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    tilegpu.channel_async_copy %ch[%k] %pa mask %m : tensor<64x64xi1, #blocked> other %zero : tensor<64x64xf16, #blocked> -> 1 : !tilegpu.channel<2>, tensor<64x64x!tile.ptr<f16>, #blocked>
+    %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    tilegpu.async_copy_mbarrier_arrive %bar : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
     tile.return
   }
 }

@@ -167,6 +167,40 @@ BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
                                   newOrder);
 }
 
+Attribute getBlockedLikeForWarps(Attribute layout, unsigned numWarps) {
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
+    Attribute parent = getBlockedLikeForWarps(slice.getParent(), numWarps);
+    return parent ? SliceEncodingAttr::get(layout.getContext(), slice.getDim(),
+                                           parent)
+                  : Attribute();
+  }
+  auto blocked = dyn_cast<BlockedEncodingAttr>(layout);
+  if (!blocked || !llvm::isPowerOf2_32(numWarps))
+    return {};
+  SmallVector<unsigned> wpc(blocked.getWarpsPerCTA());
+  unsigned total = 1;
+  for (unsigned w : wpc)
+    total *= w;
+  // Fewer warps: halve the slowest dimension that has more than one, so
+  // that a warp's share stays whole rows along the fastest dimension.
+  for (auto it = blocked.getOrder().rbegin();
+       total > numWarps && it != blocked.getOrder().rend();) {
+    if (wpc[*it] > 1) {
+      wpc[*it] /= 2;
+      total /= 2;
+    } else {
+      ++it;
+    }
+  }
+  // More warps: they repeat along the slowest dimension.
+  if (total < numWarps)
+    wpc[blocked.getOrder().back()] *= numWarps / total;
+  return BlockedEncodingAttr::get(layout.getContext(),
+                                  blocked.getSizePerThread(),
+                                  blocked.getThreadsPerWarp(), wpc,
+                                  blocked.getOrder());
+}
+
 /// The element offsets getThreadElementCoords adds to a thread's base:
 /// the same for every thread.
 static SmallVector<SmallVector<int64_t>>

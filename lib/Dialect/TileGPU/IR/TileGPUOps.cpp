@@ -164,37 +164,46 @@ LogicalResult MemDescSubsliceOp::verify() {
 // Asynchronous copies
 //===----------------------------------------------------------------------===//
 
+/// The source of a cp.async copy into `dst` (one mutable buffer): pointers
+/// to its elements in a distributed layout, and the mask and fill value.
+static LogicalResult verifyCopySource(Operation *op, RankedTensorType ptrs,
+                                      MemDescType dst, Value mask,
+                                      Value other) {
+  auto ptrType = dyn_cast<tile::PointerType>(ptrs.getElementType());
+  if (!ptrType)
+    return op->emitOpError("source must be a tensor of pointers, got ")
+           << ptrs;
+  // Each thread copies the elements the pointers' layout gives it.
+  if (!isa_and_nonnull<DistributedLayoutAttr>(ptrs.getEncoding()))
+    return op->emitOpError("pointers must have a distributed layout, got ")
+           << ptrs;
+  if (ptrs.getShape() != dst.getShape() ||
+      ptrType.getPointeeType() != dst.getElementType())
+    return op->emitOpError("pointers ")
+           << ptrs << " do not match the destination " << dst;
+  unsigned bits = dst.getElementType().getIntOrFloatBitWidth();
+  if (bits < 8)
+    return op->emitOpError("cp.async copies whole bytes; ")
+           << dst.getElementType() << " elements are narrower";
+  if (mask && mask.getType() != tile::getI1SameShape(ptrs))
+    return op->emitOpError("mask must be ")
+           << tile::getI1SameShape(ptrs) << ", got " << mask.getType();
+  if (other && other.getType() != tile::getPointeeType(ptrs))
+    return op->emitOpError("'other' must be ")
+           << tile::getPointeeType(ptrs) << ", got " << other.getType();
+  if (other && !mask)
+    return op->emitOpError("'other' needs a mask");
+  return success();
+}
+
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   MemDescType dst = getDst().getType();
-  RankedTensorType ptrs = getPtrs().getType();
   if (!dst.getIsMutable())
     return emitOpError("destination must be mutable");
   if (failed(checkSingleBuffer(*this, dst, "the destination")))
     return failure();
-  auto ptrType = dyn_cast<tile::PointerType>(ptrs.getElementType());
-  if (!ptrType)
-    return emitOpError("source must be a tensor of pointers, got ") << ptrs;
-  // Each thread copies the elements the pointers' layout gives it.
-  if (!isa_and_nonnull<DistributedLayoutAttr>(ptrs.getEncoding()))
-    return emitOpError("pointers must have a distributed layout, got ")
-           << ptrs;
-  if (ptrs.getShape() != dst.getShape() ||
-      ptrType.getPointeeType() != dst.getElementType())
-    return emitOpError("pointers ")
-           << ptrs << " do not match the destination " << dst;
-  unsigned bits = dst.getElementType().getIntOrFloatBitWidth();
-  if (bits < 8)
-    return emitOpError("cp.async copies whole bytes; ")
-           << dst.getElementType() << " elements are narrower";
-  if (getMask() && getMask().getType() != tile::getI1SameShape(ptrs))
-    return emitOpError("mask must be ")
-           << tile::getI1SameShape(ptrs) << ", got " << getMask().getType();
-  if (getOther() && getOther().getType() != tile::getPointeeType(ptrs))
-    return emitOpError("'other' must be ")
-           << tile::getPointeeType(ptrs) << ", got " << getOther().getType();
-  if (getOther() && !getMask())
-    return emitOpError("'other' needs a mask");
-  return success();
+  return verifyCopySource(*this, getPtrs().getType(), dst, getMask(),
+                          getOther());
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,6 +227,9 @@ LogicalResult BarrierExpectOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }
 LogicalResult ArriveBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType());
+}
+LogicalResult AsyncCopyMBarrierArriveOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }
 LogicalResult WaitBarrierOp::verify() {
@@ -683,6 +695,19 @@ LogicalResult ChannelTMALoadOp::verify() {
   auto ring = cast<MemDescType>((*rings)[getBuffer()].getType());
   return verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
                          ring.getSingleBuffer(), /*mustBeMutable=*/true);
+}
+
+LogicalResult ChannelAsyncCopyOp::verify() {
+  std::optional<OperandRange> rings = getChannelRings(getChannel());
+  if (!rings)
+    return success();
+  if (getBuffer() >= rings->size())
+    return emitOpError("buffer ")
+           << getBuffer() << " of a channel of " << rings->size()
+           << " rings";
+  auto ring = cast<MemDescType>((*rings)[getBuffer()].getType());
+  return verifyCopySource(*this, getPtrs().getType(), ring.getSingleBuffer(),
+                          getMask(), getOther());
 }
 
 LogicalResult ChannelWaitOp::verify() {

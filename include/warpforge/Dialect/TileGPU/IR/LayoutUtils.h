@@ -79,6 +79,13 @@ unsigned getContiguousElemsPerThread(mlir::Attribute layout,
 BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
                                    llvm::ArrayRef<int32_t> order);
 
+/// `layout` (blocked, or slices of one) for a CTA of `numWarps` warps:
+/// the same per-thread and per-warp shape with warpsPerCTA scaled along the
+/// slowest dimensions (what a warp partition with fewer warps than the
+/// kernel uses for the address math it clones).  Null for other layouts.
+mlir::Attribute getBlockedLikeForWarps(mlir::Attribute layout,
+                                       unsigned numWarps);
+
 /// The coordinates, in the tensor's own dims, of each element thread `tid`
 /// (0 .. 32 * warps - 1) of the CTA holds, in list order: what the
 /// lowering's emitIndices computes at run time, evaluated at compile time

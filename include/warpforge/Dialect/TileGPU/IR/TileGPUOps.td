@@ -436,6 +436,27 @@ def TileGPU_ArriveBarrierOp : TileGPU_BarrierOp<"arrive_barrier"> {
   let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
 }
 
+def TileGPU_AsyncCopyMBarrierArriveOp
+    : TileGPU_BarrierOp<"async_copy_mbarrier_arrive"> {
+  let summary = "Arrive on an mbarrier when the thread's copies complete";
+  let description = [{
+    The barrier counts one arrival of this thread once every `cp.async` the
+    thread issued before has completed
+    (`cp.async.mbarrier.arrive.noinc.shared::cta.b64`).  `noinc`: the
+    arrival is one of those the barrier was initialized to expect, so a
+    barrier that a partition of T threads fills this way is initialized
+    with count T.
+
+    Example:
+
+    ```mlir
+    tilegpu.async_copy_mbarrier_arrive %bar : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDesc:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+}
+
 def TileGPU_WaitBarrierOp : TileGPU_BarrierOp<"wait_barrier"> {
   let summary = "Wait for an mbarrier phase to complete";
   let description = [{
@@ -710,6 +731,39 @@ def TileGPU_ChannelTMALoadOp : TileGPU_ChannelOp<"channel_tma_load"> {
   let assemblyFormat = [{
     $channel `[` $count `]` $desc `[` $indices `]` `->` $buffer attr-dict `:`
     qualified(type($channel)) `,` qualified(type($desc))
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_ChannelAsyncCopyOp : TileGPU_ChannelOp<"channel_async_copy",
+    [AttrSizedOperandSegments]> {
+  let summary = "Producer: fill one buffer of a channel slot with cp.async";
+  let description = [{
+    Copies the elements at `ptrs` (in the pointer tensor's layout, over the
+    producer partition's threads) into buffer `count % N` of the channel's
+    ring number `buffer` with `cp.async`; masked-off elements are filled with
+    `other` (zero when absent).  What `tl.load` of pointers becomes in a
+    warp-specialized producer when the operand is not a descriptor load.
+    The slot becomes full for consumers once every producer thread's copies
+    of its commit have landed: each thread's `channel_commit` arrives on the
+    slot's full barrier when its own copies complete
+    (`cp.async.mbarrier.arrive.noinc`), so the producer need not wait.
+
+    Example:
+
+    ```mlir
+    tilegpu.channel_async_copy %ch[%count] %ptrs mask %m : tensor<128x64xi1, #b> -> 0 : !tilegpu.channel<3>, tensor<128x64x!tile.ptr<f16>, #b>
+    ```
+  }];
+  let arguments = (ins TileGPU_Channel:$channel, I32:$count,
+                       AnyRankedTensor:$ptrs,
+                       Optional<AnyRankedTensor>:$mask,
+                       Optional<AnyRankedTensor>:$other,
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$buffer);
+  let assemblyFormat = [{
+    $channel `[` $count `]` $ptrs (`mask` $mask^ `:` type($mask))?
+    (`other` $other^ `:` type($other))? `->` $buffer attr-dict `:`
+    qualified(type($channel)) `,` type($ptrs)
   }];
   let hasVerifier = 1;
 }

@@ -65,9 +65,10 @@ bool isWideEnoughForAsyncCopy(tile::LoadOp load, MemDescType buffer,
   return std::min(width * elementBytes, kMaxCopyBytes) >= kMinCopyBytes;
 }
 
-/// The load behind operand `operand` of a product, when it qualifies.
+} // namespace
+
 std::optional<PipelinedLoad>
-matchPipelinableLoad(Value operand, Block *body,
+warpforge::tilegpu::matchPipelinableLoad(Value operand, Block *body,
                      const ModuleAxisInfoAnalysis &axisInfo) {
   auto alloc = operand.getDefiningOp<LocalAllocOp>();
   if (!alloc || alloc->getBlock() != body || !alloc.getSrc())
@@ -104,6 +105,8 @@ matchPipelinableLoad(Value operand, Block *body,
     return std::nullopt;
   return PipelinedLoad{load, alloc};
 }
+
+namespace {
 
 /// Adds to `ops` and `args` the body ops and iter_args (with the chains
 /// that yield them) that `roots` depend on inside `loop`; fails when one

@@ -72,6 +72,15 @@ struct LoopPipelinePlan {
 /// loop is left as it is (no qualifying load, fewer than two stages, or a
 /// body the schedule does not handle).  `axisInfo` must describe the IR
 /// before any transformation.
+/// The load behind operand `operand` of a product in loop body `body`,
+/// when it can be copied asynchronously into the buffer the product reads:
+/// a descriptor load (TMA), or a pointer load whose every thread's share
+/// moves in cp.async copies of at least 4 bytes (axis analysis), masked
+/// elements filled with +0; only products of `body` read the buffer.
+std::optional<PipelinedLoad>
+matchPipelinableLoad(mlir::Value operand, mlir::Block *body,
+                     const ModuleAxisInfoAnalysis &axisInfo);
+
 std::optional<LoopPipelinePlan>
 planLoopPipeline(mlir::scf::ForOp loop, int numStages,
                  const ModuleAxisInfoAnalysis &axisInfo);

@@ -4,6 +4,14 @@
 //
 //   full[s]   one arrival, the producer's arrive.expect_tx of the slot's
 //             bytes; the TMA copies into the slot complete the bytes.
+//             Rings the producer fills with cp.async (pointer loads) add
+//             one arrival per producer thread, each made by the hardware
+//             when that thread's copies have landed
+//             (cp.async.mbarrier.arrive.noinc): the slot is full when
+//             every thread's copies are, and no thread waits for its own.
+//             As in CUTLASS's cp.async warp-specialized mainloop, the
+//             completed copies need no proxy fence before wgmma reads them
+//             (see the software pipeliner's note on the same question).
 //   empty[s]  one arrival per consumer thread, each after its own wait for
 //             the products that read the slot.
 //
@@ -50,8 +58,28 @@ struct LoweredChannel {
   SmallVector<Value> rings;
   Value full, empty;
   int64_t numBuffers;
+  /// The bytes the TMA copies of one slot deliver.
   int64_t slotBytes = 0;
 };
+
+/// The values that stand for `create`'s channel: its result and, in each
+/// region of a tilegpu.warp_specialize capturing it, the block argument.
+/// With the number of warps of the region a value lives in (0 for the
+/// channel's own block).
+SmallVector<std::pair<Value, int64_t>> getChannelViews(CreateChannelOp create) {
+  SmallVector<std::pair<Value, int64_t>> views{{create.getResult(), 0}};
+  for (OpOperand &use : create->getUses()) {
+    auto ws = dyn_cast<WarpSpecializeOp>(use.getOwner());
+    if (!ws)
+      continue;
+    views.push_back({ws.getDefaultRegion().getArgument(use.getOperandNumber()),
+                     0});
+    for (auto [region, warps] :
+         llvm::zip(ws.getPartitionRegions(), ws.getPartitionNumWarps()))
+      views.push_back({region.getArgument(use.getOperandNumber()), warps});
+  }
+  return views;
+}
 
 Value createI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
@@ -84,14 +112,36 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
   LoweredChannel outer;
   outer.numBuffers = create.getType().getNumBuffers();
   llvm::append_range(outer.rings, create.getBuffers());
-  for (Value ring : outer.rings)
-    outer.slotBytes += cast<MemDescType>(ring.getType()).getBufferBytes();
+  // Who fills which ring: the TMA (bytes on the full barrier) or a
+  // partition's threads with cp.async (one arrival each).
+  llvm::SmallDenseSet<int64_t> tmaRings;
+  int64_t copyThreads = 0;
+  for (auto [view, warps] : getChannelViews(create))
+    for (Operation *user : view.getUsers()) {
+      if (auto load = dyn_cast<ChannelTMALoadOp>(user))
+        tmaRings.insert(load.getBuffer());
+      if (isa<ChannelAsyncCopyOp>(user)) {
+        if (warps == 0)
+          return user->emitOpError(
+              "copies with cp.async outside a partition of "
+              "tilegpu.warp_specialize; the full barrier counts a "
+              "partition's threads");
+        copyThreads = std::max(copyThreads, warps * 32);
+      }
+    }
+  for (int64_t ring : tmaRings)
+    outer.slotBytes +=
+        cast<MemDescType>(outer.rings[ring].getType()).getBufferBytes();
+  int64_t fullCount = (tmaRings.empty() ? 0 : 1) + copyThreads;
+  if (fullCount == 0)
+    fullCount = 1;
   MemDescType barriers = getBarrierType(ctx, outer.numBuffers);
   outer.full = LocalAllocOp::create(b, loc, barriers, Value());
   outer.empty = LocalAllocOp::create(b, loc, barriers, Value());
   for (int64_t s = 0; s < outer.numBuffers; ++s) {
     Value index = createI32(b, loc, s);
-    InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.full, index), 1);
+    InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.full, index),
+                          fullCount);
     InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.empty, index),
                           consumerThreads);
   }
@@ -156,19 +206,38 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
       AsyncTMACopyGlobalToLocalOp::create(ub, uloc, load.getDesc(),
                                           load.getIndices(), buffer, full,
                                           yes);
+    } else if (auto copy = dyn_cast<ChannelAsyncCopyOp>(user)) {
+      Value slot = slotOf(ub, uloc, copy.getCount(), view.numBuffers);
+      Value buffer = barrierAt(ub, uloc, view.rings[copy.getBuffer()], slot);
+      AsyncCopyGlobalToLocalOp::create(ub, uloc, copy.getPtrs(), buffer,
+                                       copy.getMask(), copy.getOther());
     } else if (auto commit = dyn_cast<ChannelCommitOp>(user)) {
-      // The bytes go before the slot's first copy.
-      Operation *at = commit;
+      // The bytes go before the slot's first TMA copy; each thread's
+      // cp.async arrival after its last copy.
+      Operation *at = nullptr;
+      bool copies = false;
       for (Operation *prev = commit->getPrevNode(); prev;
-           prev = prev->getPrevNode())
+           prev = prev->getPrevNode()) {
         if (auto l = dyn_cast<ChannelTMALoadOp>(prev))
           if (l.getChannel() == channel && l.getCount() == commit.getCount())
             at = l;
-      OpBuilder cb(at);
-      Value slot = slotOf(cb, uloc, commit.getCount(), view.numBuffers);
-      Value yes = arith::ConstantIntOp::create(cb, uloc, 1, 1);
-      BarrierExpectOp::create(cb, uloc, barrierAt(cb, uloc, view.full, slot),
-                              view.slotBytes, yes);
+        if (auto c = dyn_cast<ChannelAsyncCopyOp>(prev))
+          if (c.getChannel() == channel && c.getCount() == commit.getCount())
+            copies = true;
+      }
+      if (at) {
+        OpBuilder cb(at);
+        Value slot = slotOf(cb, uloc, commit.getCount(), view.numBuffers);
+        Value yes = arith::ConstantIntOp::create(cb, uloc, 1, 1);
+        BarrierExpectOp::create(cb, uloc,
+                                barrierAt(cb, uloc, view.full, slot),
+                                view.slotBytes, yes);
+      }
+      if (copies) {
+        Value slot = slotOf(ub, uloc, commit.getCount(), view.numBuffers);
+        AsyncCopyMBarrierArriveOp::create(
+            ub, uloc, barrierAt(ub, uloc, view.full, slot));
+      }
     } else if (auto wait = dyn_cast<ChannelWaitOp>(user)) {
       auto [slot, phase] =
           slotAndPhase(ub, uloc, wait.getCount(), view.numBuffers);

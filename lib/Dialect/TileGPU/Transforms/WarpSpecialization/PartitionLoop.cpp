@@ -56,6 +56,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Pipeliner/PipelineAnalysis.h"
 #include "../TMAUtility.h"
 
 #include "warpforge/Dialect/Tile/IR/Tile.h"
@@ -90,7 +91,13 @@ struct Plan {
   /// The persistent tile loop around `loop`, when there is one: the
   /// producer runs it too, counting channel uses across tiles.
   scf::ForOp tileLoop;
-  SmallVector<TMAOperand> operands;
+  /// The products' operands, each a descriptor load (TMA) or a pointer
+  /// load (cp.async), in order of first use.
+  SmallVector<PipelinedLoad> operands;
+  /// Iter_args of the product loop that only the loads' addresses use
+  /// (pointers advanced every iteration): the producer carries them and
+  /// the consumers drop them.
+  SetVector<unsigned> carried;
   /// Ops to clone into the producer, each in program order: those of the
   /// kernel body (bounds), of the tile loop's body (tile coordinates) and
   /// of the product loop's (per-iteration addresses).
@@ -101,6 +108,23 @@ struct Plan {
   Operation *lastWait = nullptr;
 };
 
+/// The type `type` has in the producer partition: tensors of the kernel's
+/// warps' blocked layouts (or slices of them) get the same layout on the
+/// producer's warps.  Null when the layout has no such counterpart.
+Type getProducerType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  Attribute layout =
+      tensor.getEncoding()
+          ? getBlockedLikeForWarps(tensor.getEncoding(), kProducerWarps)
+          : Attribute();
+  if (!layout)
+    return {};
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
 /// Adds the ops computing `value` to the plan; fails with the reason when
 /// the producer cannot compute it alone.
 LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
@@ -110,8 +134,21 @@ LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
     if (arg.getOwner() == body) {
       if (arg == plan.loop.getInductionVar())
         return success();
-      why = "the loads' addresses depend on a value the loop carries";
-      return failure();
+      // A pointer the loop advances: the producer carries it, from its
+      // first value to what each iteration yields.
+      unsigned index = arg.getArgNumber() - plan.loop.getNumInductionVars();
+      if (!plan.carried.insert(index))
+        return success();
+      if (!getProducerType(arg.getType())) {
+        why = "the loads' addresses depend on a value the loop carries";
+        return failure();
+      }
+      Operation *yield = body->getTerminator();
+      if (failed(collectSlice(plan.loop.getInitArgs()[index], plan, seen,
+                              why)) ||
+          failed(collectSlice(yield->getOperand(index), plan, seen, why)))
+        return failure();
+      return success();
     }
     if (plan.tileLoop && arg.getOwner() == plan.tileLoop.getBody()) {
       if (arg == plan.tileLoop.getInductionVar())
@@ -134,16 +171,61 @@ LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
           "not supported yet; pass host descriptors";
     return failure();
   }
+  // Address math the producer's warps can redo: side-effect free, no
+  // regions, tensors in blocked layouts (re-laid on the producer's warps),
+  // and no layout conversion (it would need scratch shared memory the
+  // partitions do not have).
   if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+      isa<ConvertLayoutOp>(op) ||
       llvm::any_of(op->getResultTypes(),
-                   [](Type t) { return isa<ShapedType>(t); })) {
+                   [](Type t) { return !getProducerType(t); })) {
     why = "the loads' addresses need '" + op->getName().getStringRef().str() +
-          "', which is not scalar arithmetic";
+          "', which the producer warps cannot compute";
     return failure();
   }
   for (Value operand : op->getOperands())
     if (failed(collectSlice(operand, plan, seen, why)))
       return failure();
+  return success();
+}
+
+/// Whether what the loop carries for the producer is the producer's alone:
+/// the carried pointers' values reach only the loads the producer takes
+/// and their own next values, and nothing reads them after the loop.
+LogicalResult checkCarried(Plan &plan, const DenseSet<Operation *> &seen,
+                           std::string &why) {
+  scf::ForOp loop = plan.loop;
+  Operation *yield = loop.getBody()->getTerminator();
+  DenseSet<Operation *> loads;
+  for (PipelinedLoad &operand : plan.operands)
+    loads.insert(operand.getLoadOp());
+  for (unsigned index : plan.carried) {
+    if (!loop.getResult(index).use_empty()) {
+      why = "a value the loop advances for the loads' addresses is used "
+            "after the loop";
+      return failure();
+    }
+    SmallVector<Value> worklist{loop.getRegionIterArgs()[index]};
+    DenseSet<Operation *> visited;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if ((user == yield && use.getOperandNumber() == index) ||
+            loads.contains(user))
+          continue;
+        if (user != yield && seen.contains(user)) {
+          if (visited.insert(user).second)
+            llvm::append_range(worklist, user->getResults());
+          continue;
+        }
+        why = "a value the loop advances for the loads' addresses is also "
+              "used by '" +
+              user->getName().getStringRef().str() + "'";
+        return failure();
+      }
+    }
+  }
   return success();
 }
 
@@ -159,7 +241,9 @@ SmallVector<scf::ForOp> getProductLoops(scf::ForOp loop) {
   return found;
 }
 
-FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
+FailureOr<Plan> analyze(scf::ForOp loop,
+                        const ModuleAxisInfoAnalysis &axisInfo,
+                        std::string &why) {
   Plan plan;
   plan.loop = loop;
   // A persistent kernel: the loop asked for (or found) is the tile loop,
@@ -201,21 +285,20 @@ FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
   for (WarpGroupDotOp dot : dots) {
     for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
       auto alloc = operand.getDefiningOp<LocalAllocOp>();
-      if (!alloc || !isa<MemDescType>(operand.getType())) {
-        why = "a product's operand does not come from a descriptor load "
-              "(tl.dot needs both operands from TensorDescriptor loads)";
-        return failure();
-      }
-      if (!seenAllocs.insert(alloc).second)
+      if (alloc && !seenAllocs.insert(alloc).second)
         continue;
-      std::optional<TMAOperand> tma = matchTMAOperand(alloc);
-      if (!tma || tma->load->getBlock() != loop.getBody() ||
-          alloc->getBlock() != loop.getBody()) {
-        why = "a product's operand does not come from a descriptor load in "
-              "the loop that only the product reads";
+      std::optional<PipelinedLoad> load =
+          isa<MemDescType>(operand.getType())
+              ? matchPipelinableLoad(operand, loop.getBody(), axisInfo)
+              : std::nullopt;
+      if (!load) {
+        why = "a product's operand is not a load in the loop that only "
+              "products read and the producer can copy (a descriptor load, "
+              "or a pointer load in contiguous, aligned 4-byte pieces with "
+              "masked-off elements zero)";
         return failure();
       }
-      plan.operands.push_back(*tma);
+      plan.operands.push_back(*load);
     }
   }
   // Every product retired in the loop: the slot is released after the last
@@ -238,13 +321,24 @@ FailureOr<Plan> analyze(scf::ForOp loop, std::string &why) {
        {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
     if (failed(collectSlice(bound, plan, seen, why)))
       return failure();
-  for (TMAOperand &tma : plan.operands) {
-    if (failed(collectSlice(tma.load.getDesc(), plan, seen, why)))
-      return failure();
-    for (Value index : tma.load.getIndices())
-      if (failed(collectSlice(index, plan, seen, why)))
+  for (PipelinedLoad &operand : plan.operands) {
+    SmallVector<Value> needs;
+    if (operand.isTMA()) {
+      needs.push_back(operand.descLoad.getDesc());
+      llvm::append_range(needs, operand.descLoad.getIndices());
+    } else {
+      needs.push_back(operand.load.getPtr());
+      if (Value mask = operand.load.getMask())
+        needs.push_back(mask);
+      if (Value other = operand.load.getOther())
+        needs.push_back(other);
+    }
+    for (Value value : needs)
+      if (failed(collectSlice(value, plan, seen, why)))
         return failure();
   }
+  if (failed(checkCarried(plan, seen, why)))
+    return failure();
   if (plan.tileLoop)
     for (Value bound : {plan.tileLoop.getLowerBound(),
                         plan.tileLoop.getUpperBound(),
@@ -280,6 +374,59 @@ Value createI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
+/// Clones address math into the producer partition, its tensors re-laid
+/// on the producer's warps (getProducerType; collectSlice checked that
+/// every one has a counterpart).
+Operation *cloneForProducer(OpBuilder &b, Operation *op, IRMapping &map) {
+  Operation *clone = b.clone(*op, map);
+  for (Value result : clone->getResults())
+    result.setType(getProducerType(result.getType()));
+  if (auto constant = dyn_cast<arith::ConstantOp>(clone))
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      constant.setValueAttr(
+          dense.reshape(cast<ShapedType>(constant.getType())));
+  return clone;
+}
+
+/// `loop` without the iter_args at `drop` (each yielding itself, its
+/// result unused).
+scf::ForOp eraseIterArgs(RewriterBase &rewriter, scf::ForOp loop,
+                         const SetVector<unsigned> &drop) {
+  if (drop.empty())
+    return loop;
+  SmallVector<Value> inits;
+  for (auto [i, init] : llvm::enumerate(loop.getInitArgs()))
+    if (!drop.contains(i))
+      inits.push_back(init);
+  rewriter.setInsertionPoint(loop);
+  auto newLoop =
+      scf::ForOp::create(rewriter, loop.getLoc(), loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), inits);
+  newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
+  Block *newBody = newLoop.getBody();
+  if (!newBody->empty())
+    rewriter.eraseOp(&newBody->back());
+  SmallVector<Value> argValues{newLoop.getInductionVar()};
+  unsigned k = 0;
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    argValues.push_back(drop.contains(i) ? loop.getInitArgs()[i]
+                                         : newLoop.getRegionIterArgs()[k++]);
+  rewriter.mergeBlocks(loop.getBody(), newBody, argValues);
+  auto yield = cast<scf::YieldOp>(newBody->getTerminator());
+  SmallVector<Value> yields;
+  for (auto [i, value] : llvm::enumerate(yield.getOperands()))
+    if (!drop.contains(i))
+      yields.push_back(value);
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<scf::YieldOp>(yield, yields);
+  k = 0;
+  for (auto [i, result] : llvm::enumerate(loop.getResults()))
+    if (!drop.contains(i))
+      rewriter.replaceAllUsesWith(result, newLoop.getResult(k++));
+  rewriter.eraseOp(loop);
+  return newLoop;
+}
+
 void specialize(Plan &plan, int numBuffers, int numWarps) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
@@ -292,10 +439,20 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
   // The rings and the channel, before everything.
   b.setInsertionPointToStart(&entry);
   SmallVector<Value> rings;
-  for (TMAOperand &tma : plan.operands) {
-    MemDescType ring =
-        getTMABufferType(tma.load.getDesc().getType().getBlockType(),
-                         numBuffers);
+  bool pointerCopies = false;
+  for (PipelinedLoad &operand : plan.operands) {
+    MemDescType ring;
+    if (operand.isTMA()) {
+      ring = getTMABufferType(
+          operand.descLoad.getDesc().getType().getBlockType(), numBuffers);
+    } else {
+      // cp.async writes the layout the product reads.
+      MemDescType want = operand.alloc.getType();
+      ring = MemDescType::get(ctx, want.getShape(), want.getElementType(),
+                              want.getEncoding(), /*isMutable=*/true,
+                              numBuffers);
+      pointerCopies = true;
+    }
     rings.push_back(LocalAllocOp::create(b, loc, ring, Value()));
   }
   Value channel = CreateChannelOp::create(
@@ -310,7 +467,11 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
   // with, FuncOpToLLVM's .maxnreg) is short of what the consumers get:
   // setmaxnreg.inc below the current count is not allowed.
   int evenShare = std::min(248, 65536 / ((numWarps + kProducerWarps) * 32) / 8 * 8);
-  if (numWarps % 4 == 0) {
+  // A cp.async producer keeps the even share: it holds its copies' 64-bit
+  // addresses and masks in registers (a 128x64 tile over 128 threads is
+  // eight vector addresses a thread, carried across iterations), which a
+  // TMA producer's 40 registers cannot take.
+  if (numWarps % 4 == 0 && !pointerCopies) {
     auto [producerRegs, consumerRegs] = registerSplit(numWarps / 4);
     if (consumerRegs > evenShare) {
       ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr({producerRegs}));
@@ -360,32 +521,52 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
     map.map(inDefault, arg);
   }
   for (Operation *op : plan.outerSlice)
-    b.clone(*op, map);
+    cloneForProducer(b, op, map);
   Value zero = createI32(b, loc, 0), one = createI32(b, loc, 1);
   Value pch = map.lookup(channel);
   // The product loop of the producer, counting from `start`.
+  // The product loop of the producer, counting from `start` and carrying
+  // the pointers it advances.
+  Operation *loopYield = loop.getBody()->getTerminator();
+  auto lookupOrNull = [&](Value v) { return v ? map.lookup(v) : Value(); };
   auto buildProducerLoop = [&](OpBuilder &pb, Value start) {
+    SmallVector<Value> inits{start};
+    for (unsigned index : plan.carried)
+      inits.push_back(map.lookup(loop.getInitArgs()[index]));
     auto producerLoop = scf::ForOp::create(
         pb, loc, map.lookup(loop.getLowerBound()),
-        map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()),
-        ValueRange{start},
+        map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()), inits,
         [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
           map.map(loop.getInductionVar(), iv);
+          for (auto [k, index] : llvm::enumerate(plan.carried))
+            map.map(loop.getRegionIterArgs()[index], args[1 + k]);
           Value count = args[0];
           for (Operation *op : plan.innerSlice)
-            lb.clone(*op, map);
+            cloneForProducer(lb, op, map);
           ChannelAcquireOp::create(lb, loc, pch, count);
-          for (auto [i, tma] : llvm::enumerate(plan.operands)) {
-            SmallVector<Value> indices;
-            for (Value index : tma.load.getIndices())
-              indices.push_back(map.lookup(index));
-            ChannelTMALoadOp::create(lb, tma.load.getLoc(), pch, count,
-                                     map.lookup(tma.load.getDesc()), indices,
-                                     lb.getI32IntegerAttr(i));
+          for (auto [i, operand] : llvm::enumerate(plan.operands)) {
+            if (operand.isTMA()) {
+              tile::DescriptorLoadOp load = operand.descLoad;
+              SmallVector<Value> indices;
+              for (Value index : load.getIndices())
+                indices.push_back(map.lookup(index));
+              ChannelTMALoadOp::create(lb, load.getLoc(), pch, count,
+                                       map.lookup(load.getDesc()), indices,
+                                       lb.getI32IntegerAttr(i));
+            } else {
+              tile::LoadOp load = operand.load;
+              ChannelAsyncCopyOp::create(
+                  lb, load.getLoc(), pch, count, map.lookup(load.getPtr()),
+                  lookupOrNull(load.getMask()), lookupOrNull(load.getOther()),
+                  lb.getI32IntegerAttr(i));
+            }
           }
           ChannelCommitOp::create(lb, loc, pch, count);
-          scf::YieldOp::create(
-              lb, loc, ValueRange{arith::AddIOp::create(lb, loc, count, one)});
+          SmallVector<Value> yields{
+              arith::AddIOp::create(lb, loc, count, one).getResult()};
+          for (unsigned index : plan.carried)
+            yields.push_back(map.lookup(loopYield->getOperand(index)));
+          scf::YieldOp::create(lb, loc, yields);
         });
     producerLoop->setAttr("tilegpu.partition", pb.getStringAttr("producer"));
     return producerLoop;
@@ -403,9 +584,9 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
         [&](OpBuilder &tb, Location, Value iv, ValueRange args) {
           map.map(tileLoop.getInductionVar(), iv);
           for (Operation *op : plan.tileSlice)
-            tb.clone(*op, map);
+            cloneForProducer(tb, op, map);
           scf::ForOp inner = buildProducerLoop(tb, args[0]);
-          scf::YieldOp::create(tb, loc, inner.getResults());
+          scf::YieldOp::create(tb, loc, inner.getResults().take_front(1));
         });
     producerTiles->setAttr("tilegpu.partition",
                            b.getStringAttr("producer-tiles"));
@@ -430,6 +611,8 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
                 .getResult()};
       }));
   newLoop->setAttr("tilegpu.partition", b.getStringAttr("consumer"));
+  // Where the carried pointers' first values are computed.
+  Block *scope = defaultBlock;
   if (scf::ForOp tileLoop = plan.tileLoop) {
     // The tile loop carries the count from one tile's product loop to the
     // next's.
@@ -441,44 +624,55 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
         }));
     newLoop.getInitArgsMutable()[newLoop.getInitArgs().size() - 1].set(
         newTiles.getRegionIterArgs().back());
+    scope = newTiles.getBody();
     newTiles->setAttr("tilegpu.partition",
                       b.getStringAttr("consumer-tiles"));
   }
   Value count = newLoop.getRegionIterArgs().back();
   Block *body = newLoop.getBody();
   // The wait goes where the first operand was loaded.
-  Operation *first = plan.operands.front().load;
-  for (TMAOperand &tma : plan.operands)
-    if (tma.load->isBeforeInBlock(first))
-      first = tma.load;
+  Operation *first = plan.operands.front().getLoadOp();
+  for (PipelinedLoad &operand : plan.operands)
+    if (operand.getLoadOp()->isBeforeInBlock(first))
+      first = operand.getLoadOp();
   b.setInsertionPoint(first);
   SmallVector<Type> slotTypes;
   for (Value ring : rings)
     slotTypes.push_back(cast<MemDescType>(ring.getType()).getSingleBuffer());
   auto wait = ChannelWaitOp::create(b, loc, slotTypes, consumerChannel, count);
-  for (auto [tma, slot] : llvm::zip(plan.operands, wait.getBuffers())) {
+  for (auto [operand, slot] : llvm::zip(plan.operands, wait.getBuffers())) {
     Value buffer = slot;
-    if (tma.transposed) {
-      b.setInsertionPoint(tma.alloc);
-      MemDescType want = tma.alloc.getType();
+    if (operand.transposed) {
+      b.setInsertionPoint(operand.alloc);
+      MemDescType want = operand.alloc.getType();
       buffer = MemDescTransOp::create(
-          b, tma.alloc.getLoc(),
+          b, operand.alloc.getLoc(),
           MemDescType::get(ctx, want.getShape(), want.getElementType(),
                            want.getEncoding(), /*isMutable=*/true, 1),
           buffer);
     }
-    tma.alloc.getResult().replaceAllUsesWith(buffer);
-    tma.alloc.erase();
-    for (Operation *op : llvm::reverse(tma.chain))
+    operand.alloc.getResult().replaceAllUsesWith(buffer);
+    operand.alloc.erase();
+    for (Operation *op : llvm::reverse(operand.chain))
       if (op->use_empty())
         op->erase();
-    if (tma.load->use_empty())
-      tma.load.erase();
+    if (operand.getLoadOp()->use_empty())
+      operand.getLoadOp()->erase();
   }
   b.setInsertionPointAfter(plan.lastWait);
   ChannelReleaseOp::create(b, loc, consumerChannel, count);
+  // The pointers the producer now advances: each yields itself, so that
+  // their chains die below and the iter_args can go.
+  Operation *consumerYield = body->getTerminator();
+  for (unsigned index : plan.carried)
+    consumerYield->setOperand(index, newLoop.getRegionIterArgs()[index]);
   // The consumers no longer compute the loads' addresses.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+  eraseIterArgs(rewriter, newLoop, plan.carried);
+  // ... and what computed their first values.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*scope)))
     if (isOpTriviallyDead(&op))
       op.erase();
 }
@@ -517,9 +711,13 @@ struct WarpSpecializePass
     SmallVector<Attribute> declined;
     DenseSet<Operation *> specializedFuncs;
     Builder b(module.getContext());
+    // Every loop is analyzed before any is rewritten: the axis analysis
+    // describes the module as it was.
+    ModuleAxisInfoAnalysis axisInfo(module);
+    SmallVector<Plan, 1> plans;
     for (scf::ForOp loop : loops) {
       std::string why;
-      FailureOr<Plan> plan = analyze(loop, why);
+      FailureOr<Plan> plan = analyze(loop, axisInfo, why);
       Operation *func = loop->getParentOfType<FunctionOpInterface>();
       if (succeeded(plan) && func && specializedFuncs.contains(func)) {
         why = "the kernel has another warp-specialized loop; only one is "
@@ -535,8 +733,10 @@ struct WarpSpecializePass
       }
       loop->removeAttr(tile::TileDialect::kWarpSpecialize);
       specializedFuncs.insert(func);
-      specialize(*plan, buffers, getNumWarps(module));
+      plans.push_back(std::move(*plan));
     }
+    for (Plan &plan : plans)
+      specialize(plan, buffers, getNumWarps(module));
     // Warp specialization asked for the whole kernel, and no loop to take
     // it: say so at the kernel.
     if (everyLoop && loops.empty())
