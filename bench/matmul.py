@@ -29,7 +29,11 @@ providers "triton" and "warpforge"), and tutorial 09's TMA kernels "tma"
 min(SMs, tiles) programs), and "tma-ws" / "tma-persistent-ws" (the same
 kernels warp-specialized, WARP_SPECIALIZE=True: tl.range(...,
 warp_specialize=True); num_warps are the consumer warps, a producer
-warpgroup comes on top),
+warpgroup comes on top), and "pointer" / "pointer-ws" (Triton's tutorial 03
+kernel, python/test/pointer_matmul_kernels.py: pointer loads with K masked,
+seed 000's kernel with a program-id mapping valid on every shape; with
+WARP_SPECIALIZE=True warpforge's producer copies with cp.async; same one
+config),
 providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
 (python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
 kernel's file is; they take B K-major (an N x K copy of B, made once per
@@ -42,7 +46,7 @@ with all of them; ratios are reported per variant.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
-                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws]
+                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws,pointer,pointer-ws]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -78,12 +82,20 @@ BACKENDS = ("torch", "triton", "warpforge")  # torch: torch.matmul, i.e. cuBLAS
 JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
-VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws")
+VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws", "pointer",
+            "pointer-ws")
 TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
                "tma-ws": "matmul_kernel_tma",
                "tma-persistent-ws": "matmul_kernel_tma_persistent"}
+# Triton's tutorial 03 kernel (pointer loads, masked K, the loop under
+# tl.range(..., warp_specialize=WARP_SPECIALIZE)): seed 000's kernel with a
+# program-id mapping valid on every shape; warp-specialized, warpforge's
+# producer copies its operands with cp.async.
+POINTER_KERNEL_FILE = os.path.join(common.REPO_DIR, "python", "test",
+                                   "pointer_matmul_kernels.py")
+POINTER_VARIANTS = {"pointer", "pointer-ws"}
 # Variants whose loop is warp-specialized (tl.range(..., warp_specialize=True)).
-WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws"}
+WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws", "pointer-ws"}
 PERSISTENT = {"tma-persistent", "tma-persistent-ws"}
 # The TMA variants' config without --config: tutorial 09's fp16 config for
 # its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
@@ -378,6 +390,35 @@ def run_tma(entry: Dict[str, Any], torch, case: Case, module, variant: str, a, b
     return checked_launcher(entry, torch, case, call, what, c, guard, ref)
 
 
+def pointer_call(module, variant: str, a, b, c, config):
+    """(kernel, grid, args, meta) of the pointer kernel on A (M x K), B
+    (K x N), C (M x N) with `config`, one program per tile."""
+    block_m, block_n, block_k, group_m, num_warps, num_stages = config
+    M, K = a.shape
+    N = b.shape[1]
+    tiles = _cdiv(M, block_m) * _cdiv(N, block_n)
+    meta = {"BLOCK_SIZE_M": block_m, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": block_k,
+            "GROUP_SIZE_M": group_m, "WARP_SPECIALIZE": variant in WARP_SPECIALIZED,
+            "num_warps": num_warps, "num_stages": num_stages}
+    return (module.masked_matmul, (tiles,),
+            (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+             c.stride(0), c.stride(1)), meta)
+
+
+def run_pointer(entry: Dict[str, Any], torch, case: Case, module, variant: str, a, b, ref,
+                arrays, args):
+    """The pointer kernel (A M x K, B K x N, both row-major) with the TMA
+    variants' one config, one program per tile; checked, then timed."""
+    c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+    config = tma_config(args)
+    block_m, block_n, block_k, group_m, num_warps, num_stages = config
+    entry["config"] = {"name": describe_config(config), "fixed": True}
+    call = pointer_call(module, variant, a, b, c, config)
+    entry["grid"] = list(call[1])
+    what = f"{provider_name(module.BACKEND, variant)} {case.label} ({describe_config(config)})"
+    return checked_launcher(entry, torch, case, call, what, c, guard, ref)
+
+
 def run_torch(entry: Dict[str, Any], torch, case: Case, a, b, ref, args):
     """torch.matmul (cuBLAS): checked; returns the call to time."""
     out = torch.matmul(a, b)
@@ -512,6 +553,12 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
             jit, variant = split_provider(name)
             if name == "torch":
                 timers[name] = run_torch(entry, torch, case, a, b, ref, args)
+            elif variant in POINTER_VARIANTS:
+                module = kernels[f"{jit}:pointer"]
+                if isinstance(module, Exception):
+                    raise module
+                timers[name] = run_pointer(entry, torch, case, module, variant, a, b, ref,
+                                           arrays, args)
             elif variant == "blocked":
                 if isinstance(kernels[jit], Exception):
                     raise kernels[jit]
@@ -551,7 +598,9 @@ def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
         for key, path, wanted in [
                 (jit, KERNEL_FILE, "blocked" in args.variants),
                 (tutorial_module_key(jit), TMA_KERNEL_FILE,
-                 any(v in TMA_KERNELS for v in args.variants))]:
+                 any(v in TMA_KERNELS for v in args.variants)),
+                (f"{jit}:pointer", POINTER_KERNEL_FILE,
+                 any(v in POINTER_VARIANTS for v in args.variants))]:
             if not wanted:
                 continue
             try:
@@ -614,6 +663,9 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
         _dry_run_blocked(args, failures, compiled, interpreted)
     if tma_variants:
         _dry_run_tma(args, tma_variants, failures, compiled, interpreted)
+    pointer_variants = [v for v in args.variants if v in POINTER_VARIANTS]
+    if pointer_variants:
+        _dry_run_pointer(args, pointer_variants, failures, compiled)
     m, n, k = args.shapes[0]
     return {"compile": {"shape": f"{m}x{n}x{k}", "results": compiled},
             "interpreter": interpreted}
@@ -632,6 +684,33 @@ class _Interpreting:
         else:
             os.environ["WARPFORGE_INTERPRET"] = self.saved
         return False
+
+
+def _dry_run_pointer(args, variants: List[str], failures: List[str], compiled):
+    """The pointer variants: their one config compiled by warpforge (the
+    warp-specialized one must not decline)."""
+    import warnings
+    from warpforge import WarpSpecializationWarning
+    module = common.load_kernels(POINTER_KERNEL_FILE, "warpforge")
+    config = tma_config(args)
+    m, n, k = args.shapes[0]
+    for dtype in args.dtypes:
+        a, b, c = StandIn(dtype, (m, k)), StandIn(dtype, (k, n)), StandIn(dtype, (m, n))
+        for variant in variants:
+            row: Dict[str, Any] = {"dtype": dtype,
+                                   "config": f"{variant} {describe_config(config)}",
+                                   "compile_ms": {}}
+            try:
+                t0 = time.perf_counter()
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", WarpSpecializationWarning)
+                    common.compile_only("warpforge",
+                                        pointer_call(module, variant, a, b, c, config))
+                row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
+            except Exception as e:
+                row["compile_ms"]["warpforge"] = common.record_failure(
+                    failures, f"compile warpforge {dtype} {row['config']}", e)
+            compiled.append(row)
 
 
 def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, interpreted):
