@@ -684,29 +684,33 @@ static std::optional<OperandRange> getChannelRings(Value channel) {
   return std::nullopt;
 }
 
-LogicalResult ChannelTMALoadOp::verify() {
-  std::optional<OperandRange> rings = getChannelRings(getChannel());
+/// The ring number `buffer` of `channel`, when the channel's creation is
+/// in view: null (success) when it is not, failure when there is no such
+/// ring.
+static FailureOr<MemDescType> getChannelRing(Operation *op, Value channel,
+                                             uint32_t buffer) {
+  std::optional<OperandRange> rings = getChannelRings(channel);
   if (!rings)
-    return success();
-  if (getBuffer() >= rings->size())
-    return emitOpError("buffer ")
-           << getBuffer() << " of a channel of " << rings->size()
-           << " rings";
-  auto ring = cast<MemDescType>((*rings)[getBuffer()].getType());
+    return MemDescType();
+  if (buffer >= rings->size())
+    return op->emitOpError("buffer ")
+           << buffer << " of a channel of " << rings->size() << " rings";
+  return cast<MemDescType>((*rings)[buffer].getType());
+}
+
+LogicalResult ChannelTMALoadOp::verify() {
+  FailureOr<MemDescType> ring = getChannelRing(*this, getChannel(), getBuffer());
+  if (failed(ring) || !*ring)
+    return ring;
   return verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
-                         ring.getSingleBuffer(), /*mustBeMutable=*/true);
+                         ring->getSingleBuffer(), /*mustBeMutable=*/true);
 }
 
 LogicalResult ChannelAsyncCopyOp::verify() {
-  std::optional<OperandRange> rings = getChannelRings(getChannel());
-  if (!rings)
-    return success();
-  if (getBuffer() >= rings->size())
-    return emitOpError("buffer ")
-           << getBuffer() << " of a channel of " << rings->size()
-           << " rings";
-  auto ring = cast<MemDescType>((*rings)[getBuffer()].getType());
-  return verifyCopySource(*this, getPtrs().getType(), ring.getSingleBuffer(),
+  FailureOr<MemDescType> ring = getChannelRing(*this, getChannel(), getBuffer());
+  if (failed(ring) || !*ring)
+    return ring;
+  return verifyCopySource(*this, getPtrs().getType(), ring->getSingleBuffer(),
                           getMask(), getOther());
 }
 
