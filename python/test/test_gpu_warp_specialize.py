@@ -388,3 +388,42 @@ def test_sass_pointer_producer(tmp_path):
     sass = check_sass(k, "seed 000 ws", "HGMMA", tmp_path)
     assert "LDGSTS" in sass and "ARRIVES.LDGSTSBAR" in sass, "no cp.async arrival in the SASS"
     assert "USETMAXREG" not in sass
+
+
+# -- Device-side descriptors -------------------------------------------------------------
+
+from test_gpu_tma import with_allocator  # noqa: E402
+
+
+@pytest.mark.parametrize("shape", [(999, 528, 368), (77, 304, 144)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("ws", WS_CONFIGS, ids=ws_id)
+def test_tutorial_descriptor_persistent_warp_specialized(ws, dtype_name, shape, monkeypatch):
+    """Tutorial 09's matmul_kernel_descriptor_persistent: descriptors made
+    on the device (tl.make_tensor_descriptor) before the tile loop.  The
+    producer makes the operands' maps itself (its thread 0 writes them and
+    issues every copy), the consumers make the output's; contiguous
+    operands (the kernel's strides are [K, 1] and [N, 1]), so C is all NaN
+    before the launch; 3 programs walking several tiles."""
+    m, n, k = shape
+    dtype = DTYPES[dtype_name]
+    gen = generator("ws-device-desc", ws, dtype_name, shape)
+    scale = k ** -0.25
+    a = (torch.randn((m, k), device="cuda", generator=gen) * scale).to(dtype)
+    b = (torch.randn((n, k), device="cuda", generator=gen) * scale).to(dtype)
+    c = nans((m, n), dtype)
+    base = config_for(dtype_name, ws)
+    config = warpforge.Config(dict(base.kwargs, EPILOGUE_SUBTILE=False),
+                              num_warps=base.num_warps, num_stages=base.num_stages,
+                              num_consumer_groups=base.num_consumer_groups,
+                              num_buffers_warp_spec=base.num_buffers_warp_spec)
+    tuner = tut.matmul_kernel_descriptor_persistent
+    monkeypatch.setattr(tuner, "configs", [config])
+    grid = lambda META: (min(FEW_PROGRAMS, warpforge.cdiv(m, META["BLOCK_SIZE_M"])  # noqa: E731
+                             * warpforge.cdiv(n, META["BLOCK_SIZE_N"])),)
+    run_specialized(lambda: with_allocator(lambda: tuner[grid](
+        a, b, c, m, n, k, NUM_SMS=FEW_PROGRAMS, WARP_SPECIALIZE=ws[0] is None, FLATTEN=True)))
+    check_output(c, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
+                 f"device-descriptor persistent {ws_id(ws)} {dtype_name} "
+                 f"{'x'.join(map(str, shape))}")

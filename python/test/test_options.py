@@ -350,3 +350,27 @@ def test_warp_specialization_of_unaligned_pointer_loads_falls_back_at_the_loop(m
     assert (ws[0].filename, ws[0].lineno) == (seed000_matmul.filename, line)
     assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
     assert k.metadata["num_threads"] == 256
+
+
+@pytest.mark.parametrize("groups", [2, None], ids=["g2", "range"])
+def test_warp_specialization_of_device_descriptors(groups, monkeypatch):
+    """Tutorial 09's descriptor-persistent kernel (tl.make_tensor_descriptor
+    before the tile loop): the producer makes the operands' tensor maps
+    itself and copies with the TMA; the consumers make only the output's;
+    no warning."""
+    import tutorial09_kernels as tut
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    extra = ({"num_consumer_groups": 2, "num_buffers_warp_spec": 3, "num_warps": 4}
+             if groups else {"num_warps": 8})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = tut.matmul_kernel_descriptor_persistent.fn.warmup(
+            F16, F16, F16, 999, 528, 384, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128,
+            BLOCK_SIZE_K=64, GROUP_SIZE_M=8, EPILOGUE_SUBTILE=False, NUM_SMS=3,
+            WARP_SPECIALIZE=groups is None, FLATTEN=True, num_stages=3, grid=(3,), **extra)
+    ir_text = k.asm["tilegpu"]
+    default, producer = ir_text.split("partition0(")
+    assert default.count("tile.make_tensor_descriptor") == 1
+    assert producer.count("tile.make_tensor_descriptor") == 2
+    assert "tilegpu.channel_tma_load" in producer
+    assert k.metadata["global_scratch_size"] == 3 * 128

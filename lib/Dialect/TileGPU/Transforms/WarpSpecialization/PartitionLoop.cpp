@@ -48,11 +48,13 @@
 // its warps split the tile's rows.
 //
 // What declines (the loop stays as it is, with the reason recorded for the
-// frontend's warning): no product reading descriptor loads in the loop;
-// loads whose addresses depend on a value the loop carries or on tensor
-// math; device-side descriptors (their tensor map is written in the
-// kernel); loops inside other loops (persistent tile loops come next);
-// products without a full wait in the loop.
+// frontend's warning): no product reading loads the producer can copy;
+// addresses that depend on what the consumers compute or the tile loop
+// carries; pointers the loop advances that the consumers also read;
+// descriptors made inside a loop (the producer makes kernel-level ones
+// itself); loops nested deeper than a tile loop; products without a full
+// wait in the loop.  Pointer loads (not descriptors) are copied with
+// cp.async: the producer redoes their address math on its own warps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,9 +169,19 @@ LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
   if (!seen.insert(op).second)
     return success();
   if (isa<tile::MakeTensorDescriptorOp>(op)) {
-    why = "device-side tensor descriptors (tl.make_tensor_descriptor) are "
-          "not supported yet; pass host descriptors";
-    return failure();
+    // A device-side descriptor the producer makes itself, once: its thread
+    // 0 writes the tensor map (a global-scratch slot of the producer's
+    // own) and issues every copy through it.  Made in a loop, the producer
+    // would rewrite the map while copies through it may be in flight.
+    if (!isa<FunctionOpInterface>(op->getParentOp())) {
+      why = "a tensor descriptor the loads use is made inside a loop; make "
+            "it once, before the loops";
+      return failure();
+    }
+    for (Value operand : op->getOperands())
+      if (failed(collectSlice(operand, plan, seen, why)))
+        return failure();
+    return success();
   }
   // Address math the producer's warps can redo: side-effect free, no
   // regions, tensors in blocked layouts (re-laid on the producer's warps),
@@ -291,6 +303,13 @@ FailureOr<Plan> analyze(scf::ForOp loop,
           isa<MemDescType>(operand.getType())
               ? matchPipelinableLoad(operand, loop.getBody(), axisInfo)
               : std::nullopt;
+      if (!load && alloc)
+        if (std::optional<TMAOperand> tma = matchTMAOperand(alloc))
+          if (loop->isAncestor(tma->load.getDesc().getParentRegion()->getParentOp())) {
+            why = "a tensor descriptor the loads use is made inside a loop; "
+                  "make it once, before the loops";
+            return failure();
+          }
       if (!load) {
         why = "a product's operand is not a load in the loop that only "
               "products read and the producer can copy (a descriptor load, "
@@ -671,6 +690,10 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
     if (isOpTriviallyDead(&op))
       op.erase();
   eraseIterArgs(rewriter, newLoop, plan.carried);
+  // Descriptors only the producer uses: it made its own.
+  for (Operation *op : plan.outerSlice)
+    if (isa<tile::MakeTensorDescriptorOp>(op) && op->use_empty())
+      op->erase();
   // ... and what computed their first values.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*scope)))
     if (isOpTriviallyDead(&op))
