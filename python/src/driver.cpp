@@ -326,10 +326,12 @@ public:
   Kernel(py::object image, std::string name, py::handle signature, int numWarps,
          int sharedBytes, int device,
          std::optional<std::vector<std::string>> params,
-         int64_t globalScratchSize, int64_t globalScratchAlign)
+         int64_t globalScratchSize, int64_t globalScratchAlign,
+         bool globalScratchImplicit)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
         device(device), globalScratchSize(globalScratchSize),
-        globalScratchAlign(globalScratchAlign) {
+        globalScratchAlign(globalScratchAlign),
+        globalScratchImplicit(globalScratchImplicit) {
     if (globalScratchSize < 0 || globalScratchAlign < 1)
       raise(PyExc_ValueError,
             "kernel '" + this->name + "': global scratch of " +
@@ -382,6 +384,9 @@ public:
   // int64_t, not the long long of launch's grid: a second user of pybind11's
   // long long caster stops GCC from inlining it into the launch wrapper.
   int64_t globalScratchSize, globalScratchAlign;
+  // Only compiler-made tensor maps use the scratch: with no allocator set,
+  // the runtime provides it (allocation.allocate_scratch).
+  bool globalScratchImplicit = false;
   size_t kernelParams = 0; // what the cubin's kernel takes
   size_t descriptorParams = 0;
   std::unique_ptr<LoadedKernel> loaded;
@@ -1288,7 +1293,8 @@ py::object Kernel::allocateGlobalScratch(long long gx, long long gy,
                           .attr("allocate_scratch");
   py::object result = allocateScratch(
       static_cast<long long>(bytes), globalScratchAlign,
-      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(cuStream)));
+      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(cuStream)),
+      globalScratchImplicit);
   auto pair = result.cast<py::tuple>();
   slot = pair[0].cast<unsigned long long>();
   return pair[1];
@@ -1388,7 +1394,8 @@ void registerDriver(py::module_ &m) {
 A kernel loaded on one device, ready to launch.
 
 Kernel(image, name, signature, num_warps, shared_bytes=0, device=0,
-       params=None, global_scratch_size=0, global_scratch_align=1)
+       params=None, global_scratch_size=0, global_scratch_align=1,
+       global_scratch_implicit=False)
 
 image: the cubin (bytes) or PTX text (str). name: the kernel's symbol.
 signature: {parameter name: type} for the kernel's run-time parameters in
@@ -1402,19 +1409,23 @@ and becomes the kernel parameters (CUtensorMap, n x int32 shape, n x int64
 strides). global_scratch_size: bytes of global scratch per program; when
 positive, each launch allocates that times the number of programs (aligned
 to global_scratch_align) with warpforge.set_allocator's allocator and
-passes it as the kernel's last parameter.
+passes it as the kernel's last parameter. global_scratch_implicit: only
+tensor maps the compiler made use it, so with no allocator set the runtime
+provides it.
 
 Raises OutOfResources when the kernel needs more shared memory, registers or
 threads than the device has, CudaError when a driver call fails, and
 DriverUnavailable without a CUDA driver.)doc")
       .def(
           py::init<py::object, std::string, py::handle, int, int, int,
-                   std::optional<std::vector<std::string>>, int64_t, int64_t>(),
+                   std::optional<std::vector<std::string>>, int64_t, int64_t,
+                   bool>(),
           py::arg("image"), py::arg("name"), py::arg("signature"),
           py::arg("num_warps"), py::arg("shared_bytes") = 0,
           py::arg("device") = 0, py::arg("params") = py::none(),
           py::arg("global_scratch_size") = 0,
-          py::arg("global_scratch_align") = 1)
+          py::arg("global_scratch_align") = 1,
+          py::arg("global_scratch_implicit") = false)
       .def("launch", &Kernel::launch, py::arg("grid_x"), py::arg("grid_y"),
            py::arg("grid_z"), py::arg("stream"), py::arg("args"),
            "Launches on a CUstream handle (0: the legacy default stream); "

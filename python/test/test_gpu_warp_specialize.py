@@ -376,18 +376,54 @@ def test_persistent_pointer_matmul_warp_specialized(ws, dtype_name, shape):
 
 
 @needs_disassembler
-def test_sass_pointer_producer(tmp_path):
-    """Seed 000's kernel: the producer's copies are LDGSTS (cp.async) that
-    arrive on an mbarrier (ARRIVES.LDGSTSBAR), HGMMA in the consumers, no
-    register moves and no spills."""
+def test_sass_pointer_producers(tmp_path):
+    """Seed 000's kernel: its loads are 2-D blocks, copied with the TMA
+    (UTMALDG) through maps the producer makes, registers moved
+    (USETMAXREG).  Tutorial 03's masked kernel: cp.async (LDGSTS) arriving
+    on the mbarrier (ARRIVES.LDGSTSBAR), no register moves.  HGMMA, no
+    spills."""
     a = torch.empty((4096, 4096), device="cuda", dtype=torch.float16)
-    k = pk.seed000_matmul.warmup(a, a, a, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
-                                 BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, grid=(1,), num_warps=4,
-                                 num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3)
-    assert k.metadata["num_threads"] == 384
-    sass = check_sass(k, "seed 000 ws", "HGMMA", tmp_path)
+    options = dict(grid=(1,), num_warps=4, num_stages=2, num_consumer_groups=2,
+                   num_buffers_warp_spec=3)
+    seed = pk.seed000_matmul.warmup(a, a, a, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                                    BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, **options)
+    sass = check_sass(seed, "seed 000 ws", "HGMMA", tmp_path)
+    assert "UTMALDG" in sass and "USETMAXREG" in sass and "LDGSTS" not in sass
+    masked = pk.masked_matmul.warmup(a, a, a, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                                     BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
+                                     GROUP_SIZE_M=8, WARP_SPECIALIZE=False, **options)
+    assert masked.metadata["num_threads"] == 384
+    sass = check_sass(masked, "tutorial 03 ws", "HGMMA", tmp_path)
     assert "LDGSTS" in sass and "ARRIVES.LDGSTSBAR" in sass, "no cp.async arrival in the SASS"
     assert "USETMAXREG" not in sass
+
+
+def test_seed000_scratch_from_the_allocator_when_set():
+    """The maps the producer makes live in global scratch: the runtime's own
+    when no allocator is set (the other seed 000 tests), the user's when
+    one is (warpforge.set_allocator), which this launch must call."""
+    import contextvars
+    calls = []
+
+    def allocator(size, alignment, stream):
+        calls.append((size, alignment))
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+
+    m, n, k = 384, 768, 192
+    gen = generator("seed000-allocator")
+    a, b = pointer_operands("fp16", m, n, k, gen)
+    c = Window(m, n, torch.float16)
+
+    def launch():
+        warpforge.set_allocator(allocator)
+        pk.seed000_matmul[(9,)](a, b, c.view, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                                b.stride(1), c.view.stride(0), c.view.stride(1), BLOCK_M=128,
+                                BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2,
+                                num_consumer_groups=2, num_buffers_warp_spec=3)
+    run_specialized(lambda: contextvars.copy_context().run(launch))
+    assert calls == [(9 * 256, 128)]
+    check_output(c.view, f64(a) @ f64(b), TOLERANCE["fp16"], "seed 000, user allocator",
+                 c.untouched_outside())
 
 
 # -- Device-side descriptors -------------------------------------------------------------

@@ -310,12 +310,13 @@ def test_python_attribute_names_match_the_stages():
 from pointer_matmul_kernels import seed000_matmul  # noqa: E402
 
 
-def test_warp_specialization_of_pointer_loads_copies_with_cp_async(monkeypatch):
+def test_warp_specialization_of_pointer_blocks_copies_with_the_tma(monkeypatch):
     """Seed 000's kernel with its own config (num_warps=4, two consumer
-    groups, 3 buffers): its operands are pointer loads, which the producer
-    warpgroup copies with cp.async into the ring, each thread arriving on
-    the slot's full barrier when its copies land; 384 threads, no register
-    moves (the producer holds its addresses), no warning."""
+    groups, 3 buffers): its operands are unmasked pointer loads that read
+    2-D blocks of row-major matrices with 16-byte aligned rows, so the
+    producer copies them with the TMA through tensor maps it makes itself
+    (the runtime provides their scratch: the source made no descriptor);
+    384 threads, registers moved, no warning."""
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     with warnings.catch_warnings():
         warnings.simplefilter("error", WarpSpecializationWarning)
@@ -323,11 +324,37 @@ def test_warp_specialization_of_pointer_loads_copies_with_cp_async(monkeypatch):
                                   BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
                                   num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3,
                                   grid=(1,))
+    producer = k.asm["tilegpu"].split("partition0(")[1]
+    assert producer.count("tilegpu.channel_tma_load") == 2
+    assert producer.count('{"tilegpu.synthesized-map"}') == 2
+    assert "channel_async_copy" not in producer
+    ptx = k.asm["ptx"]
+    assert "cp.async.bulk.tensor" in ptx and "cp.async.cg" not in ptx
+    assert "setmaxnreg" in ptx
+    assert k.metadata["global_scratch_implicit"] and k.metadata["global_scratch_size"] == 256
+    assert k.metadata["num_threads"] == 384 and k.metadata["spill_stores"] == 0
+
+
+def test_warp_specialization_of_masked_pointer_loads_copies_with_cp_async(monkeypatch):
+    """Triton's tutorial 03 kernel (rows wrapped with % M, K masked): not a
+    block the TMA can take, so the producer copies with cp.async, each
+    thread arriving on the slot's full barrier when its copies land; no
+    register moves (the producer holds its addresses), no warning."""
+    from pointer_matmul_kernels import masked_matmul
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = masked_matmul.warmup(F16, F16, F16, 999, 528, 400, 400, 1, 528, 1, 528, 1,
+                                 BLOCK_SIZE_M=128, BLOCK_SIZE_N=256, BLOCK_SIZE_K=64,
+                                 GROUP_SIZE_M=8, WARP_SPECIALIZE=False, num_warps=4,
+                                 num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3,
+                                 grid=(1,))
     assert "tilegpu.channel_async_copy" in k.asm["tilegpu"]
     ptx = k.asm["ptx"]
     assert ptx.count("cp.async.mbarrier.arrive.noinc.shared") == 1
     assert "cp.async.cg.shared.global" in ptx and "setmaxnreg" not in ptx
     assert k.metadata["num_threads"] == 384 and k.metadata["spill_stores"] == 0
+    assert k.metadata["global_scratch_size"] == 0
 
 
 def test_warp_specialization_of_unaligned_pointer_loads_falls_back_at_the_loop(monkeypatch):

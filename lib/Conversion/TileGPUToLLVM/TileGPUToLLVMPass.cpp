@@ -71,12 +71,16 @@ void declareSharedMemory(ModuleOp module) {
 void assignGlobalScratch(ModuleOp module) {
   Builder b(module.getContext());
   int64_t bytes = 0;
+  bool implicit = true;
   module.walk([&](tile::MakeTensorDescriptorOp op) {
     op->setAttr(kGlobalScratchOffsetAttr, b.getI64IntegerAttr(bytes));
     bytes += tma::kTensorMapBytes;
+    implicit &= op->hasAttr(tilegpu::attr::kSynthesizedMap);
   });
   if (bytes == 0)
     return;
+  if (implicit)
+    module->setAttr(tilegpu::attr::kGlobalScratchImplicit, b.getI32IntegerAttr(1));
   module->setAttr(tilegpu::attr::kGlobalScratchBytes,
                   b.getI32IntegerAttr(bytes));
   module->setAttr(tilegpu::attr::kGlobalScratchAlign,

@@ -29,6 +29,9 @@ SHARED_PIPELINED = "tilegpu.shared-pipelined"
 # Global scratch per program for tensor maps made on the device.
 GLOBAL_SCRATCH_BYTES = "tilegpu.global-scratch-bytes"
 GLOBAL_SCRATCH_ALIGN = "tilegpu.global-scratch-align"
+# Set when only tensor maps the compiler made use it (pointer loads the
+# warp-specialized producer copies with the TMA).
+GLOBAL_SCRATCH_IMPLICIT = "tilegpu.global-scratch-implicit"
 # Warps warp_specialize partitions add to num-warps (convert-tilegpu-to-llvm).
 PARTITION_WARPS = "tilegpu.partition-warps"
 

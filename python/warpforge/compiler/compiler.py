@@ -183,7 +183,8 @@ class CompiledKernel:
             + self.metadata.get("partition_warps", 0),
             self.metadata.get("shared", 0), device, self.params or None,
             self.metadata.get("global_scratch_size", 0),
-            self.metadata.get("global_scratch_align", 1))
+            self.metadata.get("global_scratch_align", 1),
+            self.metadata.get("global_scratch_implicit", False))
         self._kernels[device] = kernel
         return kernel
 
@@ -550,6 +551,9 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
         # allocator and passes it last.
         "global_scratch_size": attributes.get(attrs.GLOBAL_SCRATCH_BYTES, 0),
         "global_scratch_align": attributes.get(attrs.GLOBAL_SCRATCH_ALIGN, 1),
+        # Only maps the compiler made (the source made no descriptor): with
+        # no allocator set, the runtime allocates the scratch itself.
+        "global_scratch_implicit": bool(attributes.get(attrs.GLOBAL_SCRATCH_IMPLICIT, 0)),
         "capability": capability,
         "ptxas_log": log,
     }

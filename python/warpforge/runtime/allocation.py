@@ -19,7 +19,11 @@ launch is enqueued; as in Triton, reuse of the memory afterwards is ordered
 by the allocator's stream (torch's caching allocator does this). Kernels
 that need no scratch never call the allocator. With no allocator set, the
 launch raises `NoAllocatorError` telling the user to call
-`warpforge.set_allocator`. The interpreter needs no scratch.
+`warpforge.set_allocator`, unless the kernel's source made no descriptor
+and the scratch holds only tensor maps the compiler made (a warp-specialized
+producer copying pointer loads with the TMA): then, with no allocator set,
+the runtime allocates it with torch on the launch's stream. The
+interpreter needs no scratch.
 """
 
 from __future__ import annotations
@@ -58,11 +62,26 @@ def get_allocator() -> Callable[[int, int, Optional[int]], Any]:
     return _allocator.get()
 
 
-def allocate_scratch(size: int, alignment: int, stream: Optional[int]):
-    """Calls the allocator; returns (the buffer's address, checked for
-    alignment, and the buffer, which the caller keeps alive for the
-    launch)."""
-    buffer = get_allocator()(size, alignment, stream)
+def _implicit_allocator(size: int, alignment: int, stream: Optional[int]) -> Any:
+    """Scratch for tensor maps the compiler made, when no allocator was set:
+    torch's caching allocator on the launch's stream, which orders its reuse
+    after the launch."""
+    try:
+        import torch
+    except ImportError:
+        return _no_allocator(size, alignment, stream)
+    with torch.cuda.stream(torch.cuda.ExternalStream(stream or 0)):
+        return torch.empty(size, dtype=torch.int8, device="cuda")
+
+
+def allocate_scratch(size: int, alignment: int, stream: Optional[int], implicit: bool = False):
+    """Calls the allocator (for `implicit` scratch with none set, the
+    runtime's own); returns (the buffer's address, checked for alignment,
+    and the buffer, which the caller keeps alive for the launch)."""
+    allocator = get_allocator()
+    if implicit and allocator is _no_allocator:
+        allocator = _implicit_allocator
+    buffer = allocator(size, alignment, stream)
     from .jit import data_pointer
     try:
         address = int(data_pointer(buffer))  # torch tensors, arrays, data_ptr()

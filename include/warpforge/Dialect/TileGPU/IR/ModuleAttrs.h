@@ -47,6 +47,15 @@ inline constexpr llvm::StringLiteral kGlobalScratchBytes =
     "tilegpu.global-scratch-bytes";
 inline constexpr llvm::StringLiteral kGlobalScratchAlign =
     "tilegpu.global-scratch-align";
+/// Set when every tensor map of the global scratch is one the compiler
+/// made (tilegpu-warp-specialize's maps of pointer loads, marked with
+/// kSynthesizedMap): the kernel's source asked for none, so with no
+/// allocator set the runtime provides the scratch itself.
+inline constexpr llvm::StringLiteral kGlobalScratchImplicit =
+    "tilegpu.global-scratch-implicit";
+/// On a `tile.make_tensor_descriptor` the compiler made.
+inline constexpr llvm::StringLiteral kSynthesizedMap =
+    "tilegpu.synthesized-map";
 /// Warps the kernel's tilegpu.warp_specialize partitions add to its
 /// num-warps (set by convert-tilegpu-to-llvm): the launch runs
 /// (num-warps + partition-warps) * 32 threads.

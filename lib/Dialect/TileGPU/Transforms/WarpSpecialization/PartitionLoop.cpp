@@ -60,6 +60,7 @@
 
 #include "../Pipeliner/PipelineAnalysis.h"
 #include "../TMAUtility.h"
+#include "PointerBlock.h"
 
 #include "warpforge/Dialect/Tile/IR/Tile.h"
 #include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
@@ -96,10 +97,14 @@ struct Plan {
   /// The products' operands, each a descriptor load (TMA) or a pointer
   /// load (cp.async), in order of first use.
   SmallVector<PipelinedLoad> operands;
+  /// For each pointer operand, the 2-D block it provably reads
+  /// (PointerBlock.h): the producer copies it with the TMA, through a
+  /// tensor map it makes, instead of cp.async.
+  SmallVector<std::optional<PointerBlock>> blocks;
   /// Iter_args of the product loop that only the loads' addresses use
-  /// (pointers advanced every iteration): the producer carries them and
-  /// the consumers drop them.
-  SetVector<unsigned> carried;
+  /// (pointers advanced every iteration): the consumers drop them, the
+  /// producer carries those its cp.async copies read.
+  SetVector<unsigned> carried, producerCarried;
   /// Ops to clone into the producer, each in program order: those of the
   /// kernel body (bounds), of the tile loop's body (tile coordinates) and
   /// of the product loop's (per-iteration addresses).
@@ -318,6 +323,10 @@ FailureOr<Plan> analyze(scf::ForOp loop,
         return failure();
       }
       plan.operands.push_back(*load);
+      plan.blocks.push_back(
+          load->isTMA() ? std::nullopt
+                        : matchPointerBlock(load->load, load->alloc, loop,
+                                            axisInfo));
     }
   }
   // Every product retired in the loop: the slot is released after the last
@@ -356,8 +365,21 @@ FailureOr<Plan> analyze(scf::ForOp loop,
       if (failed(collectSlice(value, plan, seen, why)))
         return failure();
   }
+  // What the producer's tensor maps and block coordinates need.
+  for (std::optional<PointerBlock> &block : plan.blocks) {
+    if (!block)
+      continue;
+    for (Value value :
+         {block->base, block->stride.value, block->row.value, block->col.value})
+      if (value && failed(collectSlice(value, plan, seen, why)))
+        return failure();
+  }
   if (failed(checkCarried(plan, seen, why)))
     return failure();
+  plan.producerCarried = plan.carried;
+  for (std::optional<PointerBlock> &block : plan.blocks)
+    if (block)
+      plan.producerCarried.remove(block->iterArg);
   if (plan.tileLoop)
     for (Value bound : {plan.tileLoop.getLowerBound(),
                         plan.tileLoop.getUpperBound(),
@@ -459,11 +481,14 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
   b.setInsertionPointToStart(&entry);
   SmallVector<Value> rings;
   bool pointerCopies = false;
-  for (PipelinedLoad &operand : plan.operands) {
+  for (auto [operand, block] : llvm::zip(plan.operands, plan.blocks)) {
     MemDescType ring;
     if (operand.isTMA()) {
       ring = getTMABufferType(
           operand.descLoad.getDesc().getType().getBlockType(), numBuffers);
+    } else if (block) {
+      // The TMA's layout, which matchPointerBlock checked is the product's.
+      ring = getTMABufferType(block->blockType, numBuffers);
     } else {
       // cp.async writes the layout the product reads.
       MemDescType want = operand.alloc.getType();
@@ -542,6 +567,46 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
   for (Operation *op : plan.outerSlice)
     cloneForProducer(b, op, map);
   Value zero = createI32(b, loc, 0), one = createI32(b, loc, 1);
+  // The tensor maps of the pointer loads that are blocks: the matrix's
+  // base and row stride, dimensions as large as the TMA takes (the loads
+  // are unmasked: no bound to enforce).
+  SmallVector<Value> blockMaps(plan.operands.size());
+  for (auto [i, block] : llvm::enumerate(plan.blocks)) {
+    if (!block)
+      continue;
+    Type i64 = b.getI64Type();
+    Value stride =
+        block->stride.isConstant()
+            ? arith::ConstantIntOp::create(b, loc, block->stride.constant, 64)
+                  .getResult()
+            : map.lookup(block->stride.value);
+    if (stride.getType() != i64)
+      stride = arith::ExtSIOp::create(b, loc, i64, stride);
+    Value largest = createI32(b, loc, std::numeric_limits<int32_t>::max());
+    auto make = tile::MakeTensorDescriptorOp::create(
+        b, loc, tile::TensorDescType::get(ctx, block->blockType),
+        map.lookup(block->base), ValueRange{largest, largest},
+        ValueRange{stride, arith::ConstantIntOp::create(b, loc, 1, 64)});
+    // The runtime provides its global scratch when the user set no
+    // allocator: the kernel's source made no descriptor.
+    make->setAttr(tilegpu::attr::kSynthesizedMap, b.getUnitAttr());
+    blockMaps[i] = make;
+  }
+  // Body ops that advance the pointers the maps replace: not the
+  // producer's.
+  DenseSet<Operation *> notProducers;
+  {
+    SmallVector<Value> worklist;
+    for (std::optional<PointerBlock> &block : plan.blocks)
+      if (block)
+        worklist.push_back(loop.getRegionIterArgs()[block->iterArg]);
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (Operation *user : value.getUsers())
+        if (notProducers.insert(user).second)
+          llvm::append_range(worklist, user->getResults());
+    }
+  }
   Value pch = map.lookup(channel);
   // The product loop of the producer, counting from `start`.
   // The product loop of the producer, counting from `start` and carrying
@@ -550,18 +615,38 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
   auto lookupOrNull = [&](Value v) { return v ? map.lookup(v) : Value(); };
   auto buildProducerLoop = [&](OpBuilder &pb, Value start) {
     SmallVector<Value> inits{start};
-    for (unsigned index : plan.carried)
+    for (unsigned index : plan.producerCarried)
       inits.push_back(map.lookup(loop.getInitArgs()[index]));
     auto producerLoop = scf::ForOp::create(
         pb, loc, map.lookup(loop.getLowerBound()),
         map.lookup(loop.getUpperBound()), map.lookup(loop.getStep()), inits,
         [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
           map.map(loop.getInductionVar(), iv);
-          for (auto [k, index] : llvm::enumerate(plan.carried))
+          for (auto [k, index] : llvm::enumerate(plan.producerCarried))
             map.map(loop.getRegionIterArgs()[index], args[1 + k]);
           Value count = args[0];
           for (Operation *op : plan.innerSlice)
-            cloneForProducer(lb, op, map);
+            if (!notProducers.contains(op))
+              cloneForProducer(lb, op, map);
+          // Iteration t of the loop reads block t of each map: its
+          // coordinates from the first block's and the steps.
+          Value t = arith::DivSIOp::create(
+              lb, loc,
+              arith::SubIOp::create(lb, loc, iv,
+                                    map.lookup(loop.getLowerBound())),
+              map.lookup(loop.getStep()));
+          auto coordinate = [&](const ScalarTerm &first, int64_t step) {
+            Value start = first.isConstant()
+                              ? createI32(lb, loc, first.constant)
+                              : map.lookup(first.value);
+            if (step == 0)
+              return start;
+            return arith::AddIOp::create(
+                       lb, loc, start,
+                       arith::MulIOp::create(lb, loc, t,
+                                             createI32(lb, loc, step)))
+                .getResult();
+          };
           ChannelAcquireOp::create(lb, loc, pch, count);
           for (auto [i, operand] : llvm::enumerate(plan.operands)) {
             if (operand.isTMA()) {
@@ -572,6 +657,12 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
               ChannelTMALoadOp::create(lb, load.getLoc(), pch, count,
                                        map.lookup(load.getDesc()), indices,
                                        lb.getI32IntegerAttr(i));
+            } else if (std::optional<PointerBlock> &block = plan.blocks[i]) {
+              ChannelTMALoadOp::create(
+                  lb, operand.load.getLoc(), pch, count, blockMaps[i],
+                  ValueRange{coordinate(block->row, block->rowStep),
+                             coordinate(block->col, block->colStep)},
+                  lb.getI32IntegerAttr(i));
             } else {
               tile::LoadOp load = operand.load;
               ChannelAsyncCopyOp::create(
@@ -583,7 +674,7 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
           ChannelCommitOp::create(lb, loc, pch, count);
           SmallVector<Value> yields{
               arith::AddIOp::create(lb, loc, count, one).getResult()};
-          for (unsigned index : plan.carried)
+          for (unsigned index : plan.producerCarried)
             yields.push_back(map.lookup(loopYield->getOperand(index)));
           scf::YieldOp::create(lb, loc, yields);
         });
@@ -615,6 +706,20 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
   }
   b.setInsertionPointAfter(producerLoop);
   WarpReturnOp::create(b, loc);
+  // Address math cloned for pointers the maps replaced.
+  for (bool erased = true; erased;) {
+    erased = false;
+    SmallVector<Operation *> ops;
+    producerRegion.walk([&](Operation *op) {
+      if (op->getNumRegions() == 0)
+        ops.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(ops))
+      if (isOpTriviallyDead(op)) {
+        op->erase();
+        erased = true;
+      }
+  }
 
   // The consumers: the loop counts its uses of the channel, waits for each
   // slot, reads its buffers in place and releases it after the products'
