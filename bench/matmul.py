@@ -33,7 +33,9 @@ warpgroup comes on top), and "pointer" / "pointer-ws" (Triton's tutorial 03
 kernel, python/test/pointer_matmul_kernels.py: pointer loads with K masked,
 seed 000's kernel with a program-id mapping valid on every shape; with
 WARP_SPECIALIZE=True warpforge's producer copies with cp.async; same one
-config),
+config), and "seed000-ws" (seed 000's kernel as written: warpforge with
+seed 000's own config, two consumer groups, Triton with its best plain one;
+square grids of tiles only),
 providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
 (python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
 kernel's file is; they take B K-major (an N x K copy of B, made once per
@@ -83,7 +85,7 @@ JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
 VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws", "pointer",
-            "pointer-ws")
+            "pointer-ws", "seed000-ws")
 TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
                "tma-ws": "matmul_kernel_tma",
                "tma-persistent-ws": "matmul_kernel_tma_persistent"}
@@ -93,7 +95,14 @@ TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_
 # producer copies its operands with cp.async.
 POINTER_KERNEL_FILE = os.path.join(common.REPO_DIR, "python", "test",
                                    "pointer_matmul_kernels.py")
-POINTER_VARIANTS = {"pointer", "pointer-ws"}
+POINTER_VARIANTS = {"pointer", "pointer-ws", "seed000-ws"}
+# Seed 000's kernel as written, with its own config under warpforge
+# (num_warps=4, num_consumer_groups=2, num_buffers_warp_spec=3, 128x256x64,
+# num_stages=2); Triton 3.6 has no warp specialization for it (it ignores
+# the knobs), so it runs its best plain config, 8 warps and 3 stages.
+# Its program-id mapping is valid only on square grids of whole tiles
+# (M / 128 == N / 256): other shapes fail their check, reported as such.
+SEED000_CONFIG = (128, 256, 64)
 # Variants whose loop is warp-specialized (tl.range(..., warp_specialize=True)).
 WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws", "pointer-ws"}
 PERSISTENT = {"tma-persistent", "tma-persistent-ws"}
@@ -405,13 +414,42 @@ def pointer_call(module, variant: str, a, b, c, config):
              c.stride(0), c.stride(1)), meta)
 
 
+def seed000_call(module, jit: str, a, b, c):
+    """(kernel, grid, args, meta) of seed 000's kernel; see SEED000_CONFIG."""
+    block_m, block_n, block_k = SEED000_CONFIG
+    M, K = a.shape
+    N = b.shape[1]
+    if _cdiv(M, block_m) != _cdiv(N, block_n) or M % block_m or N % block_n or K % block_k:
+        raise ValueError(f"seed 000's kernel needs a square grid of whole tiles "
+                         f"(M / {block_m} == N / {block_n}, K a multiple of {block_k}); "
+                         f"{M}x{N}x{K} is not one")
+    meta: Dict[str, Any] = {"BLOCK_M": block_m, "BLOCK_N": block_n, "BLOCK_K": block_k}
+    if jit == "warpforge":
+        meta.update(num_warps=4, num_stages=2, num_consumer_groups=2, num_buffers_warp_spec=3)
+    else:
+        meta.update(num_warps=8, num_stages=3)
+    tiles = _cdiv(M, block_m) * _cdiv(N, block_n)
+    return (module.seed000_matmul, (tiles,),
+            (a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+             c.stride(0), c.stride(1)), meta)
+
+
 def run_pointer(entry: Dict[str, Any], torch, case: Case, module, variant: str, a, b, ref,
                 arrays, args):
     """The pointer kernel (A M x K, B K x N, both row-major) with the TMA
     variants' one config, one program per tile; checked, then timed."""
     c, guard = arrays.poisoned((case.m, case.n), case.dtype)
+    if variant == "seed000-ws":
+        call = seed000_call(module, module.BACKEND, a, b, c)
+        meta = call[3]
+        name = describe_config(SEED000_CONFIG + (0, meta["num_warps"], meta["num_stages"]))
+        if "num_consumer_groups" in meta:
+            name += " g2ws b3"
+        entry["config"] = {"name": name, "fixed": True}
+        entry["grid"] = list(call[1])
+        what = f"{provider_name(module.BACKEND, variant)} {case.label} ({name})"
+        return checked_launcher(entry, torch, case, call, what, c, guard, ref)
     config = tma_config(args)
-    block_m, block_n, block_k, group_m, num_warps, num_stages = config
     entry["config"] = {"name": describe_config(config), "fixed": True}
     call = pointer_call(module, variant, a, b, c, config)
     entry["grid"] = list(call[1])
@@ -663,7 +701,8 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
         _dry_run_blocked(args, failures, compiled, interpreted)
     if tma_variants:
         _dry_run_tma(args, tma_variants, failures, compiled, interpreted)
-    pointer_variants = [v for v in args.variants if v in POINTER_VARIANTS]
+    pointer_variants = [v for v in args.variants if v in POINTER_VARIANTS
+                        and v != "seed000-ws"]
     if pointer_variants:
         _dry_run_pointer(args, pointer_variants, failures, compiled)
     m, n, k = args.shapes[0]
