@@ -209,6 +209,18 @@ HANG_SCRIPT = textwrap.dedent("""
                 pk.masked_matmul[(tiles,)](*args, **meta)
                 pk.persistent_matmul[(min(tiles, 3),)](*args, NUM_SMS=3, **meta)
             torch.cuda.synchronize()
+    # TMA producers of pointer blocks (seed 000), maps made in the kernel.
+    for ws in [w for w in POINTER_WS if w[0] is not None]:
+        for side, k in [(3, 192), (1, 64), (2, 1024)]:
+            m, n = 128 * side, ws[3] * side
+            a = torch.randn((m, k), device="cuda").half()
+            b = torch.randn((k, n), device="cuda").half()
+            c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+            for _ in range({repeats}):
+                pk.seed000_matmul[(side * side,)](a, b, c, m, n, k, k, 1, n, 1, n, 1, BLOCK_M=128,
+                                                  BLOCK_N=ws[3], BLOCK_K=64,
+                                                  **ws_launch_options(ws))
+            torch.cuda.synchronize()
     print("no hang")
 """)
 
