@@ -236,3 +236,34 @@ def test_tutorial_09_device_descriptors_run_in_the_interpreter(monkeypatch):
     out = aligned((20, 32), fill=np.nan)
     dev_desc[(3,)](x, out, 20, 32, BM=8, BN=32)
     np.testing.assert_array_equal(out, x * np.float32(3.0))
+
+
+def test_implicit_scratch_uses_the_allocator_set_else_the_runtimes(monkeypatch):
+    """Scratch for tensor maps only the compiler made (implicit=True): the
+    user's allocator when one is set; with none, the runtime's own (torch on
+    the launch's stream) instead of NoAllocatorError; scratch the source
+    asked for still needs an allocator."""
+    import contextvars
+
+    import warpforge
+    from warpforge.runtime import allocation
+
+    def run():
+        made = []
+
+        def runtime_allocator(size, alignment, stream):
+            made.append((size, alignment, stream))
+            return aligned((size,), np.int8, fill=0)
+
+        monkeypatch.setattr(allocation, "_implicit_allocator", runtime_allocator)
+        address, buffer = allocation.allocate_scratch(256, 16, 5, True)
+        assert made == [(256, 16, 5)] and address == buffer.ctypes.data
+        with pytest.raises(allocation.NoAllocatorError):
+            allocation.allocate_scratch(256, 16, 5)
+        calls = []
+        warpforge.set_allocator(lambda size, alignment, stream:
+                                calls.append(size) or aligned((size,), np.int8, fill=0))
+        allocation.allocate_scratch(512, 16, 5, True)
+        assert calls == [512] and len(made) == 1
+
+    contextvars.copy_context().run(run)
