@@ -475,3 +475,27 @@ def test_tutorial_descriptor_persistent_warp_specialized(ws, dtype_name, shape, 
     check_output(c, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
                  f"device-descriptor persistent {ws_id(ws)} {dtype_name} "
                  f"{'x'.join(map(str, shape))}")
+
+
+@pytest.mark.parametrize("kernel", ["tma", "tma_persistent"])
+def test_three_consumer_groups_run_unspecialized(kernel, monkeypatch):
+    """num_consumer_groups=3: no power-of-2 tile splits in three, so the
+    kernel runs unspecialized on num_warps=4 with one warning, and computes
+    the right answer (partial tiles, fp16)."""
+    dtype = torch.float16
+    m, n, k = 257, 129, 64
+    a, b = operands(dtype, m, n, k, generator("ws-three", kernel), padded=True)
+    c = Padded(m, n, dtype)
+    base = config_for("fp16", (1, 3, 4))
+    kwargs = dict(base.kwargs, **({"EPILOGUE_SUBTILE": False} if kernel == "tma_persistent"
+                                  else {}))
+    config = warpforge.Config(kwargs, num_warps=4, num_stages=3, num_consumer_groups=3,
+                              num_buffers_warp_spec=3, pre_hook=base.pre_hook)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        run_ws(a, b, c.view, config, (3, 3, 4), monkeypatch, kernel=kernel)
+        torch.cuda.synchronize()
+    assert any(issubclass(r.category, WarpSpecializationWarning) and
+               "num_consumer_groups=3" in str(r.message) for r in record)
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
+                 f"{kernel}, three consumer groups", c.untouched_outside())

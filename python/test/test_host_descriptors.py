@@ -256,6 +256,8 @@ def test_implicit_scratch_uses_the_allocator_set_else_the_runtimes(monkeypatch):
             return aligned((size,), np.int8, fill=0)
 
         monkeypatch.setattr(allocation, "_implicit_allocator", runtime_allocator)
+        # None set in this copy of the context, whatever earlier tests did.
+        allocation._allocator.set(allocation._no_allocator)
         address, buffer = allocation.allocate_scratch(256, 16, 5, True)
         assert made == [(256, 16, 5)] and address == buffer.ctypes.data
         with pytest.raises(allocation.NoAllocatorError):

@@ -422,6 +422,13 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
     Every stage is kept in `asm`; with WARPFORGE_DUMP_DIR set, each stage
     and the IR after every pass are written there too."""
     options = options or KernelOptions()
+    if (why := options.unsplittable_consumer_groups()) is not None:
+        from .options import WarpSpecializationWarning
+        warnings.warn_explicit(
+            f"{fn.__name__}: warp specialization declined: {why}; compiled without it, on "
+            f"num_warps={options.num_warps} warps", WarpSpecializationWarning, fn.filename,
+            fn.first_line)
+        options = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0)
     text, used_globals = generate_tile_ir(fn, signature, constants, divisibility, options)
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
                             used_globals=used_globals,

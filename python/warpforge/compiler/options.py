@@ -94,14 +94,10 @@ class KernelOptions:
         if self.num_consumer_groups and not self.num_buffers_warp_spec:
             self._fail("warp specialization (num_consumer_groups > 0) needs "
                        "num_buffers_warp_spec > 0")
-        if self.num_consumer_groups and not _is_power_of_2(self.num_warps *
-                                                            self.num_consumer_groups):
-            self._fail(f"num_warps={self.num_warps} x num_consumer_groups="
-                       f"{self.num_consumer_groups} makes "
-                       f"{self.num_warps * self.num_consumer_groups} consumer warps; the "
-                       "tensor layouts need a power of 2 (a number of consumer groups that "
-                       "is not a power of 2 is not supported yet)")
-        if self.num_consumer_groups:
+        # Consumer warps that are not a power of 2 (three groups of 4):
+        # accepted, and compile_kernel falls back with a warning
+        # (unsplittable_consumer_groups).
+        if self.num_consumer_groups and not self.unsplittable_consumer_groups():
             threads = (self.num_warps * self.num_consumer_groups + 4) * 32
             if threads > 1024:
                 self._fail(f"num_warps={self.num_warps} x num_consumer_groups="
@@ -109,6 +105,17 @@ class KernelOptions:
                            f"warpgroup make {threads} threads, more than a CTA's 1024")
         if self.maxnreg is not None and not (24 <= self.maxnreg <= 256 and self.maxnreg % 8 == 0):
             self._fail(f"maxnreg must be a multiple of 8 from 24 to 256, got {self.maxnreg}")
+
+    def unsplittable_consumer_groups(self) -> Optional[str]:
+        """Why the consumer groups cannot share a tile, when they cannot:
+        the tile's power-of-2 rows (or columns) split among a power of 2 of
+        consumer warps only, so three groups have no data partition."""
+        warps = self.num_warps * self.num_consumer_groups
+        if not self.num_consumer_groups or _is_power_of_2(warps):
+            return None
+        return (f"num_consumer_groups={self.num_consumer_groups} with num_warps="
+                f"{self.num_warps} makes {warps} consumer warps, and a tile (powers of 2 "
+                f"in every dimension) splits among a power of 2 of them only")
 
     @staticmethod
     def _fail(message: str):
