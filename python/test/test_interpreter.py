@@ -483,3 +483,26 @@ def test_interpreter_rejects_what_the_compiler_rejects(kernel, match):
         warpforge.compiler.generate_tile_ir(kernel, {"x_ptr": "*fp32", "n": "i32"}, {})
     assert str(interpreted.value).split(": ")[0] == str(compiled.value).split(": ")[0]
     assert np.all(x == 0)
+
+
+@triton.jit
+def _copy8(x, y, N: tl.constexpr):
+    o = tl.arange(0, N)
+    tl.store(y + o, tl.load(x + o))
+
+
+def test_strided_views_are_memory_at_their_address():
+    """A pointer argument is the address of the array's first element, as
+    on the GPU (data_ptr): a strided or transposed NumPy view is not read or
+    written as if it were contiguous, and not gathered into a copy; the
+    kernel's own offsets walk the memory beneath it."""
+    a = np.arange(16, dtype=np.float32)
+    out = np.zeros(8, np.float32)
+    _copy8[(1,)](a[1::2], out, N=8)
+    np.testing.assert_array_equal(out, a[1:9])
+    b = np.zeros(16, np.float32)
+    _copy8[(1,)](np.arange(8, dtype=np.float32) + 1, b[::2], N=8)
+    np.testing.assert_array_equal(b, np.r_[np.arange(8) + 1, np.zeros(8)])
+    c = np.zeros((4, 4), np.float32)
+    _copy8[(1,)](np.arange(8, dtype=np.float32) + 1, c.T, N=8)
+    np.testing.assert_array_equal(c.ravel(), np.r_[np.arange(8) + 1, np.zeros(8)])
