@@ -725,16 +725,18 @@ class _Interpreting:
         return False
 
 
-def _dry_run_pointer(args, variants: List[str], failures: List[str], compiled):
-    """The pointer variants: their one config compiled by warpforge (the
-    warp-specialized one must not decline)."""
+def _compile_rows(args, variants: List[str], failures: List[str], compiled, shapes, call,
+                  refuse_declines: bool = False):
+    """Compiles each variant's one config for each dtype with warpforge, on
+    stand-ins of `shapes(m, n, k)` (A, B, C) for the first shape, as rows of
+    the dry run's table; `call(variant, a, b, c, config)` gives the launch.
+    With `refuse_declines`, a declined warp specialization is a failure."""
     import warnings
-    from warpforge import WarpSpecializationWarning
-    module = common.load_kernels(POINTER_KERNEL_FILE, "warpforge")
+    from warpforge import OutOfResources, WarpSpecializationWarning
     config = tma_config(args)
     m, n, k = args.shapes[0]
     for dtype in args.dtypes:
-        a, b, c = StandIn(dtype, (m, k)), StandIn(dtype, (k, n)), StandIn(dtype, (m, n))
+        a, b, c = (StandIn(dtype, shape) for shape in shapes(m, n, k))
         for variant in variants:
             row: Dict[str, Any] = {"dtype": dtype,
                                    "config": f"{variant} {describe_config(config)}",
@@ -742,31 +744,9 @@ def _dry_run_pointer(args, variants: List[str], failures: List[str], compiled):
             try:
                 t0 = time.perf_counter()
                 with warnings.catch_warnings():
-                    warnings.simplefilter("error", WarpSpecializationWarning)
-                    common.compile_only("warpforge",
-                                        pointer_call(module, variant, a, b, c, config))
-                row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
-            except Exception as e:
-                row["compile_ms"]["warpforge"] = common.record_failure(
-                    failures, f"compile warpforge {dtype} {row['config']}", e)
-            compiled.append(row)
-
-
-def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, interpreted):
-    from warpforge import OutOfResources
-    module = common.load_kernels(TMA_KERNEL_FILE, "warpforge")
-    config = tma_config(args)
-    m, n, k = args.shapes[0]
-    for dtype in args.dtypes:
-        a, b_t, c = StandIn(dtype, (m, k)), StandIn(dtype, (n, k)), StandIn(dtype, (m, n))
-        for variant in variants:
-            row: Dict[str, Any] = {"dtype": dtype,
-                                   "config": f"{variant} {describe_config(config)}",
-                                   "compile_ms": {}}
-            try:
-                t0 = time.perf_counter()
-                common.compile_only("warpforge", tma_call(module, variant, a, b_t, c, config,
-                                                          DRY_RUN_SMS))
+                    if refuse_declines:
+                        warnings.simplefilter("error", WarpSpecializationWarning)
+                    common.compile_only("warpforge", call(variant, a, b, c, config))
                 row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
             except OutOfResources as e:
                 row["compile_ms"]["warpforge"] = {"skipped": common.error_text(e)}
@@ -774,6 +754,26 @@ def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, inter
                 row["compile_ms"]["warpforge"] = common.record_failure(
                     failures, f"compile warpforge {dtype} {row['config']}", e)
             compiled.append(row)
+
+
+def _dry_run_pointer(args, variants: List[str], failures: List[str], compiled):
+    """The pointer variants: their one config compiled by warpforge (the
+    warp-specialized one must not decline)."""
+    module = common.load_kernels(POINTER_KERNEL_FILE, "warpforge")
+    _compile_rows(args, variants, failures, compiled,
+                  lambda m, n, k: ((m, k), (k, n), (m, n)),
+                  lambda variant, a, b, c, config: pointer_call(module, variant, a, b, c,
+                                                                config),
+                  refuse_declines=True)
+
+
+def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, interpreted):
+    module = common.load_kernels(TMA_KERNEL_FILE, "warpforge")
+    config = tma_config(args)
+    _compile_rows(args, variants, failures, compiled,
+                  lambda m, n, k: ((m, k), (n, k), (m, n)),
+                  lambda variant, a, b_t, c, config: tma_call(module, variant, a, b_t, c,
+                                                              config, DRY_RUN_SMS))
     with _Interpreting():
         arrays = common.NumpyArrays(seed=2)
         for shape in DRY_RUN_TMA_SHAPES:
