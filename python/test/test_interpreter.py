@@ -506,3 +506,31 @@ def test_strided_views_are_memory_at_their_address():
     c = np.zeros((4, 4), np.float32)
     _copy8[(1,)](np.arange(8, dtype=np.float32) + 1, c.T, N=8)
     np.testing.assert_array_equal(c.ravel(), np.r_[np.arange(8) + 1, np.zeros(8)])
+
+
+@triton.jit
+def _atomic_add_kernel(I, O):
+    tl.atomic_add(O, tl.load(I))
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint16, np.int16])
+def test_atomics_the_compiler_rejects_are_rejected(dt):
+    """Integer atomics need 32 or 64 bits on the GPU (tile.atomic_rmw's
+    verifier); the interpreter says so at the same line, in Triton's words,
+    instead of running them."""
+    with pytest.raises(CompilationError, match=r"atomic_add does not support tl\.u?int(8|16)"):
+        _atomic_add_kernel[(1,)](np.zeros(1, dt), np.zeros(1, dt))
+
+
+@triton.jit
+def _item_kernel(X, Z):
+    one = tl.full((1,), 7, dtype=tl.int16).item()
+    tl.store(Z, one + tl.load(X))
+
+
+def test_item_of_a_one_element_tensor():
+    """`x.item()` (Triton's test_atomic_cas spells its constants so): the
+    one element as a scalar of the tensor's type."""
+    z = np.zeros(1, np.int16)
+    _item_kernel[(1,)](np.ones(1, np.int16), z)
+    assert z[0] == 8

@@ -375,6 +375,20 @@ def argmin(input, axis, tie_break_left=True, keep_dims=False):
     return semantic.arg_reduce(input, _u(axis), "min", keep_dims, tie_break_left)
 
 
+def item(input):
+    """The one element of a one-element tensor, as a scalar (Triton's
+    `x.item()`, e.g. `tl.full((1,), 0, dtype).item()`)."""
+    if not isinstance(input, tensor):
+        return input
+    if not input.type.is_block():
+        return input
+    if input.numel != 1:
+        raise semantic.SemanticError(f"item() takes a tensor of one element, got shape "
+                                     f"{list(input.type.shape)}")
+    value = semantic.reduce_builtin(input, None, "max", False)
+    return value if value.dtype == input.dtype else value.to(input.dtype)
+
+
 def xor_sum(input, axis=None, keep_dims=False):
     return semantic.reduce_builtin(input, _u(axis), "xor_sum", keep_dims)
 
@@ -441,7 +455,7 @@ for _fn in (broadcast_to, trans, permute, view, reshape, expand_dims, cast, stor
             atomic_xchg, atomic_add, atomic_max, atomic_min, atomic_and, atomic_or, atomic_xor,
             reduce, associative_scan, cdiv, sigmoid, softmax, ravel, max, argmax, min, argmin,
             sum, xor_sum, cumsum, cumprod, exp, exp2, log, log2, cos, sin, sqrt, rsqrt, abs, erf,
-            floor, ceil, split, gather, histogram, sort, flip):
+            floor, ceil, split, gather, histogram, sort, flip, item):
     setattr(tensor, _fn.__name__, _fn)
 del _fn
 

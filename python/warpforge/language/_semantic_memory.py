@@ -125,9 +125,31 @@ def _atomic_args(ptr, val, mask, sem, scope):
     return ptr, val, mask, _SEM[sem], _SCOPE[scope]
 
 
+def _check_atomic_type(kind: str, elem) -> None:
+    """The element types tile.atomic_rmw takes (its verifier's rules, here
+    so that the interpreter rejects what the compiler does), in Triton's
+    words: integer atomics on 32 and 64 bits, float add on fp16, bf16, fp32
+    and fp64, exchange of 32- and 64-bit values, float max and min on fp32
+    and fp64 (built from integer atomics)."""
+    bits = elem.primitive_bitwidth
+    if elem.is_floating():
+        ok = {"add": bits in (16, 32, 64) and not elem.is_fp8(),
+              "xchg": bits in (32, 64), "max": bits in (32, 64), "min": bits in (32, 64)}
+        if ok.get(kind, False):
+            return
+        need = {"add": "fp16, bf16, fp32 or fp64", "xchg": "32- or 64-bit values",
+                "max": "fp32 or fp64", "min": "fp32 or fp64"}.get(kind, "integers")
+    else:
+        if bits in (32, 64):
+            return
+        need = "32- or 64-bit integers" if kind != "xchg" else "32- or 64-bit values"
+    raise SemanticError(f"atomic_{kind} does not support {elem}: it needs {need}")
+
+
 def atomic_rmw(kind: str, ptr, val, mask=None, sem=None, scope=None) -> tensor:
     ptr, val, mask, sem, scope = _atomic_args(ptr, val, mask, sem, scope)
     elem = val.dtype
+    _check_atomic_type(kind, elem)
     if kind == "add" and elem.is_floating():
         kind = "fadd"
     elif kind in ("max", "min") and elem.is_int_unsigned():

@@ -177,9 +177,10 @@ def _computation_type(a, b, div_or_mod, a_is_literal, b_is_literal) -> dtype:
     if not a.is_int() or not b.is_int():
         raise SemanticError(f"invalid operands of types {a} and {b}")
     if div_or_mod and _signed(a) != _signed(b):
-        raise SemanticError(f"cannot use /, // or % with {a} and {b}: their signedness "
-                            "differs, which is unlikely to give a useful answer; cast them "
-                            "to the same signedness")
+        # Triton's wording, which code written for Triton matches on.
+        raise SemanticError(f"Cannot use /, //, or % with {a} and {b} because they have "
+                            "different signedness; this is unlikely to result in a useful "
+                            "answer. Cast them to the same signedness.")
     return integer_promote(a, b)
 
 
