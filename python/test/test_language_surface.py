@@ -741,3 +741,17 @@ def test_tensor_members_are_the_free_functions():
                  "xor_sum", "cumsum", "cumprod", "exp", "log", "sqrt", "abs", "erf", "floor",
                  "ceil"):
         assert getattr(tl.tensor, name) is getattr(tl, name), name
+
+
+def test_float_dtype_fields():
+    """What Triton's tests read off a float dtype to decode its bits:
+    widths and the exponent bias (fp8e4nv is e4m3, bias 7)."""
+    import warpforge.language as tl
+    fields = {t: (t.primitive_bitwidth, t.fp_mantissa_width, t.exponent_bias)
+              for t in (tl.float8e4nv, tl.float8e5, tl.float16, tl.bfloat16, tl.float32,
+                        tl.float64)}
+    assert fields == {tl.float8e4nv: (8, 3, 7), tl.float8e5: (8, 2, 15),
+                      tl.float16: (16, 10, 15), tl.bfloat16: (16, 7, 127),
+                      tl.float32: (32, 23, 127), tl.float64: (64, 52, 1023)}
+    with pytest.raises(AttributeError, match="not a floating-point type"):
+        tl.int32.exponent_bias

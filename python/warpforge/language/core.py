@@ -100,6 +100,16 @@ class dtype:
     def fp_mantissa_width(self) -> int:
         return self._MANTISSA[self.name]
 
+    # Triton's exponent biases (fp8e4nv's is 7, e4m3's; fp8e5's 15).
+    _EXPONENT_BIAS = {"fp8e4nv": 7, "fp8e5": 15, "fp16": 15, "bf16": 127, "fp32": 127,
+                      "fp64": 1023}
+
+    @property
+    def exponent_bias(self) -> int:
+        if self.name not in self._EXPONENT_BIAS:
+            raise AttributeError(f"{self} is not a floating-point type: it has no exponent bias")
+        return self._EXPONENT_BIAS[self.name]
+
     @property
     def int_bitwidth(self) -> int:
         return self.primitive_bitwidth
