@@ -1,4 +1,5 @@
 // RUN: warpforge-opt %s --split-input-file --tilegpu-warp-specialize | FileCheck %s
+// RUN: warpforge-opt %s --split-input-file --tilegpu-warp-specialize=remarks=true -verify-diagnostics -o /dev/null
 
 // Seed 000's kernel as written: unmasked pointer loads that the loop
 // advances by BLOCK_K columns (A, stride_ak == 1) and BLOCK_K rows (B,
@@ -95,6 +96,7 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
     %40 = arith.divsi %39, %c64_i32 : i32
     %41 = arith.muli %arg7, %c64_i32 : i32
     %42 = tile.splat %41 : i32 -> tensor<64x256xi32, #blocked1>
+    // expected-remark @+1 {{warp-specialized: operand 0 tma-block; operand 1 tma-block; producer carries []; 3 slots; registers 40/232}}
     %43:3 = scf.for %arg9 = %c0_i32 to %40 step %c1_i32 iter_args(%arg10 = %cst, %arg11 = %29, %arg12 = %38) -> (tensor<128x256xf32, #wgmma>, tensor<128x64x!tile.ptr<f16>, #blocked>, tensor<64x256x!tile.ptr<f16>, #blocked1>)  : i32 {
       %53 = tile.load %arg11 : tensor<128x64x!tile.ptr<f16>, #blocked>
       %54 = tile.load %arg12 : tensor<64x256x!tile.ptr<f16>, #blocked1>
@@ -202,6 +204,7 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
     %40 = arith.divsi %39, %c64_i32 : i32
     %41 = arith.muli %arg7, %c64_i32 : i32
     %42 = tile.splat %41 : i32 -> tensor<64x256xi32, #blocked1>
+    // expected-remark @+1 {{warp-specialized: operand 0 tma-block; operand 1 cp.async; producer carries [2]; 3 slots; registers unmoved}}
     %43:3 = scf.for %arg9 = %c0_i32 to %40 step %c1_i32 iter_args(%arg10 = %cst, %arg11 = %29, %arg12 = %38) -> (tensor<128x256xf32, #wgmma>, tensor<128x64x!tile.ptr<f16>, #blocked>, tensor<64x256x!tile.ptr<f16>, #blocked1>)  : i32 {
       %53 = tile.load %arg11 : tensor<128x64x!tile.ptr<f16>, #blocked>
       %54 = tile.load %arg12 : tensor<64x256x!tile.ptr<f16>, #blocked1>

@@ -1,5 +1,6 @@
 // RUN: warpforge-opt %s --tilegpu-warp-specialize | FileCheck %s
 // RUN: warpforge-opt %s --tilegpu-warp-specialize | warpforge-opt | FileCheck %s
+// RUN: warpforge-opt %s --split-input-file --tilegpu-warp-specialize=remarks=true -verify-diagnostics -o /dev/null
 
 // Triton's tutorial 03 matmul (pointer loads, K masked with other = 0,
 // pointers advanced every iteration) with num_consumer_groups = 2: the
@@ -117,6 +118,7 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
     %50 = arith.divsi %49, %c64_i32 : i32
     %51 = arith.muli %arg7, %c64_i32 : i32
     %52 = tile.splat %51 : i32 -> tensor<64x128xi32, #blocked1>
+    // expected-remark @+1 {{warp-specialized: operand 0 cp.async; operand 1 cp.async; producer carries [1, 2]; 3 slots; registers unmoved}}
     %53:3 = scf.for %arg9 = %c0_i32 to %50 step %c1_i32 iter_args(%arg10 = %cst, %arg11 = %39, %arg12 = %48) -> (tensor<128x128xf32, #wgmma>, tensor<128x64x!tile.ptr<f16>, #blocked>, tensor<64x128x!tile.ptr<f16>, #blocked1>)  : i32 {
       %72 = arith.muli %arg9, %c64_i32 : i32
       %73 = arith.subi %arg5, %72 : i32

@@ -165,43 +165,60 @@ def TileGPULowerTMA : Pass<"tilegpu-lower-tma", "mlir::ModuleOp"> {
 
 
 def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
-  let summary = "Split a kernel's product loop into a TMA producer partition "
+  let summary = "Split a kernel's product loop into a producer partition "
                 "and consumer warps joined by a channel";
   let description = [{
-    Task and code partition of automatic warp specialization.  For the
-    loop chosen (marked `tile.warp_specialize`, from `tl.range(...,
+    Task, buffer and code partition of automatic warp specialization.  For
+    the loop chosen (marked `tile.warp_specialize`, from `tl.range(...,
     warp_specialize=True)`, or, when the module's
     `tilegpu.num-consumer-groups` is positive, every loop of the kernel
-    body whose products read descriptor loads): the descriptor loads that
-    feed its `tilegpu.warp_group_dot`s, with the scalar address
-    computations behind them, go to a producer partition of one warpgroup,
-    which acquires a channel slot, fills it with TMA copies and commits it;
-    the rest of the kernel (the products, the math, the epilogue) stays on
-    the kernel's own warps, the consumers, which wait for each slot, read
-    the buffers in place and release the slot once their products have
-    retired.  The channel has `num-buffers` slots (the module's
+    body with products): the loads that feed its `tilegpu.warp_group_dot`s,
+    with the address computations behind them, go to a producer partition
+    of one warpgroup, which acquires a channel slot, fills it and commits
+    it; the rest of the kernel (the products, the math, the epilogue) stays
+    on the kernel's own warps, the consumers, which wait for each slot,
+    read the buffers in place and release the slot once their products
+    have retired.  The channel has `num-buffers` slots (the module's
     `tilegpu.num-buffers-warp-spec`); both loops count their uses of it in
     a loop-carried counter, from which tilegpu-lower-channels derives slot
     and phase.
+
+    How the producer copies each operand: descriptor loads with the TMA
+    (`channel_tma_load`; a descriptor made on the device before the loops
+    is made by the producer itself); pointer loads that provably read one
+    2-D block of a row-major matrix (unmasked, unit column stride, 16-byte
+    rows) with the TMA through a tensor map the producer makes (marked
+    `tilegpu.synthesized-map`); other pointer loads with cp.async
+    (`channel_async_copy`), their address math redone on the producer's
+    warps (the kernel's blocked layouts with fewer warps) and the pointers
+    the loop advances carried by the producer's loop and dropped from the
+    consumers'.
 
     The consumers' data partition is the one their layouts already have:
     the wgmma layout spreads the tile's rows over the kernel's warpgroups
     (each warpgroup owns 64-row slices), so `num_consumer_groups`
     warpgroups split the tile along M.  Registers move with `setmaxnreg`
     when the even share of the SM's 64K (the kernel's starting .maxnreg) is
-    short of what the consumers should hold: producer and consumers are
-    given counts whose sum over the CTA's warpgroups stays within 64K (40
-    and 232 for two consumer warpgroups, 32 and 160 for three; one consumer
-    warpgroup starts with 248 already, and nothing moves).
+    short of what the consumers should hold and the producer holds no
+    addresses (a cp.async producer keeps the even share): producer and
+    consumers are given counts whose sum over the CTA's warpgroups stays
+    within 64K (40 and 232 for two consumer warpgroups, 32 and 160 for
+    three; one consumer warpgroup starts with 248 already, and nothing
+    moves).
 
     A loop that cannot be specialized is left as it is, and the reason is
     recorded in the module's `tilegpu.warp-specialize-declined` (an array of
-    `{loc, reason}`) for the frontend to warn at the Python line.
+    `{loc, reason}`) for the frontend to warn at the Python line.  With
+    `remarks`, each loop specialized gets a remark with its plan.
   }];
   let options = [
     Option<"numBuffers", "num-buffers", "int", /*default=*/"0",
            "Channel slots (0: the module's tilegpu.num-buffers-warp-spec, "
            "else its num-stages)">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "A remark at each loop specialized: how each operand is copied "
+           "(tma, tma-block, cp.async), the iter_args the producer "
+           "carries, the slots and the registers">,
   ];
 }
 
@@ -210,14 +227,17 @@ def TileGPULowerChannels : Pass<"tilegpu-lower-channels", "mlir::ModuleOp"> {
   let description = [{
     Each `tilegpu.create_channel` of N slots becomes two rings of N
     mbarriers, initialized before the warp_specialize op: `full[s]` (one
-    arrival: the producer's `arrive.expect_tx` of the slot's bytes, which
-    its TMA copies complete) and `empty[s]` (one arrival per consumer
-    thread).  For use count `c`, slot `s = c % N` and phase `(c / N) % 2`:
+    arrival for the producer's `arrive.expect_tx` of the bytes its TMA
+    copies complete, plus one per producer thread when rings are filled
+    with cp.async, each made when that thread's copies land) and
+    `empty[s]` (one arrival per consumer thread).  For use count `c`, slot `s = c % N` and phase `(c / N) % 2`:
     `channel_acquire` waits `empty[s]` for parity `phase ^ 1` (a fresh
     barrier's preceding phase counts as complete, so the first lap passes);
     `channel_commit` arms `full[s]` with the bytes of the slot's copies,
     issued before them, and `channel_tma_load` becomes a TMA copy into
-    buffer `s` signalling `full[s]`; `channel_wait` waits `full[s]` for
+    buffer `s` signalling `full[s]`, `channel_async_copy` cp.async copies
+    into it followed, at the commit, by each thread's
+    `async_copy_mbarrier_arrive` on `full[s]`; `channel_wait` waits `full[s]` for
     parity `phase` and indexes the rings; `channel_release` arrives on
     `empty[s]`.
   }];

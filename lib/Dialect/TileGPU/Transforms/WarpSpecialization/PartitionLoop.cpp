@@ -468,7 +468,7 @@ scf::ForOp eraseIterArgs(RewriterBase &rewriter, scf::ForOp loop,
   return newLoop;
 }
 
-void specialize(Plan &plan, int numBuffers, int numWarps) {
+void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
@@ -521,6 +521,23 @@ void specialize(Plan &plan, int numBuffers, int numWarps) {
       ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr({producerRegs}));
       ws.setDefaultRegistersAttr(b.getI32IntegerAttr(consumerRegs));
     }
+  }
+  if (remarks) {
+    // The plan, for a reader of the pass: each operand's copy, what the
+    // producer carries, the slots and the registers.
+    InFlightDiagnostic remark = loop.emitRemark("warp-specialized:");
+    for (auto [i, operand, block] :
+         llvm::enumerate(plan.operands, plan.blocks))
+      remark << " operand " << i << " "
+             << (operand.isTMA() ? "tma" : block ? "tma-block" : "cp.async")
+             << ";";
+    remark << " producer carries [";
+    llvm::interleaveComma(plan.producerCarried, remark);
+    remark << "]; " << numBuffers << " slots; registers ";
+    if (auto requested = ws.getRequestedRegistersAttr())
+      remark << requested[0] << "/" << ws.getDefaultRegistersAttr().getInt();
+    else
+      remark << "unmoved";
   }
   Block *defaultBlock = b.createBlock(&ws.getDefaultRegion());
   Operation *terminator = entry.getTerminator();
@@ -864,7 +881,7 @@ struct WarpSpecializePass
       plans.push_back(std::move(*plan));
     }
     for (Plan &plan : plans)
-      specialize(plan, buffers, getNumWarps(module));
+      specialize(plan, buffers, getNumWarps(module), remarks);
     // Warp specialization asked for the whole kernel, and no loop to take
     // it: say so at the kernel.
     if (everyLoop && loops.empty())
