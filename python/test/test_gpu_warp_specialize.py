@@ -499,3 +499,21 @@ def test_three_consumer_groups_run_unspecialized(kernel, monkeypatch):
                "num_consumer_groups=3" in str(r.message) for r in record)
     check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
                  f"{kernel}, three consumer groups", c.untouched_outside())
+
+
+@pytest.mark.parametrize("ws", [c for c in POINTER_WS if c[0] is not None], ids=pointer_ws_id)
+def test_tma_and_cp_async_operands_in_one_channel(ws):
+    """A by the TMA (an unmasked block), B by cp.async (masked): one slot
+    filled both ways, its full barrier armed with the TMA's bytes and
+    counting every producer thread's cp.async arrival; K loops of 3."""
+    side, k = 3, 192
+    m, n = 128 * side, ws[3] * side
+    a, b = pointer_operands("fp16", m, n, k, generator("mixed", ws))
+    c = Window(m, n, torch.float16)
+    kernel = pk.seed000_masked_b
+    run_specialized(lambda: kernel[(side * side,)](
+        a, b, c.view, m, n, k, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        c.view.stride(0), c.view.stride(1), BLOCK_M=128, BLOCK_N=ws[3], BLOCK_K=64,
+        **ws_launch_options(ws)))
+    check_output(c.view, f64(a) @ f64(b), TOLERANCE["fp16"], f"mixed {pointer_ws_id(ws)}",
+                 c.untouched_outside())
