@@ -421,3 +421,23 @@ def test_three_consumer_groups_fall_back_with_a_warning(monkeypatch):
                                                               seed000_matmul.first_line)
     assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
     assert k.metadata["num_threads"] == 128
+
+
+def test_one_channel_takes_a_tma_block_and_a_cp_async_operand(monkeypatch):
+    """Seed 000's kernel with B masked: A stays a TMA block, B becomes a
+    cp.async copy, both into one channel whose full barriers count the
+    TMA's arrival and every producer thread's (1 + 128)."""
+    import re
+    from pointer_matmul_kernels import seed000_masked_b
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = seed000_masked_b.warmup(F16, F16, F16, 384, 768, 192, 192, 1, 768, 1, 768, 1,
+                                    BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
+                                    num_stages=2, num_consumer_groups=2,
+                                    num_buffers_warp_spec=3, grid=(1,))
+    producer = k.asm["tilegpu"].split("partition0(")[1]
+    assert producer.count("tilegpu.channel_tma_load") == 1
+    assert producer.count("tilegpu.channel_async_copy") == 1
+    counts = set(re.findall(r"mbarrier.init.shared.b64 \[%r\d+\], (\d+)", k.asm["ptx"]))
+    assert counts == {"129", "256"}

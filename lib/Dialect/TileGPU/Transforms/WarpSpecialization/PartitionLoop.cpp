@@ -415,6 +415,22 @@ Value createI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
+/// Erases the ops of `block` nothing uses, from its end (users go before
+/// what they use, so chains go in one sweep).
+void eraseDeadOps(Block &block) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+}
+
+/// The same in every block of `region`, innermost first.
+void eraseDeadOps(Region &region) {
+  SmallVector<Block *> blocks;
+  region.walk<WalkOrder::PostOrder>([&](Block *block) { blocks.push_back(block); });
+  for (Block *block : blocks)
+    eraseDeadOps(*block);
+}
+
 /// Clones address math into the producer partition, its tensors re-laid
 /// on the producer's warps (getProducerType; collectSlice checked that
 /// every one has a counterpart).
@@ -724,19 +740,7 @@ void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
   b.setInsertionPointAfter(producerLoop);
   WarpReturnOp::create(b, loc);
   // Address math cloned for pointers the maps replaced.
-  for (bool erased = true; erased;) {
-    erased = false;
-    SmallVector<Operation *> ops;
-    producerRegion.walk([&](Operation *op) {
-      if (op->getNumRegions() == 0)
-        ops.push_back(op);
-    });
-    for (Operation *op : llvm::reverse(ops))
-      if (isOpTriviallyDead(op)) {
-        op->erase();
-        erased = true;
-      }
-  }
+  eraseDeadOps(producerRegion);
 
   // The consumers: the loop counts its uses of the channel, waits for each
   // slot, reads its buffers in place and releases it after the products'
@@ -808,18 +812,14 @@ void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
   for (unsigned index : plan.carried)
     consumerYield->setOperand(index, newLoop.getRegionIterArgs()[index]);
   // The consumers no longer compute the loads' addresses.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  eraseDeadOps(*body);
   eraseIterArgs(rewriter, newLoop, plan.carried);
   // Descriptors only the producer uses: it made its own.
   for (Operation *op : plan.outerSlice)
     if (isa<tile::MakeTensorDescriptorOp>(op) && op->use_empty())
       op->erase();
   // ... and what computed their first values.
-  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*scope)))
-    if (isOpTriviallyDead(&op))
-      op.erase();
+  eraseDeadOps(*scope);
 }
 
 struct WarpSpecializePass

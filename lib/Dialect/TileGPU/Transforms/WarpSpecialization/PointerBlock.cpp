@@ -207,9 +207,8 @@ warpforge::tilegpu::matchPointerBlock(tile::LoadOp load, LocalAllocOp alloc,
   };
   if (!atKernelScope(block.base) || !atKernelScope(block.stride.value) ||
       !is32Bit(block.row) || !is32Bit(block.col) ||
-      !isa<IntegerType>(block.stride.isConstant()
-                            ? IntegerType::get(load.getContext(), 32)
-                            : block.stride.value.getType()))
+      (!block.stride.isConstant() &&
+       !isa<IntegerType>(block.stride.value.getType())))
     return std::nullopt;
 
   // The TMA's rules, proven: a 16-byte aligned base, rows of 16-byte
