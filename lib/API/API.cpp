@@ -149,6 +149,25 @@ public:
       else if (auto text = dyn_cast<StringAttr>(attr.getValue()))
         result.stringAttributes[attr.getName().str()] = text.str();
     }
+    result.hostTensorMaps.clear();
+    auto maps =
+        module->getAttrOfType<ArrayAttr>(tilegpu::attr::kHostTensorMaps);
+    for (Attribute entry : maps ? maps.getValue() : ArrayRef<Attribute>()) {
+      auto dict = cast<DictionaryAttr>(entry);
+      auto list = [&](StringRef name) {
+        auto values = dict.getAs<DenseI64ArrayAttr>(name);
+        return values ? std::vector<long long>(values.asArrayRef().begin(),
+                                               values.asArrayRef().end())
+                      : std::vector<long long>();
+      };
+      auto integer = [&](StringRef name) {
+        auto value = dict.getAs<IntegerAttr>(name);
+        return value ? value.getInt() : -1;
+      };
+      result.hostTensorMaps.push_back(
+          {integer("param"), integer("base"), list("block"), list("shape"),
+           list("shape_args"), list("strides"), list("stride_args")});
+    }
   }
 
   /// What the stages declined to do, recorded on the module with a place

@@ -71,6 +71,9 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   // tilegpu-to-llvm.
   pm.addPass(tilegpu::createTileGPUWarpSpecialize());
   pm.addPass(createCanonicalizerPass());
+  // The compiler's tensor maps that every program would make alike are
+  // encoded by the launcher instead (kernel arguments).
+  pm.addPass(tilegpu::createTileGPUHostTensorMaps());
   // K loops feeding wgmma: cp.async into multi-buffered shared memory
   // (tilegpu.num-stages buffers), one product in flight.
   pm.addPass(tilegpu::createTileGPUSoftwarePipeline());

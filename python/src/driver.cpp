@@ -13,7 +13,11 @@
 // value), the shape as n int32 and the strides (elements) as n int64, all
 // outermost first. Its box and swizzle are the compiler's, from the one rule
 // in warpforge/Dialect/TileGPU/IR/TMA.h. Encoded maps are cached per
-// parameter, keyed by what they encode. A kernel that needs global scratch
+// parameter, keyed by what they encode. The tensor maps the compiler made
+// for pointers' block loads and left to the launcher (HostMap) follow the
+// signature's parameters, encoded the same way from the base pointer and the
+// integer arguments the kernel's `tilegpu.host-tensor-maps` names.
+// A kernel that needs global scratch
 // takes one more parameter, last: a pointer to its scratch times the number
 // of programs, from the allocator of warpforge.set_allocator.
 //
@@ -270,6 +274,17 @@ struct Param {
   std::unique_ptr<DescriptorParam> desc; // for Kind::TensorDesc
 };
 
+/// A tensor map the compiler made for a pointer's block loads and the
+/// launcher encodes (the module's `tilegpu.host-tensor-maps`): its base
+/// is the pointer in slot `baseSlot`, each size and stride the integer in
+/// the slot of `*Slots[d]` or, where that is -1, the constant.
+struct HostMap {
+  Param param; // describes it in messages; param.desc encodes it
+  int baseSlot = 0;
+  std::vector<int> shapeSlots, strideSlots;
+  std::vector<int64_t> shape, strides;
+};
+
 const char *dataTypeName(int type) {
   static const char *names[] = {"UINT8",   "UINT16",  "UINT32",  "INT32",
                                 "UINT64",  "INT64",   "FLOAT16", "FLOAT32",
@@ -327,7 +342,7 @@ public:
          int sharedBytes, int device,
          std::optional<std::vector<std::string>> params,
          int64_t globalScratchSize, int64_t globalScratchAlign,
-         bool globalScratchImplicit)
+         bool globalScratchImplicit, py::handle hostTensorMaps)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
         device(device), globalScratchSize(globalScratchSize),
         globalScratchAlign(globalScratchAlign),
@@ -339,9 +354,11 @@ public:
                 std::to_string(globalScratchAlign) +
                 ": the size must be non-negative and the alignment positive");
     parseSignature(signature);
-    kernelParams += globalScratchSize > 0;
     if (params)
       bindParams(*params);
+    if (!hostTensorMaps.is_none())
+      bindHostMaps(hostTensorMaps);
+    kernelParams += globalScratchSize > 0;
     std::string bytes = imageBytes(image);
     py::gil_scoped_release release;
     loaded = std::make_unique<LoadedKernel>(bytes, this->name, numWarps,
@@ -398,6 +415,9 @@ private:
 
   void parseSignature(py::handle signature);
   void bindParams(const std::vector<std::string> &params);
+  void bindHostMaps(py::handle maps);
+  int64_t slotInteger(const uint64_t *slots, int slot) const;
+  void packHostMap(HostMap &h, const uint64_t *slots, CUtensorMap &map);
   static std::string imageBytes(py::handle image);
 
   [[noreturn]] void badArgumentCount(Py_ssize_t given) const;
@@ -421,9 +441,14 @@ private:
                       const char *what, int64_t *out) const;
   void encodeTensorMap(const Param &p, const TensorMapKey &key,
                        CUtensorMap &map) const;
+  void findOrEncode(Param &p, const TensorMapKey &key, CUtensorMap &map);
   std::string describeParam(const Param &p) const;
 
   std::vector<Param> paramsInOrder;
+  std::vector<HostMap> hostMaps; // after paramsInOrder's slots
+  // Per kernel parameter slot: its integer width when it holds a signed
+  // (+) or unsigned (-) integer, else 0.
+  std::vector<int> slotIntegerBits;
   py::object allocateScratch; // warpforge.runtime.allocation's, when needed
   std::vector<std::string> allParams; // constexprs included, when bound
 };
@@ -568,6 +593,102 @@ void Kernel::bindParams(const std::vector<std::string> &params) {
     p.index = static_cast<int>(it - params.begin());
   }
   allParams = params;
+}
+
+void Kernel::bindHostMaps(py::handle maps) {
+  for (const Param &p : paramsInOrder) {
+    if (p.kind == Kind::TensorDesc) {
+      int rank = static_cast<int>(p.desc->blockShape.size());
+      slotIntegerBits.push_back(0);
+      slotIntegerBits.insert(slotIntegerBits.end(), rank, 32);
+      slotIntegerBits.insert(slotIntegerBits.end(), rank, 64);
+    } else {
+      slotIntegerBits.push_back(p.kind == Kind::Int    ? p.bits
+                                : p.kind == Kind::UInt ? -p.bits
+                                                       : 0);
+    }
+  }
+  auto bad = [&](const std::string &why) {
+    raise(PyExc_ValueError, "kernel '" + name + "': host_tensor_maps: " + why);
+  };
+  // The parameter each slot starts, or none.
+  std::vector<const Param *> startedBy(slotIntegerBits.size(), nullptr);
+  for (size_t at = 0, i = 0; i < paramsInOrder.size();
+       at += paramsInOrder[i++].slots)
+    startedBy[at] = &paramsInOrder[i];
+  auto slotOf = [&](long long arg, bool pointer) {
+    if (arg < 0 || arg >= static_cast<long long>(slotIntegerBits.size()))
+      bad("argument " + std::to_string(arg) + " is not one of the " +
+          std::to_string(slotIntegerBits.size()) + " kernel parameters");
+    int bits = std::abs(slotIntegerBits[arg]);
+    if (pointer ? !startedBy[arg] || startedBy[arg]->kind != Kind::Pointer
+                : bits != 32 && bits != 64)
+      bad("argument " + std::to_string(arg) + " is not " +
+          (pointer ? "a pointer" : "a 32- or 64-bit integer"));
+    return static_cast<int>(arg);
+  };
+  for (auto item : py::reinterpret_borrow<py::iterable>(maps)) {
+    py::dict m = py::reinterpret_borrow<py::dict>(item);
+    if (m["param"].cast<long long>() != static_cast<long long>(kernelParams))
+      bad("map parameter " + std::to_string(m["param"].cast<long long>()) +
+          " does not follow the " + std::to_string(kernelParams) +
+          " parameters before it");
+    HostMap h;
+    h.baseSlot = slotOf(m["base"].cast<long long>(), /*pointer=*/true);
+    const Param *base = startedBy[h.baseSlot];
+    auto block = m["block"].cast<std::vector<long long>>();
+    std::string type = "tensordesc<" + base->element + "[";
+    for (size_t d = 0; d < block.size(); ++d)
+      type += (d ? ", " : "") + std::to_string(block[d]);
+    h.param.name = base->name;
+    h.param.index = base->index;
+    parseDescriptorType(h.param, type + "]>");
+    h.param.type = base->type + ", the base of a tensor map the compiler "
+                                "made for its block loads";
+    h.shape = m["shape"].cast<std::vector<int64_t>>();
+    h.strides = m["strides"].cast<std::vector<int64_t>>();
+    auto shapeArgs = m["shape_args"].cast<std::vector<long long>>();
+    auto strideArgs = m["stride_args"].cast<std::vector<long long>>();
+    if (h.shape.size() != block.size() || h.strides.size() != block.size() ||
+        shapeArgs.size() != block.size() || strideArgs.size() != block.size())
+      bad("each map needs a size and a stride per block dimension");
+    for (long long a : shapeArgs)
+      h.shapeSlots.push_back(a < 0 ? -1 : slotOf(a, false));
+    for (long long a : strideArgs)
+      h.strideSlots.push_back(a < 0 ? -1 : slotOf(a, false));
+    hostMaps.push_back(std::move(h));
+    ++kernelParams;
+    ++descriptorParams;
+  }
+}
+
+int64_t Kernel::slotInteger(const uint64_t *slots, int slot) const {
+  switch (slotIntegerBits[slot]) {
+  case 32:
+    return static_cast<int32_t>(slots[slot]);
+  case -32:
+    return static_cast<uint32_t>(slots[slot]);
+  default:
+    return static_cast<int64_t>(slots[slot]);
+  }
+}
+
+void Kernel::packHostMap(HostMap &h, const uint64_t *slots, CUtensorMap &map) {
+  TensorMapKey key;
+  key.rank = static_cast<int>(h.shape.size());
+  key.address = static_cast<CUdeviceptr>(slots[h.baseSlot]);
+  if (!key.address)
+    raise(PyExc_ValueError,
+          describeParam(h.param) + ": a null pointer, but the kernel reads "
+                                   "blocks of it");
+  for (int d = 0; d < key.rank; ++d) {
+    key.shape[d] =
+        h.shapeSlots[d] < 0 ? h.shape[d] : slotInteger(slots, h.shapeSlots[d]);
+    key.strides[d] = h.strideSlots[d] < 0
+                         ? h.strides[d]
+                         : slotInteger(slots, h.strideSlots[d]);
+  }
+  findOrEncode(h.param, key, map);
 }
 
 std::string Kernel::imageBytes(py::handle image) {
@@ -1084,6 +1205,15 @@ void Kernel::packDescriptor(Param &p, PyObject *obj, CUstream stream,
     slots[rank + d] = static_cast<uint64_t>(key.strides[d]);
   }
 
+  findOrEncode(p, key, map);
+}
+
+/// The cached map of `key` for `p`, or a new one, after the TMA's rules.
+void Kernel::findOrEncode(Param &p, const TensorMapKey &key,
+                          CUtensorMap &map) {
+  DescriptorParam &desc = *p.desc;
+  const int rank = key.rank;
+  const CUdeviceptr address = key.address;
   for (const DescriptorParam::Entry &entry : desc.cache)
     if (entry.valid && entry.key == key) {
       map = entry.map;
@@ -1269,6 +1399,12 @@ Kernel::launchWithDescriptors(long long gx, long long gy, long long gz,
     pointers[slot] = &slots[slot];
     ++slot;
   }
+  // The compiler's maps, from the arguments just packed.
+  for (HostMap &h : hostMaps) {
+    CUtensorMap &map = maps[mapCount++];
+    packHostMap(h, slots, map);
+    pointers[slot++] = &map;
+  }
   enqueue(gx, gy, gz, cuStream, slots, pointers, slot);
 }
 
@@ -1395,7 +1531,7 @@ A kernel loaded on one device, ready to launch.
 
 Kernel(image, name, signature, num_warps, shared_bytes=0, device=0,
        params=None, global_scratch_size=0, global_scratch_align=1,
-       global_scratch_implicit=False)
+       global_scratch_implicit=False, host_tensor_maps=None)
 
 image: the cubin (bytes) or PTX text (str). name: the kernel's symbol.
 signature: {parameter name: type} for the kernel's run-time parameters in
@@ -1411,7 +1547,10 @@ positive, each launch allocates that times the number of programs (aligned
 to global_scratch_align) with warpforge.set_allocator's allocator and
 passes it as the kernel's last parameter. global_scratch_implicit: only
 tensor maps the compiler made use it, so with no allocator set the runtime
-provides it.
+provides it. host_tensor_maps: the tensor maps the compiler made that each
+launch encodes from the arguments (the module's tilegpu.host-tensor-maps,
+the kernel parameters after the signature's): dicts of param, base, block,
+shape, shape_args, strides and stride_args.
 
 Raises OutOfResources when the kernel needs more shared memory, registers or
 threads than the device has, CudaError when a driver call fails, and
@@ -1419,13 +1558,14 @@ DriverUnavailable without a CUDA driver.)doc")
       .def(
           py::init<py::object, std::string, py::handle, int, int, int,
                    std::optional<std::vector<std::string>>, int64_t, int64_t,
-                   bool>(),
+                   bool, py::handle>(),
           py::arg("image"), py::arg("name"), py::arg("signature"),
           py::arg("num_warps"), py::arg("shared_bytes") = 0,
           py::arg("device") = 0, py::arg("params") = py::none(),
           py::arg("global_scratch_size") = 0,
           py::arg("global_scratch_align") = 1,
-          py::arg("global_scratch_implicit") = false)
+          py::arg("global_scratch_implicit") = false,
+          py::arg("host_tensor_maps") = py::none())
       .def("launch", &Kernel::launch, py::arg("grid_x"), py::arg("grid_y"),
            py::arg("grid_z"), py::arg("stream"), py::arg("args"),
            "Launches on a CUstream handle (0: the legacy default stream); "

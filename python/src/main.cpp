@@ -40,6 +40,21 @@ static py::dict attributesOf(const Result &r) {
     attributes[py::str(name)] = value;
   for (const auto &[name, value] : r.stringAttributes)
     attributes[py::str(name)] = value;
+  if (!r.hostTensorMaps.empty()) {
+    py::list maps;
+    for (const warpforge::api::HostTensorMap &m : r.hostTensorMaps) {
+      py::dict map;
+      map["param"] = m.param;
+      map["base"] = m.base;
+      map["block"] = m.block;
+      map["shape"] = m.shape;
+      map["shape_args"] = m.shapeArgs;
+      map["strides"] = m.strides;
+      map["stride_args"] = m.strideArgs;
+      maps.append(map);
+    }
+    attributes["tilegpu.host-tensor-maps"] = maps;
+  }
   return attributes;
 }
 

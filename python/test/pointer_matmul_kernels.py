@@ -5,6 +5,9 @@ producer:
 * ``seed000_matmul``: seed 000's kernel exactly as written (unmasked loads,
   pointers advanced every iteration; its program-id mapping is valid when
   the grid of tiles is square, cdiv(M, BLOCK_M) == cdiv(N, BLOCK_N)).
+* ``batched_seed000_matmul``: seed 000's kernel over a batch (program id
+  1), its bases offset per batch: tensor maps of bases the kernel computes
+  are made on the device, in global scratch.
 * ``masked_matmul``: Triton's tutorial 03 kernel (grouped program ids,
   rows and columns wrapped with ``% M``/``% N``, K masked with ``other=0``),
   with a ``tl.range(..., warp_specialize=)`` switch.
@@ -44,6 +47,36 @@ def seed000_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_ak, stride_bk
         a_ptrs += BLOCK_K * stride_ak
         b_ptrs += BLOCK_K * stride_bk
     c = acc.to(tl.float16)
+    c_ptrs = c_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
+    tl.store(c_ptrs, c)
+
+
+@triton.jit
+def batched_seed000_matmul(a_ptr, b_ptr, c_ptr, M, N, K, stride_az, stride_am, stride_ak,
+                           stride_bz, stride_bk, stride_bn, stride_cz, stride_cm, stride_cn,
+                           BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    batch = tl.program_id(axis=1)
+    a_ptr += batch * stride_az
+    b_ptr += batch * stride_bz
+    c_ptr += batch * stride_cz
+    num_pid_m = tl.cdiv(M, BLOCK_M)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    pid_m = pid // num_pid_n
+    pid_n = pid % num_pid_n
+    offs_m = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_k = tl.arange(0, BLOCK_K)
+    a_ptrs = a_ptr + (offs_m[:, None] * stride_am + offs_k[None, :] * stride_ak)
+    b_ptrs = b_ptr + (offs_k[:, None] * stride_bk + offs_n[None, :] * stride_bn)
+    acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs)
+        b = tl.load(b_ptrs)
+        acc += tl.dot(a, b)
+        a_ptrs += BLOCK_K * stride_ak
+        b_ptrs += BLOCK_K * stride_bk
+    c = acc.to(c_ptr.dtype.element_ty)
     c_ptrs = c_ptr + stride_cm * offs_m[:, None] + stride_cn * offs_n[None, :]
     tl.store(c_ptrs, c)
 

@@ -340,6 +340,83 @@ def test_descriptor_checks_name_the_argument(run):
     ]
 
 
+HOST_MAPS = """
+BIG = 2**31 - 1
+def recipe(param, base, block, stride_arg, stride=0):
+    return dict(param=param, base=base, block=block, shape=[BIG, BIG], shape_args=[-1, -1],
+                strides=[stride, 1], stride_args=[stride_arg, -1])
+"""
+
+
+def test_host_tensor_maps(run):
+    """The compiler's maps of pointer blocks (tilegpu.host-tensor-maps):
+    after the signature's parameters, each encoded at launch from its base
+    pointer and its row stride (an argument, sign-extended from i32, or a
+    constant), with the base's element type and the compiler's box and
+    swizzle; cached like a descriptor's; the TMA's rules checked with the
+    pointer's name."""
+    out = run(HOST_MAPS + textwrap.dedent("""
+        sig = {"a": "*fp16", "b": "*fp16", "n": "i32", "lda": "i32"}
+        maps = [recipe(4, 0, [128, 64], 3), recipe(5, 1, [64, 256], -1, stride=1024)]
+        k = _C.Kernel(image([8, 8, 4, 4, 128, 128]), "k", sig, 4, host_tensor_maps=maps)
+        assert k.num_kernel_params == 6
+        k.launch(2, 1, 1, 0, (DEV0 + 512, DEV0 + 0x100000, 7, 304))
+        assert encodes() == 2
+        assert tma() == dict(dtype=6, rank=2, address=DEV0 + 0x100000, dims=[BIG, BIG],
+                             strides=[2048], box=[64, 64], elem_strides=[1, 1], interleave=0,
+                             swizzle=3, l2=2, fill=0)
+        assert struct.unpack_from("<Q", param_bytes(4), 8)[0] == DEV0 + 512
+        assert struct.unpack_from("<Q", param_bytes(5), 8)[0] == DEV0 + 0x100000
+        assert param_addr(4) % 64 == 0 and param_addr(5) % 64 == 0
+        p = params(4)
+        assert p[0] == DEV0 + 512 and p[2] & 0xFFFFFFFF == 7 and p[3] & 0xFFFFFFFF == 304
+        first = map_serial(4)
+        k.launch(2, 1, 1, 0, (DEV0 + 512, DEV0 + 0x100000, 8, 304))  # n is not in the map
+        assert encodes() == 2 and map_serial(4) == first
+        k.launch(2, 1, 1, 0, (DEV0 + 512, DEV0 + 0x100000, 8, 320))  # lda is
+        assert encodes() == 3 and map_serial(4) != first
+        # With every parameter given (constexprs included) and global scratch.
+        k = _C.Kernel(image([8, 8, 4, 4, 128, 128, 8]), "k", sig, 4,
+                      params=["a", "b", "BLOCK", "n", "lda"], host_tensor_maps=maps,
+                      global_scratch_size=128, global_scratch_align=128,
+                      global_scratch_implicit=True)
+        assert k.num_kernel_params == 7
+        for bad in [(DEV0 + 8, DEV0, 1, 304), (DEV0, DEV0, 1, 301), (DEV0, DEV0, 1, -304),
+                    (0, DEV0, 1, 304)]:
+            print(error(lambda: k.launch(1, 1, 1, 0, (bad[0], bad[1], 64, bad[2], bad[3]))))
+    """))
+    head = ("kernel 'k': argument 'a' (index 0, *fp16, the base of a tensor map the compiler "
+            "made for its block loads)")
+    assert out.splitlines() == [
+        f"ValueError: {head}: its base address 0x10000008 is not 16-byte aligned (the TMA "
+        "needs 16)",
+        f"ValueError: {head}: its strides [301, 1] have dimension 0 = 301 elements, 602 bytes; "
+        "the TMA needs a multiple of 16 bytes",
+        f"ValueError: {head}: its strides [-304, 1] have dimension 0 = -304; the TMA takes no "
+        "negative strides",
+        f"ValueError: {head}: a null pointer, but the kernel reads blocks of it",
+    ]
+
+
+def test_host_tensor_map_recipes_are_checked_when_the_kernel_is_made():
+    ns = {}
+    exec(HOST_MAPS, ns)
+    recipe = ns["recipe"]
+    sig = {"a": "*fp16", "n": "i32", "x": "fp32", "d": "tensordesc<fp16[64, 64]>"}
+    cases = [
+        ([recipe(3, 0, [64, 64], 1)], "map parameter 3 does not follow the 8 parameters"),
+        ([recipe(8, 1, [64, 64], 1)], "argument 1 is not a pointer"),
+        ([recipe(8, 0, [64, 64], 2)], "argument 2 is not a 32- or 64-bit integer"),
+        ([recipe(8, 0, [64, 64], 3)], "argument 3 is not a 32- or 64-bit integer"),
+        ([recipe(8, 0, [64, 64], 8)], "argument 8 is not one of the 8 kernel parameters"),
+        ([recipe(8, 4, [64, 64], 6)], "argument 4 is not a pointer"),  # d's shape
+        ([dict(recipe(8, 0, [64, 64], 1), strides=[0])], "each map needs a size and a stride per block"),
+    ]
+    for maps, message in cases:
+        with pytest.raises(ValueError, match=f"kernel 'k': host_tensor_maps: {message}"):
+            _C.Kernel(b"cubin", "k", sig, 4, host_tensor_maps=maps)
+
+
 def test_descriptor_types_are_checked_when_the_kernel_is_made():
     """Before the driver: what no tensor map can encode."""
     cases = {

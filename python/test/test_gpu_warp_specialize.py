@@ -209,7 +209,8 @@ HANG_SCRIPT = textwrap.dedent("""
                 pk.masked_matmul[(tiles,)](*args, **meta)
                 pk.persistent_matmul[(min(tiles, 3),)](*args, NUM_SMS=3, **meta)
             torch.cuda.synchronize()
-    # TMA producers of pointer blocks (seed 000), maps made in the kernel.
+    # TMA producers of pointer blocks (seed 000: maps the launcher encodes;
+    # batched: maps made in the kernel).
     for ws in [w for w in POINTER_WS if w[0] is not None]:
         for side, k in [(3, 192), (1, 64), (2, 1024)]:
             m, n = 128 * side, ws[3] * side
@@ -220,6 +221,9 @@ HANG_SCRIPT = textwrap.dedent("""
                 pk.seed000_matmul[(side * side,)](a, b, c, m, n, k, k, 1, n, 1, n, 1, BLOCK_M=128,
                                                   BLOCK_N=ws[3], BLOCK_K=64,
                                                   **ws_launch_options(ws))
+                pk.batched_seed000_matmul[(side * side, 1)](
+                    a, b, c, m, n, k, 0, k, 1, 0, n, 1, 0, n, 1, BLOCK_M=128, BLOCK_N=ws[3],
+                    BLOCK_K=64, **ws_launch_options(ws))
             torch.cuda.synchronize()
     print("no hang")
 """)
@@ -410,10 +414,61 @@ def test_sass_pointer_producers(tmp_path):
     assert "USETMAXREG" not in sass
 
 
-def test_seed000_scratch_from_the_allocator_when_set():
+def test_seed000_maps_follow_the_arguments():
+    """Seed 000's maps are the launcher's (tilegpu-host-tensor-maps), keyed
+    by base and row stride: one compiled kernel launched on new tensors
+    and on a column window of a wider matrix (another row stride) reads
+    what each launch passes, and needs no global scratch."""
+    m, n, k = 256, 512, 192
+    gen = generator("seed000-maps")
+    a, b = pointer_operands("fp16", m, n, k, gen)
+    # Windows of wider matrices: other row strides, bases 32 and 64 bytes in.
+    a2 = Window(m, k + 48, torch.float16).fill_random(gen, k ** -0.25)[:, 16:16 + k]
+    b2 = Window(k, n + 96, torch.float16).fill_random(gen, k ** -0.25)[:, 32:32 + n]
+    assert a2.stride(0) != a.stride(0) and b2.stride(0) != b.stride(0)
+    options = dict(BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2,
+                   num_consumer_groups=2, num_buffers_warp_spec=3)
+    outputs = []
+    for x, y in [(a, b), (a2, b2), (a, b2), (a2, b)]:
+        c = Window(m, n, torch.float16)
+        run_specialized(lambda: pk.seed000_matmul[(4,)](
+            x, y, c.view, m, n, k, x.stride(0), x.stride(1), y.stride(0), y.stride(1),
+            c.view.stride(0), c.view.stride(1), **options))
+        outputs.append((c, x, y))
+    for i, (c, x, y) in enumerate(outputs):
+        check_output(c.view, f64(x) @ f64(y), TOLERANCE["fp16"], f"seed 000, launch {i}",
+                     c.untouched_outside())
+    kernel = pk.seed000_matmul.warmup(a, b, a, m, n, k, k, 1, n, 1, n, 1, grid=(4,),
+                                      **options)
+    assert len(kernel.metadata["host_tensor_maps"]) == 2
+    assert kernel.metadata["global_scratch_size"] == 0
+
+
+@pytest.mark.parametrize("dtype_name", ["fp16", "bf16"])
+def test_batched_seed000_maps_made_on_the_device(dtype_name):
+    """Seed 000's kernel over a batch: each program's bases depend on its
+    batch, so the producer makes its maps in global scratch (the runtime's,
+    no allocator set)."""
+    batch, (m, n, k) = 3, (256, 512, 320)
+    gen = generator("seed000-batched", dtype_name)
+    dtype = DTYPES[dtype_name]
+    a = torch.randn((batch, m, k), device="cuda", generator=gen).to(dtype)
+    b = torch.randn((batch, k, n), device="cuda", generator=gen).to(dtype)
+    c = torch.full((batch, m, n), float("nan"), device="cuda", dtype=torch.float16)
+    run_specialized(lambda: pk.batched_seed000_matmul[(4, batch)](
+        a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride(), BLOCK_M=128, BLOCK_N=256,
+        BLOCK_K=64, num_warps=4, num_stages=2, num_consumer_groups=2,
+        num_buffers_warp_spec=3))
+    for z in range(batch):
+        check_output(c[z], f64(a[z]) @ f64(b[z]), TOLERANCE[dtype_name],
+                     f"batched seed 000 {dtype_name}, batch {z}")
+
+
+def test_device_maps_scratch_from_the_allocator_when_set():
     """The maps the producer makes live in global scratch: the runtime's own
-    when no allocator is set (the other seed 000 tests), the user's when
-    one is (warpforge.set_allocator), which this launch must call."""
+    when no allocator is set (test_batched_seed000_maps_made_on_the_device),
+    the user's when one is (warpforge.set_allocator), which this launch
+    must call."""
     import contextvars
     calls = []
 
@@ -421,21 +476,23 @@ def test_seed000_scratch_from_the_allocator_when_set():
         calls.append((size, alignment))
         return torch.empty(size, dtype=torch.int8, device="cuda")
 
-    m, n, k = 384, 768, 192
+    batch, (m, n, k) = 2, (384, 768, 192)
     gen = generator("seed000-allocator")
-    a, b = pointer_operands("fp16", m, n, k, gen)
-    c = Window(m, n, torch.float16)
+    a = torch.randn((batch, m, k), device="cuda", generator=gen).half()
+    b = torch.randn((batch, k, n), device="cuda", generator=gen).half()
+    c = torch.full((batch, m, n), float("nan"), device="cuda", dtype=torch.float16)
 
     def launch():
         warpforge.set_allocator(allocator)
-        pk.seed000_matmul[(9,)](a, b, c.view, m, n, k, a.stride(0), a.stride(1), b.stride(0),
-                                b.stride(1), c.view.stride(0), c.view.stride(1), BLOCK_M=128,
-                                BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2,
-                                num_consumer_groups=2, num_buffers_warp_spec=3)
+        pk.batched_seed000_matmul[(9, batch)](
+            a, b, c, m, n, k, *a.stride(), *b.stride(), *c.stride(), BLOCK_M=128,
+            BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2, num_consumer_groups=2,
+            num_buffers_warp_spec=3)
     run_specialized(lambda: contextvars.copy_context().run(launch))
-    assert calls == [(9 * 256, 128)]
-    check_output(c.view, f64(a) @ f64(b), TOLERANCE["fp16"], "seed 000, user allocator",
-                 c.untouched_outside())
+    assert calls == [(9 * batch * 256, 128)]
+    for z in range(batch):
+        check_output(c[z], f64(a[z]) @ f64(b[z]), TOLERANCE["fp16"],
+                     f"batched seed 000, user allocator, batch {z}")
 
 
 # -- Device-side descriptors -------------------------------------------------------------

@@ -311,9 +311,10 @@ def test_warp_specialization_of_pointer_blocks_copies_with_the_tma(monkeypatch):
     """Seed 000's kernel with its own config (num_warps=4, two consumer
     groups, 3 buffers): its operands are unmasked pointer loads that read
     2-D blocks of row-major matrices with 16-byte aligned rows, so the
-    producer copies them with the TMA through tensor maps it makes itself
-    (the runtime provides their scratch: the source made no descriptor);
-    384 threads, registers moved, no warning."""
+    producer copies them with the TMA through tensor maps of the kernel's
+    arguments, which the launcher encodes (tilegpu-host-tensor-maps: two
+    more kernel parameters, no global scratch); 384 threads, registers
+    moved, no warning."""
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     with warnings.catch_warnings():
         warnings.simplefilter("error", WarpSpecializationWarning)
@@ -323,13 +324,43 @@ def test_warp_specialization_of_pointer_blocks_copies_with_the_tma(monkeypatch):
                                   grid=(1,))
     producer = k.asm["tilegpu"].split("partition0(")[1]
     assert producer.count("tilegpu.channel_tma_load") == 2
-    assert producer.count('{"tilegpu.synthesized-map"}') == 2
+    assert "make_tensor_descriptor" not in producer
     assert "channel_async_copy" not in producer
     ptx = k.asm["ptx"]
     assert "cp.async.bulk.tensor" in ptx and "cp.async.cg" not in ptx
-    assert "setmaxnreg" in ptx
-    assert k.metadata["global_scratch_implicit"] and k.metadata["global_scratch_size"] == 256
+    assert "setmaxnreg" in ptx and "tensormap" not in ptx
+    assert k.metadata["global_scratch_size"] == 0
+    # a_ptr (0) with row stride stride_am (6); b_ptr (1) with stride_bk (7):
+    # kernel parameters 9 and 10, after the signature's 9 (the unit strides
+    # are specialized away).
+    big = [2**31 - 1, 2**31 - 1]
+    assert k.metadata["host_tensor_maps"] == [
+        dict(param=9, base=0, block=[128, 64], shape=big, shape_args=[-1, -1],
+             strides=[0, 1], stride_args=[6, -1]),
+        dict(param=10, base=1, block=[64, 256], shape=big, shape_args=[-1, -1],
+             strides=[0, 1], stride_args=[7, -1])]
     assert k.metadata["num_threads"] == 384 and k.metadata["spill_stores"] == 0
+
+
+def test_warp_specialization_of_pointer_blocks_of_computed_bases(monkeypatch):
+    """Seed 000's kernel over a batch, its bases offset by the batch's
+    program id: each program's maps differ, so the producer makes them
+    (marked as the compiler's) in global scratch that the runtime provides
+    (the source made no descriptor)."""
+    from pointer_matmul_kernels import batched_seed000_matmul
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = batched_seed000_matmul.warmup(
+            F16, F16, F16, 4096, 4096, 4096, 2**24, 4096, 1, 2**24, 4096, 1, 2**24, 4096, 1,
+            BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4, num_stages=2,
+            num_consumer_groups=2, num_buffers_warp_spec=3, grid=(1,))
+    producer = k.asm["tilegpu"].split("partition0(")[1]
+    assert producer.count("tilegpu.channel_tma_load") == 2
+    assert producer.count('{"tilegpu.synthesized-map"}') == 2
+    assert "fence.proxy.tensormap" in k.asm["ptx"]
+    assert k.metadata["host_tensor_maps"] == []
+    assert k.metadata["global_scratch_implicit"] and k.metadata["global_scratch_size"] == 256
 
 
 def test_warp_specialization_of_masked_pointer_loads_copies_with_cp_async(monkeypatch):

@@ -32,6 +32,16 @@ struct Diagnostic {
   std::string formatted;
 };
 
+/// One tensor map the launcher encodes (the module's
+/// `tilegpu.host-tensor-maps`, see ModuleAttrs.h): kernel argument `param`
+/// is the map of the matrix at pointer argument `base`; each dimension's
+/// size and stride is the argument `*Args[d]` when that is not -1, else
+/// the constant.
+struct HostTensorMap {
+  long long param = 0, base = 0;
+  std::vector<long long> block, shape, shapeArgs, strides, strideArgs;
+};
+
 /// The outcome of an operation on IR text: the printed IR on success, the
 /// diagnostics (possibly some warnings on success) always.
 struct Result {
@@ -44,6 +54,7 @@ struct Result {
   /// `tilegpu.shared-limit`.
   std::map<std::string, long long> integerAttributes;
   std::map<std::string, std::string> stringAttributes;
+  std::vector<HostTensorMap> hostTensorMaps;
 };
 
 /// Parses and verifies `ir`; `bufferName` names it in locations.  On success

@@ -32,6 +32,7 @@ GLOBAL_SCRATCH_ALIGN = "tilegpu.global-scratch-align"
 # Set when only tensor maps the compiler made use it (pointer loads the
 # warp-specialized producer copies with the TMA).
 GLOBAL_SCRATCH_IMPLICIT = "tilegpu.global-scratch-implicit"
+HOST_TENSOR_MAPS = "tilegpu.host-tensor-maps"
 # Warps warp_specialize partitions add to num-warps (convert-tilegpu-to-llvm).
 PARTITION_WARPS = "tilegpu.partition-warps"
 

@@ -184,7 +184,8 @@ class CompiledKernel:
             self.metadata.get("shared", 0), device, self.params or None,
             self.metadata.get("global_scratch_size", 0),
             self.metadata.get("global_scratch_align", 1),
-            self.metadata.get("global_scratch_implicit", False))
+            self.metadata.get("global_scratch_implicit", False),
+            self.metadata.get("host_tensor_maps") or None)
         self._kernels[device] = kernel
         return kernel
 
@@ -561,6 +562,10 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
         # Only maps the compiler made (the source made no descriptor): with
         # no allocator set, the runtime allocates the scratch itself.
         "global_scratch_implicit": bool(attributes.get(attrs.GLOBAL_SCRATCH_IMPLICIT, 0)),
+        # The compiler's tensor maps that are alike in every program: the
+        # launcher encodes them from the arguments and passes them after
+        # the signature's parameters (tilegpu-host-tensor-maps).
+        "host_tensor_maps": attributes.get(attrs.HOST_TENSOR_MAPS, []),
         "capability": capability,
         "ptxas_log": log,
     }

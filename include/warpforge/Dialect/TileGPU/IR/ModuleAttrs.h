@@ -56,6 +56,13 @@ inline constexpr llvm::StringLiteral kGlobalScratchImplicit =
 /// On a `tile.make_tensor_descriptor` the compiler made.
 inline constexpr llvm::StringLiteral kSynthesizedMap =
     "tilegpu.synthesized-map";
+/// The tensor maps the launcher encodes (tilegpu-host-tensor-maps): an
+/// array of {param, base, block, shape, shape_args, strides, stride_args},
+/// one per kernel argument that is such a map.  `param` is that argument,
+/// `base` the pointer argument; each dimension's size and stride is the
+/// argument of `*_args` (sign-extended), or the constant when that is -1.
+inline constexpr llvm::StringLiteral kHostTensorMaps =
+    "tilegpu.host-tensor-maps";
 /// Warps the kernel's tilegpu.warp_specialize partitions add to its
 /// num-warps (set by convert-tilegpu-to-llvm): the launch runs
 /// (num-warps + partition-warps) * 32 threads.

@@ -222,6 +222,38 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
   ];
 }
 
+def TileGPUHostTensorMaps
+    : Pass<"tilegpu-host-tensor-maps", "mlir::ModuleOp"> {
+  let summary = "Encode the compiler's uniform tensor maps at launch";
+  let description = [{
+    A `tile.make_tensor_descriptor` the compiler made
+    (`tilegpu.synthesized-map`: tilegpu-warp-specialize's maps of pointer
+    loads) whose base is a kernel argument and whose sizes and strides are
+    kernel arguments (possibly sign-extended) or constants is the same map
+    in every program: it becomes a new kernel argument of its descriptor
+    type, appended after the others (and captured by each enclosing
+    `tilegpu.warp_specialize`), which the launcher encodes once per launch
+    and passes by value, as it does a host TensorDescriptor.  Programs then
+    neither write a map into global scratch nor fence it, and share one
+    descriptor in the TMA unit's cache.  The module's
+    `tilegpu.host-tensor-maps` records, per such argument, where the
+    launcher finds its base, sizes and strides.  Maps the source makes are
+    left alone (their values are checked where the kernel makes them).
+
+    Example: the producer's
+
+    ```mlir
+    %map = tile.make_tensor_descriptor %a, [%max, %max], [%lda, %c1]
+        {tilegpu.synthesized-map} : !tile.ptr<f16>, !tile.tensordesc<tensor<128x64xf16>>
+    ```
+
+    with `%a` and `%lda` kernel arguments 0 and 3 becomes kernel argument 6
+    and `{param = 6, base = 0, block = [128, 64], shape = [2147483647,
+    2147483647], shape_args = [-1, -1], strides = [0, 1], stride_args =
+    [3, -1]}`.
+  }];
+}
+
 def TileGPULowerChannels : Pass<"tilegpu-lower-channels", "mlir::ModuleOp"> {
   let summary = "Lower channels to full and empty mbarrier rings";
   let description = [{
