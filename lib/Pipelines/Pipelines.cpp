@@ -68,8 +68,11 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   // Warp specialization (num_consumer_groups, tl.range(...,
   // warp_specialize=True)): a producer partition of TMA loads and the
   // consumer warps, joined by a channel, which stays abstract until
-  // tilegpu-to-llvm.
-  pm.addPass(tilegpu::createTileGPUWarpSpecialize());
+  // tilegpu-to-llvm.  Its three steps (tilegpu-warp-specialize's), each
+  // dumped on its own.
+  pm.addPass(tilegpu::createTileGPUWSTaskPartition());
+  pm.addPass(tilegpu::createTileGPUWSBufferAllocation());
+  pm.addPass(tilegpu::createTileGPUWSCodePartition());
   pm.addPass(createCanonicalizerPass());
   // The compiler's tensor maps that every program would make alike are
   // encoded by the launcher instead (kernel arguments).

@@ -164,17 +164,76 @@ def TileGPULowerTMA : Pass<"tilegpu-lower-tma", "mlir::ModuleOp"> {
 }
 
 
-def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
-  let summary = "Split a kernel's product loop into a producer partition "
-                "and consumer warps joined by a channel";
+def TileGPUWSTaskPartition
+    : Pass<"tilegpu-ws-task-partition", "mlir::ModuleOp"> {
+  let summary = "Choose the product loops to warp-specialize and the loads "
+                "their producer copies";
   let description = [{
-    Task, buffer and code partition of automatic warp specialization.  For
-    the loop chosen (marked `tile.warp_specialize`, from `tl.range(...,
-    warp_specialize=True)`, or, when the module's
-    `tilegpu.num-consumer-groups` is positive, every loop of the kernel
-    body with products): the loads that feed its `tilegpu.warp_group_dot`s,
-    with the address computations behind them, go to a producer partition
-    of one warpgroup, which acquires a channel slot, fills it and commits
+    Step 1 of automatic warp specialization.  The loops chosen are those
+    marked `tile.warp_specialize` (from `tl.range(..., warp_specialize=True)`)
+    or, when the module's `tilegpu.num-consumer-groups` is positive, every
+    loop of the kernel body with products.  For each, the loads that feed
+    its `tilegpu.warp_group_dot`s go to a producer and everything else
+    stays with the consumers: the product loop gets `tilegpu.ws.loop` and
+    each load the producer copies `tilegpu.ws.operand = i` (its ring in the
+    channel) and `tilegpu.ws.copy`: `"tma"` for descriptor loads, `"tma-block"`
+    for pointer loads that provably read one 2-D block of a row-major
+    matrix (unmasked, unit column stride, 16-byte rows), `"cp.async"` for
+    other pointer loads.  A loop that cannot be specialized is left as it
+    is, its reason recorded in the module's
+    `tilegpu.warp-specialize-declined` (`{loc, reason}`) for the frontend
+    to warn at the Python line.
+
+    Example: seed 000's loop becomes
+
+    ```mlir
+    scf.for %k = %c0 to %n step %c1 iter_args(...) {
+      %a = tile.load %pa {tilegpu.ws.copy = "tma-block", tilegpu.ws.operand = 0 : i32} : ...
+      %b = tile.load %pb {tilegpu.ws.copy = "tma-block", tilegpu.ws.operand = 1 : i32} : ...
+      ...
+    } {tilegpu.ws.loop}
+    ```
+  }];
+}
+
+def TileGPUWSBufferAllocation
+    : Pass<"tilegpu-ws-buffer-allocation", "mlir::ModuleOp"> {
+  let summary = "Give each warp-specialized loop a channel of "
+                "num-buffers slots";
+  let description = [{
+    Step 2 of automatic warp specialization.  For each loop marked by
+    tilegpu-ws-task-partition (whose marks it checks against the loop), one
+    ring of `num-buffers` shared-memory buffers per operand, in the layout
+    its copy writes (the TMA's boxes, or the product's own layout for
+    cp.async), and a `tilegpu.create_channel` over them, marked
+    `tilegpu.ws.channel`, at the start of the kernel.
+
+    Example:
+
+    ```mlir
+    %ra = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x128x64xf16, #shared, mutable>
+    %rb = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x256xf16, #shared1, mutable>
+    %ch = tilegpu.create_channel %ra, %rb {tilegpu.ws.channel} : ... -> !tilegpu.channel<3>
+    ```
+  }];
+  let options = [
+    Option<"numBuffers", "num-buffers", "int", /*default=*/"0",
+           "Channel slots (0: the module's tilegpu.num-buffers-warp-spec, "
+           "else its num-stages)">,
+  ];
+}
+
+def TileGPUWSCodePartition
+    : Pass<"tilegpu-ws-code-partition", "mlir::ModuleOp"> {
+  let summary = "Split a marked product loop into a producer partition and "
+                "consumer warps joined by its channel";
+  let description = [{
+    Step 3 of automatic warp specialization, on the loops of
+    tilegpu-ws-task-partition with the channels of
+    tilegpu-ws-buffer-allocation (an error at the loop when its marks no
+    longer match it, or it has no channel).  The marked loads, with the
+    address computations behind them, go to a producer partition of one
+    warpgroup, which acquires a channel slot, fills it and commits
     it; the rest of the kernel (the products, the math, the epilogue) stays
     on the kernel's own warps, the consumers, which wait for each slot,
     read the buffers in place and release the slot once their products
@@ -206,10 +265,24 @@ def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
     three; one consumer warpgroup starts with 248 already, and nothing
     moves).
 
-    A loop that cannot be specialized is left as it is, and the reason is
-    recorded in the module's `tilegpu.warp-specialize-declined` (an array of
-    `{loc, reason}`) for the frontend to warn at the Python line.  With
-    `remarks`, each loop specialized gets a remark with its plan.
+    With `remarks`, each loop specialized gets a remark with its plan.
+  }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "A remark at each loop specialized: how each operand is copied "
+           "(tma, tma-block, cp.async), the iter_args the producer "
+           "carries, the slots and the registers">,
+  ];
+}
+
+def TileGPUWarpSpecialize : Pass<"tilegpu-warp-specialize", "mlir::ModuleOp"> {
+  let summary = "Automatic warp specialization: task partition, buffer "
+                "allocation and code partition in a row";
+  let description = [{
+    Runs tilegpu-ws-task-partition, tilegpu-ws-buffer-allocation and
+    tilegpu-ws-code-partition (see each), with their options; the JIT's
+    step.  Each can be run on its own by name to read the IR between
+    them.
   }];
   let options = [
     Option<"numBuffers", "num-buffers", "int", /*default=*/"0",

@@ -1,19 +1,20 @@
-//===- PartitionLoop.cpp - Producer and consumer warps for a product loop -===//
+//===- CodePartition.cpp - Producer and consumer warps for a product loop -===//
 //
-// Automatic warp specialization, task and code partition (seed 000; seed
-// 004 gives the code's shape).  A product loop
+// tilegpu-ws-code-partition (see TaskPartition.h for the three steps).  A
+// loop tilegpu-ws-task-partition marked, with the channel
+// tilegpu-ws-buffer-allocation made for it,
 //
+//   %ch = create_channel %ra, %rb
 //   scf.for %k {
-//     %a = tile.descriptor_load %da[%m, %k * BK]      (address math: scalars)
-//     %b = tile.descriptor_load %db[%n, %k * BK]
+//     %a = tile.descriptor_load %da[%m, %k * BK] {tilegpu.ws.operand = 0}
+//     %b = tile.descriptor_load %db[%n, %k * BK] {tilegpu.ws.operand = 1}
 //     %sa = tilegpu.local_alloc %a ; %sb = tilegpu.local_alloc (trans %b)
 //     %acc' = tilegpu.warp_group_dot %sa, %sb, %acc ; wait {pendings = 0}
-//   }
+//   } {tilegpu.ws.loop}
 //   epilogue
 //
 // becomes
 //
-//   %ra, %rb = rings of N buffers ; %ch = create_channel %ra, %rb
 //   tilegpu.warp_specialize(%ch, captured arguments...)
 //   default {                       the kernel's warps: consumers
 //     scf.for %k iter_args(%c = 0) {
@@ -32,14 +33,14 @@
 //     }
 //   }
 //
-// Why this split: the producer needs nothing the consumers compute (its
-// loop bounds and addresses come from the kernel's arguments), so it runs
-// ahead by up to N slots and the consumers find their operands landed;
-// the consumers keep everything that holds the tile's registers.  The
-// whole kernel body moves into the default region, so the producer's warps
-// never run code laid out for the consumers' warps; what the producer
-// needs is cloned into its partition from the kernel's arguments (scalar,
-// side-effect-free ops only).
+// The whole kernel body moves into the default region, so the producer's
+// warps never run code laid out for the consumers' warps; what the
+// producer needs is cloned into its partition from the kernel's arguments
+// (scalar, side-effect-free ops, tensors re-laid on its 4 warps).  Both
+// loops count their uses of the channel, from which
+// tilegpu-lower-channels derives slot and phase; in a persistent kernel
+// the count runs on across tiles, so the producer runs ahead into the next
+// tile while the consumers finish this one's epilogue.
 //
 // A slot is released after the wait for the products that read it (the
 // loop's `warp_group_dot_wait {pendings = 0}` retires them), never before:
@@ -47,358 +48,32 @@
 // reads.  Data partition among consumer warpgroups is the wgmma layout's:
 // its warps split the tile's rows.
 //
-// What declines (the loop stays as it is, with the reason recorded for the
-// frontend's warning): no product reading loads the producer can copy;
-// addresses that depend on what the consumers compute or the tile loop
-// carries; pointers the loop advances that the consumers also read;
-// descriptors made inside a loop (the producer makes kernel-level ones
-// itself); loops nested deeper than a tile loop; products without a full
-// wait in the loop.  Pointer loads (not descriptors) are copied with
-// cp.async: the producer redoes their address math on its own warps.
-//
 //===----------------------------------------------------------------------===//
 
-#include "../Pipeliner/PipelineAnalysis.h"
+#include "TaskPartition.h"
 #include "../TMAUtility.h"
-#include "PointerBlock.h"
 
 #include "warpforge/Dialect/Tile/IR/Tile.h"
-#include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace warpforge::tilegpu {
-#define GEN_PASS_DEF_TILEGPUWARPSPECIALIZE
+#define GEN_PASS_DEF_TILEGPUWSCODEPARTITION
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace warpforge::tilegpu
 
 using namespace mlir;
 using namespace warpforge;
 using namespace warpforge::tilegpu;
+using namespace warpforge::tilegpu::ws;
 
 namespace {
-
-constexpr int kProducerWarps = 4;
-
-/// What the producer of one loop needs.
-struct Plan {
-  scf::ForOp loop;
-  /// The persistent tile loop around `loop`, when there is one: the
-  /// producer runs it too, counting channel uses across tiles.
-  scf::ForOp tileLoop;
-  /// The products' operands, each a descriptor load (TMA) or a pointer
-  /// load (cp.async), in order of first use.
-  SmallVector<PipelinedLoad> operands;
-  /// For each pointer operand, the 2-D block it provably reads
-  /// (PointerBlock.h): the producer copies it with the TMA, through a
-  /// tensor map it makes, instead of cp.async.
-  SmallVector<std::optional<PointerBlock>> blocks;
-  /// Iter_args of the product loop that only the loads' addresses use
-  /// (pointers advanced every iteration): the consumers drop them, the
-  /// producer carries those its cp.async copies read.
-  SetVector<unsigned> carried, producerCarried;
-  /// Ops to clone into the producer, each in program order: those of the
-  /// kernel body (bounds), of the tile loop's body (tile coordinates) and
-  /// of the product loop's (per-iteration addresses).
-  SmallVector<Operation *> outerSlice, tileSlice, innerSlice;
-  /// Kernel arguments the producer uses.
-  SetVector<Value> captures;
-  /// The products' waits that retire every read of the slot.
-  Operation *lastWait = nullptr;
-};
-
-/// The type `type` has in the producer partition: tensors of the kernel's
-/// warps' blocked layouts (or slices of them) get the same layout on the
-/// producer's warps.  Null when the layout has no such counterpart.
-Type getProducerType(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return type;
-  Attribute layout =
-      tensor.getEncoding()
-          ? getBlockedLikeForWarps(tensor.getEncoding(), kProducerWarps)
-          : Attribute();
-  if (!layout)
-    return {};
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
-                               layout);
-}
-
-/// Adds the ops computing `value` to the plan; fails with the reason when
-/// the producer cannot compute it alone.
-LogicalResult collectSlice(Value value, Plan &plan, DenseSet<Operation *> &seen,
-                           std::string &why) {
-  Block *body = plan.loop.getBody();
-  if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (arg.getOwner() == body) {
-      if (arg == plan.loop.getInductionVar())
-        return success();
-      // A pointer the loop advances: the producer carries it, from its
-      // first value to what each iteration yields.
-      unsigned index = arg.getArgNumber() - plan.loop.getNumInductionVars();
-      if (!plan.carried.insert(index))
-        return success();
-      if (!getProducerType(arg.getType())) {
-        why = "the loads' addresses depend on a value the loop carries";
-        return failure();
-      }
-      Operation *yield = body->getTerminator();
-      if (failed(collectSlice(plan.loop.getInitArgs()[index], plan, seen,
-                              why)) ||
-          failed(collectSlice(yield->getOperand(index), plan, seen, why)))
-        return failure();
-      return success();
-    }
-    if (plan.tileLoop && arg.getOwner() == plan.tileLoop.getBody()) {
-      if (arg == plan.tileLoop.getInductionVar())
-        return success();
-      why = "the loads' addresses depend on a value the tile loop carries";
-      return failure();
-    }
-    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp())) {
-      plan.captures.insert(arg);
-      return success();
-    }
-    why = "the loads' addresses depend on a value of an enclosing region";
-    return failure();
-  }
-  Operation *op = value.getDefiningOp();
-  if (!seen.insert(op).second)
-    return success();
-  if (isa<tile::MakeTensorDescriptorOp>(op)) {
-    // A device-side descriptor the producer makes itself, once: its thread
-    // 0 writes the tensor map (a global-scratch slot of the producer's
-    // own) and issues every copy through it.  Made in a loop, the producer
-    // would rewrite the map while copies through it may be in flight.
-    if (!isa<FunctionOpInterface>(op->getParentOp())) {
-      why = "a tensor descriptor the loads use is made inside a loop; make "
-            "it once, before the loops";
-      return failure();
-    }
-    for (Value operand : op->getOperands())
-      if (failed(collectSlice(operand, plan, seen, why)))
-        return failure();
-    return success();
-  }
-  // Address math the producer's warps can redo: side-effect free, no
-  // regions, tensors in blocked layouts (re-laid on the producer's warps),
-  // and no layout conversion (it would need scratch shared memory the
-  // partitions do not have).
-  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
-      isa<ConvertLayoutOp>(op) ||
-      llvm::any_of(op->getResultTypes(),
-                   [](Type t) { return !getProducerType(t); })) {
-    why = "the loads' addresses need '" + op->getName().getStringRef().str() +
-          "', which the producer warps cannot compute";
-    return failure();
-  }
-  for (Value operand : op->getOperands())
-    if (failed(collectSlice(operand, plan, seen, why)))
-      return failure();
-  return success();
-}
-
-/// Whether what the loop carries for the producer is the producer's alone:
-/// the carried pointers' values reach only the loads the producer takes
-/// and their own next values, and nothing reads them after the loop.
-LogicalResult checkCarried(Plan &plan, const DenseSet<Operation *> &seen,
-                           std::string &why) {
-  scf::ForOp loop = plan.loop;
-  Operation *yield = loop.getBody()->getTerminator();
-  DenseSet<Operation *> loads;
-  for (PipelinedLoad &operand : plan.operands)
-    loads.insert(operand.getLoadOp());
-  for (unsigned index : plan.carried) {
-    if (!loop.getResult(index).use_empty()) {
-      why = "a value the loop advances for the loads' addresses is used "
-            "after the loop";
-      return failure();
-    }
-    SmallVector<Value> worklist{loop.getRegionIterArgs()[index]};
-    DenseSet<Operation *> visited;
-    while (!worklist.empty()) {
-      Value value = worklist.pop_back_val();
-      for (OpOperand &use : value.getUses()) {
-        Operation *user = use.getOwner();
-        if ((user == yield && use.getOperandNumber() == index) ||
-            loads.contains(user))
-          continue;
-        if (user != yield && seen.contains(user)) {
-          if (visited.insert(user).second)
-            llvm::append_range(worklist, user->getResults());
-          continue;
-        }
-        why = "a value the loop advances for the loads' addresses is also "
-              "used by '" +
-              user->getName().getStringRef().str() + "'";
-        return failure();
-      }
-    }
-  }
-  return success();
-}
-
-/// The loops of `loop`'s body (not nested deeper) that run products.
-SmallVector<scf::ForOp> getProductLoops(scf::ForOp loop) {
-  SmallVector<scf::ForOp> found;
-  for (Operation &op : *loop.getBody())
-    if (auto inner = dyn_cast<scf::ForOp>(op))
-      if (llvm::any_of(inner.getBody()->getOperations(), [](Operation &o) {
-            return isa<WarpGroupDotOp>(o);
-          }))
-        found.push_back(inner);
-  return found;
-}
-
-FailureOr<Plan> analyze(scf::ForOp loop,
-                        const ModuleAxisInfoAnalysis &axisInfo,
-                        std::string &why) {
-  Plan plan;
-  plan.loop = loop;
-  // A persistent kernel: the loop asked for (or found) is the tile loop,
-  // and its one loop of products is what the producer feeds.
-  if (auto parent = dyn_cast<scf::ForOp>(loop->getParentOp())) {
-    plan.tileLoop = parent;
-    plan.loop = loop;
-  }
-  if (!plan.tileLoop && llvm::none_of(loop.getBody()->getOperations(),
-                                      [](Operation &o) {
-                                        return isa<WarpGroupDotOp>(o);
-                                      })) {
-    SmallVector<scf::ForOp> inner = getProductLoops(loop);
-    if (inner.size() > 1) {
-      why = "the tile loop has more than one loop of tl.dot products";
-      return failure();
-    }
-    if (inner.size() == 1) {
-      plan.tileLoop = loop;
-      plan.loop = inner.front();
-      loop = inner.front();
-    }
-  }
-  Operation *kernelScope = plan.tileLoop ? plan.tileLoop->getParentOp()
-                                         : loop->getParentOp();
-  if (!isa<FunctionOpInterface>(kernelScope)) {
-    why = "the loop is nested deeper than a tile loop in the kernel";
-    return failure();
-  }
-  SmallVector<WarpGroupDotOp> dots;
-  for (Operation &op : *loop.getBody())
-    if (auto dot = dyn_cast<WarpGroupDotOp>(op))
-      dots.push_back(dot);
-  if (dots.empty()) {
-    why = "the loop has no tl.dot on wgmma";
-    return failure();
-  }
-  DenseSet<Operation *> seenAllocs;
-  for (WarpGroupDotOp dot : dots) {
-    for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
-      auto alloc = operand.getDefiningOp<LocalAllocOp>();
-      if (alloc && !seenAllocs.insert(alloc).second)
-        continue;
-      std::optional<PipelinedLoad> load =
-          isa<MemDescType>(operand.getType())
-              ? matchPipelinableLoad(operand, loop.getBody(), axisInfo)
-              : std::nullopt;
-      if (!load && alloc)
-        if (std::optional<TMAOperand> tma = matchTMAOperand(alloc))
-          if (loop->isAncestor(tma->load.getDesc().getParentRegion()->getParentOp())) {
-            why = "a tensor descriptor the loads use is made inside a loop; "
-                  "make it once, before the loops";
-            return failure();
-          }
-      if (!load) {
-        why = "a product's operand is not a load in the loop that only "
-              "products read and the producer can copy (a descriptor load, "
-              "or a pointer load in contiguous, aligned 4-byte pieces with "
-              "masked-off elements zero)";
-        return failure();
-      }
-      plan.operands.push_back(*load);
-      plan.blocks.push_back(
-          load->isTMA() ? std::nullopt
-                        : matchPointerBlock(load->load, load->alloc, loop,
-                                            axisInfo));
-    }
-  }
-  // Every product retired in the loop: the slot is released after the last
-  // full wait.
-  for (WarpGroupDotOp dot : dots) {
-    Operation *wait = nullptr;
-    for (Operation *user : dot->getUsers())
-      if (auto w = dyn_cast<WarpGroupDotWaitOp>(user))
-        if (w.getPendings() == 0 && w->getBlock() == loop.getBody())
-          wait = w;
-    if (!wait) {
-      why = "a product is not waited for in the loop";
-      return failure();
-    }
-    if (!plan.lastWait || plan.lastWait->isBeforeInBlock(wait))
-      plan.lastWait = wait;
-  }
-  DenseSet<Operation *> seen;
-  for (Value bound :
-       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
-    if (failed(collectSlice(bound, plan, seen, why)))
-      return failure();
-  for (PipelinedLoad &operand : plan.operands) {
-    SmallVector<Value> needs;
-    if (operand.isTMA()) {
-      needs.push_back(operand.descLoad.getDesc());
-      llvm::append_range(needs, operand.descLoad.getIndices());
-    } else {
-      needs.push_back(operand.load.getPtr());
-      if (Value mask = operand.load.getMask())
-        needs.push_back(mask);
-      if (Value other = operand.load.getOther())
-        needs.push_back(other);
-    }
-    for (Value value : needs)
-      if (failed(collectSlice(value, plan, seen, why)))
-        return failure();
-  }
-  // What the producer's tensor maps and block coordinates need.
-  for (std::optional<PointerBlock> &block : plan.blocks) {
-    if (!block)
-      continue;
-    for (Value value :
-         {block->base, block->stride.value, block->row.value, block->col.value})
-      if (value && failed(collectSlice(value, plan, seen, why)))
-        return failure();
-  }
-  if (failed(checkCarried(plan, seen, why)))
-    return failure();
-  plan.producerCarried = plan.carried;
-  for (std::optional<PointerBlock> &block : plan.blocks)
-    if (block)
-      plan.producerCarried.remove(block->iterArg);
-  if (plan.tileLoop)
-    for (Value bound : {plan.tileLoop.getLowerBound(),
-                        plan.tileLoop.getUpperBound(),
-                        plan.tileLoop.getStep()})
-      if (failed(collectSlice(bound, plan, seen, why)))
-        return failure();
-  // Program order: the kernel body, the tile loop's, the product loop's.
-  kernelScope->walk([&](Operation *op) {
-    if (!seen.contains(op))
-      return;
-    if (loop->isAncestor(op))
-      plan.innerSlice.push_back(op);
-    else if (plan.tileLoop && plan.tileLoop->isAncestor(op))
-      plan.tileSlice.push_back(op);
-    else
-      plan.outerSlice.push_back(op);
-  });
-  return plan;
-}
 
 /// Per-thread registers for the producer and each consumer warpgroup:
 /// their sum over the CTA's warpgroups stays within the 512 registers per
@@ -483,8 +158,8 @@ scf::ForOp eraseIterArgs(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.eraseOp(loop);
   return newLoop;
 }
-
-void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
+void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
+                bool remarks) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
@@ -493,30 +168,15 @@ void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
   IRRewriter rewriter(ctx);
   OpBuilder b(ctx);
 
-  // The rings and the channel, before everything.
-  b.setInsertionPointToStart(&entry);
-  SmallVector<Value> rings;
+  // The channel and its rings, from tilegpu-ws-buffer-allocation.
+  channelOp->removeAttr(kChannelMark);
+  Value channel = channelOp.getResult();
+  SmallVector<Value> rings(channelOp->getOperands());
+  int64_t numBuffers = cast<ChannelType>(channel.getType()).getNumBuffers();
   bool pointerCopies = false;
-  for (auto [operand, block] : llvm::zip(plan.operands, plan.blocks)) {
-    MemDescType ring;
-    if (operand.isTMA()) {
-      ring = getTMABufferType(
-          operand.descLoad.getDesc().getType().getBlockType(), numBuffers);
-    } else if (block) {
-      // The TMA's layout, which matchPointerBlock checked is the product's.
-      ring = getTMABufferType(block->blockType, numBuffers);
-    } else {
-      // cp.async writes the layout the product reads.
-      MemDescType want = operand.alloc.getType();
-      ring = MemDescType::get(ctx, want.getShape(), want.getElementType(),
-                              want.getEncoding(), /*isMutable=*/true,
-                              numBuffers);
-      pointerCopies = true;
-    }
-    rings.push_back(LocalAllocOp::create(b, loc, ring, Value()));
-  }
-  Value channel = CreateChannelOp::create(
-      b, loc, ChannelType::get(ctx, numBuffers), rings);
+  for (unsigned i = 0; i < plan.operands.size(); ++i)
+    pointerCopies |= getCopyKind(plan, i) == "cp.async";
+  b.setInsertionPointAfter(channelOp);
 
   // The warp_specialize op takes the rest of the kernel body.
   auto ws = WarpSpecializeOp::create(
@@ -756,6 +416,7 @@ void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
                 .getResult()};
       }));
   newLoop->setAttr("tilegpu.partition", b.getStringAttr("consumer"));
+  newLoop->removeAttr(kLoopMark);
   // Where the carried pointers' first values are computed.
   Block *scope = defaultBlock;
   if (scf::ForOp tileLoop = plan.tileLoop) {
@@ -822,78 +483,55 @@ void specialize(Plan &plan, int numBuffers, int numWarps, bool remarks) {
   eraseDeadOps(*scope);
 }
 
-struct WarpSpecializePass
-    : public tilegpu::impl::TileGPUWarpSpecializeBase<WarpSpecializePass> {
-  using TileGPUWarpSpecializeBase::TileGPUWarpSpecializeBase;
+} // namespace
+
+LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
+  // Every loop is analyzed before any is rewritten: the axis analysis
+  // describes the module as it was.
+  ModuleAxisInfoAnalysis axisInfo(module);
+  SmallVector<std::pair<Plan, CreateChannelOp>, 1> work;
+  WalkResult walk = module.walk([&](scf::ForOp loop) {
+    if (!loop->hasAttr(kLoopMark))
+      return WalkResult::advance();
+    FailureOr<Plan> plan = getMarkedPlan(loop, axisInfo);
+    if (failed(plan))
+      return WalkResult::interrupt();
+    CreateChannelOp channel;
+    loop->getParentOfType<FunctionOpInterface>().walk(
+        [&](CreateChannelOp op) {
+          if (op->hasAttr(kChannelMark))
+            channel = op;
+        });
+    if (!channel) {
+      loop.emitError("no channel for this loop's producer: run "
+                     "tilegpu-ws-buffer-allocation first");
+      return WalkResult::interrupt();
+    }
+    if (channel.getNumOperands() != plan->operands.size()) {
+      loop.emitError("the channel has ")
+          << channel.getNumOperands() << " rings for "
+          << plan->operands.size() << " operands";
+      return WalkResult::interrupt();
+    }
+    work.emplace_back(std::move(*plan), channel);
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  for (auto &[plan, channel] : work)
+    specialize(plan, channel, getNumWarps(module), remarks);
+  return success();
+}
+
+namespace {
+
+struct CodePartitionPass
+    : public tilegpu::impl::TileGPUWSCodePartitionBase<CodePartitionPass> {
+  using TileGPUWSCodePartitionBase::TileGPUWSCodePartitionBase;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    bool everyLoop = getNumConsumerGroups(module) > 0;
-    int buffers = numBuffers > 0 ? int(numBuffers)
-                  : getNumBuffersWarpSpec(module) > 0
-                      ? getNumBuffersWarpSpec(module)
-                      : getNumStages(module);
-    SmallVector<scf::ForOp> loops;
-    module.walk([&](scf::ForOp loop) {
-      if (loop->hasAttr(tile::TileDialect::kWarpSpecialize) ||
-          (everyLoop &&
-           llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
-             return isa<WarpGroupDotOp>(op);
-           })))
-        loops.push_back(loop);
-    });
-    // A tile loop asked for takes its product loop along: the product
-    // loop is not a candidate of its own.
-    llvm::SmallPtrSet<Operation *, 8> asked;
-    for (scf::ForOp loop : loops)
-      asked.insert(loop);
-    llvm::erase_if(loops, [&](scf::ForOp loop) {
-      for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
-        if (asked.contains(p))
-          return true;
-      return false;
-    });
-    SmallVector<Attribute> declined;
-    DenseSet<Operation *> specializedFuncs;
-    Builder b(module.getContext());
-    // Every loop is analyzed before any is rewritten: the axis analysis
-    // describes the module as it was.
-    ModuleAxisInfoAnalysis axisInfo(module);
-    SmallVector<Plan, 1> plans;
-    for (scf::ForOp loop : loops) {
-      std::string why;
-      FailureOr<Plan> plan = analyze(loop, axisInfo, why);
-      Operation *func = loop->getParentOfType<FunctionOpInterface>();
-      if (succeeded(plan) && func && specializedFuncs.contains(func)) {
-        why = "the kernel has another warp-specialized loop; only one is "
-              "supported";
-        plan = failure();
-      }
-      if (failed(plan)) {
-        loop->removeAttr(tile::TileDialect::kWarpSpecialize);
-        declined.push_back(b.getDictionaryAttr(
-            {b.getNamedAttr("loc", LocationAttr(loop.getLoc())),
-             b.getNamedAttr("reason", b.getStringAttr(why))}));
-        continue;
-      }
-      loop->removeAttr(tile::TileDialect::kWarpSpecialize);
-      specializedFuncs.insert(func);
-      plans.push_back(std::move(*plan));
-    }
-    for (Plan &plan : plans)
-      specialize(plan, buffers, getNumWarps(module), remarks);
-    // Warp specialization asked for the whole kernel, and no loop to take
-    // it: say so at the kernel.
-    if (everyLoop && loops.empty())
-      module.walk([&](FunctionOpInterface func) {
-        declined.push_back(b.getDictionaryAttr(
-            {b.getNamedAttr("loc", LocationAttr(func->getLoc())),
-             b.getNamedAttr("reason",
-                            b.getStringAttr("the kernel has no loop of "
-                                            "tl.dot products to specialize"))}));
-      });
-    if (!declined.empty())
-      module->setAttr(tilegpu::attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
+    if (failed(ws::runCodePartition(getOperation(), remarks)))
+      signalPassFailure();
   }
 };
 

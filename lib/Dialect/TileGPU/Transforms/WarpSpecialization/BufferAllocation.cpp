@@ -1,0 +1,104 @@
+//===- BufferAllocation.cpp - A channel of slots per specialized loop ----===//
+//
+// tilegpu-ws-buffer-allocation (see TaskPartition.h for the three steps).
+// Each loop tilegpu-ws-task-partition marked gets, at the start of its
+// kernel, one ring of num-buffers buffers per operand and a channel over
+// them:
+//
+//   %ra = tilegpu.local_alloc : !tilegpu.memdesc<3x128x64xf16, ...>
+//   %rb = tilegpu.local_alloc : !tilegpu.memdesc<3x64x256xf16, ...>
+//   %ch = tilegpu.create_channel %ra, %rb {tilegpu.ws.channel}
+//       : ... -> !tilegpu.channel<3>
+//
+// Each ring is in the layout its copy writes: the TMA's (NVMMA-swizzled
+// boxes, TMA.h) for descriptor loads and pointer blocks, which
+// tilegpu-ws-task-partition checked is the layout the product reads;
+// the product's own for cp.async copies.  Slot s of every ring belongs to
+// the channel's slot s: one acquire, wait and release covers all the
+// operands of an iteration.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TaskPartition.h"
+#include "../TMAUtility.h"
+
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPUWSBUFFERALLOCATION
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kLoopMark))
+      loops.push_back(loop);
+  });
+  if (loops.empty())
+    return success();
+  if (numBuffers < 1) {
+    loops.front().emitError("warp specialization needs at least one "
+                            "buffer per operand, got num-buffers = ")
+        << numBuffers;
+    return failure();
+  }
+  ModuleAxisInfoAnalysis axisInfo(module);
+  for (scf::ForOp loop : loops) {
+    FailureOr<Plan> plan = getMarkedPlan(loop, axisInfo);
+    if (failed(plan))
+      return failure();
+    MLIRContext *ctx = loop.getContext();
+    Location loc = loop.getLoc();
+    auto func = loop->getParentOfType<FunctionOpInterface>();
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    SmallVector<Value> rings;
+    for (auto [operand, block] : llvm::zip(plan->operands, plan->blocks)) {
+      MemDescType ring;
+      if (operand.isTMA()) {
+        ring = getTMABufferType(
+            operand.descLoad.getDesc().getType().getBlockType(), numBuffers);
+      } else if (block) {
+        ring = getTMABufferType(block->blockType, numBuffers);
+      } else {
+        MemDescType want = operand.alloc.getType();
+        ring = MemDescType::get(ctx, want.getShape(), want.getElementType(),
+                                want.getEncoding(), /*isMutable=*/true,
+                                numBuffers);
+      }
+      rings.push_back(LocalAllocOp::create(b, loc, ring, Value()));
+    }
+    auto channel = CreateChannelOp::create(
+        b, loc, ChannelType::get(ctx, numBuffers), rings);
+    channel->setAttr(kChannelMark, b.getUnitAttr());
+  }
+  return success();
+}
+
+namespace {
+
+struct BufferAllocationPass
+    : public tilegpu::impl::TileGPUWSBufferAllocationBase<
+          BufferAllocationPass> {
+  using TileGPUWSBufferAllocationBase::TileGPUWSBufferAllocationBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    int buffers = numBuffers > 0 ? int(numBuffers)
+                  : getNumBuffersWarpSpec(module) > 0
+                      ? getNumBuffersWarpSpec(module)
+                      : getNumStages(module);
+    if (failed(ws::runBufferAllocation(module, buffers)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,461 @@
+//===- TaskPartition.cpp - Which loads the producer copies ---------------===//
+//
+// tilegpu-ws-task-partition (see TaskPartition.h for the three steps).  A
+// product loop
+//
+//   scf.for %k {
+//     %a = tile.descriptor_load %da[%m, %k * BK]      (address math: scalars)
+//     %b = tile.load %b_ptrs                          (pointers the loop advances)
+//     %sa = tilegpu.local_alloc %a ; %sb = tilegpu.local_alloc %b
+//     %acc' = tilegpu.warp_group_dot %sa, %sb, %acc ; wait {pendings = 0}
+//   }
+//
+// is specialized when every product's operand is a load only products
+// read, whose address math the producer's warps can redo from the
+// kernel's arguments (and the tile loop's index, for a persistent
+// kernel): the loads go to the producer, everything else (the products,
+// the math, the epilogue) stays with the consumers.  Why this split: the
+// producer needs nothing the consumers compute, so it runs ahead by up to
+// a ring of slots and the consumers find their operands landed; the
+// consumers keep everything that holds the tile's registers.
+//
+// How each operand is copied: a descriptor load with the TMA; a pointer
+// load that provably reads one 2-D block of a row-major matrix
+// (PointerBlock.h) with the TMA through a tensor map of the compiler's;
+// any other pointer load with cp.async, its address math redone on the
+// producer's warps (the kernel's blocked layouts scaled to 4 warps) and
+// the pointers the loop advances carried by the producer.
+//
+// What declines (the loop is left as it is, with the reason recorded on
+// the module for the frontend's warning at the Python line): no product
+// reading loads the producer can copy; addresses that depend on what the
+// consumers compute or the tile loop carries; pointers the loop advances
+// that the consumers also read or that are used after the loop;
+// descriptors made inside a loop (the producer makes kernel-level ones
+// itself); loops nested deeper than a tile loop; products without a full
+// wait in the loop; a second specialized loop in one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TaskPartition.h"
+#include "../TMAUtility.h"
+
+#include "warpforge/Dialect/Tile/IR/Tile.h"
+#include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
+#include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPUWSTASKPARTITION
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace warpforge::tilegpu::ws {
+
+/// The type `type` has in the producer partition: tensors of the kernel's
+/// warps' blocked layouts (or slices of them) get the same layout on the
+/// producer's warps.  Null when the layout has no such counterpart.
+Type getProducerType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  Attribute layout =
+      tensor.getEncoding()
+          ? getBlockedLikeForWarps(tensor.getEncoding(), kProducerWarps)
+          : Attribute();
+  if (!layout)
+    return {};
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+/// Adds the ops computing `value` to the plan; fails with the reason when
+/// the producer cannot compute it alone.
+static LogicalResult collectSlice(Value value, Plan &plan,
+                                  DenseSet<Operation *> &seen,
+                                  std::string &why) {
+  Block *body = plan.loop.getBody();
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    if (arg.getOwner() == body) {
+      if (arg == plan.loop.getInductionVar())
+        return success();
+      // A pointer the loop advances: the producer carries it, from its
+      // first value to what each iteration yields.
+      unsigned index = arg.getArgNumber() - plan.loop.getNumInductionVars();
+      if (!plan.carried.insert(index))
+        return success();
+      if (!getProducerType(arg.getType())) {
+        why = "the loads' addresses depend on a value the loop carries";
+        return failure();
+      }
+      Operation *yield = body->getTerminator();
+      if (failed(collectSlice(plan.loop.getInitArgs()[index], plan, seen,
+                              why)) ||
+          failed(collectSlice(yield->getOperand(index), plan, seen, why)))
+        return failure();
+      return success();
+    }
+    if (plan.tileLoop && arg.getOwner() == plan.tileLoop.getBody()) {
+      if (arg == plan.tileLoop.getInductionVar())
+        return success();
+      why = "the loads' addresses depend on a value the tile loop carries";
+      return failure();
+    }
+    if (isa<FunctionOpInterface>(arg.getOwner()->getParentOp())) {
+      plan.captures.insert(arg);
+      return success();
+    }
+    why = "the loads' addresses depend on a value of an enclosing region";
+    return failure();
+  }
+  Operation *op = value.getDefiningOp();
+  if (!seen.insert(op).second)
+    return success();
+  if (isa<tile::MakeTensorDescriptorOp>(op)) {
+    // A device-side descriptor the producer makes itself, once: its thread
+    // 0 writes the tensor map (a global-scratch slot of the producer's
+    // own) and issues every copy through it.  Made in a loop, the producer
+    // would rewrite the map while copies through it may be in flight.
+    if (!isa<FunctionOpInterface>(op->getParentOp())) {
+      why = "a tensor descriptor the loads use is made inside a loop; make "
+            "it once, before the loops";
+      return failure();
+    }
+    for (Value operand : op->getOperands())
+      if (failed(collectSlice(operand, plan, seen, why)))
+        return failure();
+    return success();
+  }
+  // Address math the producer's warps can redo: side-effect free, no
+  // regions, tensors in blocked layouts (re-laid on the producer's warps),
+  // and no layout conversion (it would need scratch shared memory the
+  // partitions do not have).
+  if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+      isa<ConvertLayoutOp>(op) ||
+      llvm::any_of(op->getResultTypes(),
+                   [](Type t) { return !getProducerType(t); })) {
+    why = "the loads' addresses need '" + op->getName().getStringRef().str() +
+          "', which the producer warps cannot compute";
+    return failure();
+  }
+  for (Value operand : op->getOperands())
+    if (failed(collectSlice(operand, plan, seen, why)))
+      return failure();
+  return success();
+}
+
+/// Whether what the loop carries for the producer is the producer's alone:
+/// the carried pointers' values reach only the loads the producer takes
+/// and their own next values, and nothing reads them after the loop.
+static LogicalResult checkCarried(Plan &plan,
+                                  const DenseSet<Operation *> &seen,
+                                  std::string &why) {
+  scf::ForOp loop = plan.loop;
+  Operation *yield = loop.getBody()->getTerminator();
+  DenseSet<Operation *> loads;
+  for (PipelinedLoad &operand : plan.operands)
+    loads.insert(operand.getLoadOp());
+  for (unsigned index : plan.carried) {
+    if (!loop.getResult(index).use_empty()) {
+      why = "a value the loop advances for the loads' addresses is used "
+            "after the loop";
+      return failure();
+    }
+    SmallVector<Value> worklist{loop.getRegionIterArgs()[index]};
+    DenseSet<Operation *> visited;
+    while (!worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (OpOperand &use : value.getUses()) {
+        Operation *user = use.getOwner();
+        if ((user == yield && use.getOperandNumber() == index) ||
+            loads.contains(user))
+          continue;
+        if (user != yield && seen.contains(user)) {
+          if (visited.insert(user).second)
+            llvm::append_range(worklist, user->getResults());
+          continue;
+        }
+        why = "a value the loop advances for the loads' addresses is also "
+              "used by '" +
+              user->getName().getStringRef().str() + "'";
+        return failure();
+      }
+    }
+  }
+  return success();
+}
+
+/// The loops of `loop`'s body (not nested deeper) that run products.
+static SmallVector<scf::ForOp> getProductLoops(scf::ForOp loop) {
+  SmallVector<scf::ForOp> found;
+  for (Operation &op : *loop.getBody())
+    if (auto inner = dyn_cast<scf::ForOp>(op))
+      if (llvm::any_of(inner.getBody()->getOperations(), [](Operation &o) {
+            return isa<WarpGroupDotOp>(o);
+          }))
+        found.push_back(inner);
+  return found;
+}
+
+FailureOr<Plan> analyze(scf::ForOp loop,
+                        const ModuleAxisInfoAnalysis &axisInfo,
+                        std::string &why) {
+  Plan plan;
+  plan.loop = loop;
+  // A persistent kernel: the loop asked for (or found) is the tile loop,
+  // and its one loop of products is what the producer feeds.
+  if (auto parent = dyn_cast<scf::ForOp>(loop->getParentOp())) {
+    plan.tileLoop = parent;
+    plan.loop = loop;
+  }
+  if (!plan.tileLoop && llvm::none_of(loop.getBody()->getOperations(),
+                                      [](Operation &o) {
+                                        return isa<WarpGroupDotOp>(o);
+                                      })) {
+    SmallVector<scf::ForOp> inner = getProductLoops(loop);
+    if (inner.size() > 1) {
+      why = "the tile loop has more than one loop of tl.dot products";
+      return failure();
+    }
+    if (inner.size() == 1) {
+      plan.tileLoop = loop;
+      plan.loop = inner.front();
+      loop = inner.front();
+    }
+  }
+  Operation *kernelScope = plan.tileLoop ? plan.tileLoop->getParentOp()
+                                         : loop->getParentOp();
+  if (!isa<FunctionOpInterface>(kernelScope)) {
+    why = "the loop is nested deeper than a tile loop in the kernel";
+    return failure();
+  }
+  SmallVector<WarpGroupDotOp> dots;
+  for (Operation &op : *loop.getBody())
+    if (auto dot = dyn_cast<WarpGroupDotOp>(op))
+      dots.push_back(dot);
+  if (dots.empty()) {
+    why = "the loop has no tl.dot on wgmma";
+    return failure();
+  }
+  DenseSet<Operation *> seenAllocs;
+  for (WarpGroupDotOp dot : dots) {
+    for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
+      auto alloc = operand.getDefiningOp<LocalAllocOp>();
+      if (alloc && !seenAllocs.insert(alloc).second)
+        continue;
+      std::optional<PipelinedLoad> load =
+          isa<MemDescType>(operand.getType())
+              ? matchPipelinableLoad(operand, loop.getBody(), axisInfo)
+              : std::nullopt;
+      if (!load && alloc)
+        if (std::optional<TMAOperand> tma = matchTMAOperand(alloc))
+          if (loop->isAncestor(tma->load.getDesc().getParentRegion()->getParentOp())) {
+            why = "a tensor descriptor the loads use is made inside a loop; "
+                  "make it once, before the loops";
+            return failure();
+          }
+      if (!load) {
+        why = "a product's operand is not a load in the loop that only "
+              "products read and the producer can copy (a descriptor load, "
+              "or a pointer load in contiguous, aligned 4-byte pieces with "
+              "masked-off elements zero)";
+        return failure();
+      }
+      plan.operands.push_back(*load);
+      plan.blocks.push_back(
+          load->isTMA() ? std::nullopt
+                        : matchPointerBlock(load->load, load->alloc, loop,
+                                            axisInfo));
+    }
+  }
+  // Every product retired in the loop: the slot is released after the last
+  // full wait.
+  for (WarpGroupDotOp dot : dots) {
+    Operation *wait = nullptr;
+    for (Operation *user : dot->getUsers())
+      if (auto w = dyn_cast<WarpGroupDotWaitOp>(user))
+        if (w.getPendings() == 0 && w->getBlock() == loop.getBody())
+          wait = w;
+    if (!wait) {
+      why = "a product is not waited for in the loop";
+      return failure();
+    }
+    if (!plan.lastWait || plan.lastWait->isBeforeInBlock(wait))
+      plan.lastWait = wait;
+  }
+  DenseSet<Operation *> seen;
+  for (Value bound :
+       {loop.getLowerBound(), loop.getUpperBound(), loop.getStep()})
+    if (failed(collectSlice(bound, plan, seen, why)))
+      return failure();
+  for (PipelinedLoad &operand : plan.operands) {
+    SmallVector<Value> needs;
+    if (operand.isTMA()) {
+      needs.push_back(operand.descLoad.getDesc());
+      llvm::append_range(needs, operand.descLoad.getIndices());
+    } else {
+      needs.push_back(operand.load.getPtr());
+      if (Value mask = operand.load.getMask())
+        needs.push_back(mask);
+      if (Value other = operand.load.getOther())
+        needs.push_back(other);
+    }
+    for (Value value : needs)
+      if (failed(collectSlice(value, plan, seen, why)))
+        return failure();
+  }
+  // What the producer's tensor maps and block coordinates need.
+  for (std::optional<PointerBlock> &block : plan.blocks) {
+    if (!block)
+      continue;
+    for (Value value :
+         {block->base, block->stride.value, block->row.value, block->col.value})
+      if (value && failed(collectSlice(value, plan, seen, why)))
+        return failure();
+  }
+  if (failed(checkCarried(plan, seen, why)))
+    return failure();
+  plan.producerCarried = plan.carried;
+  for (std::optional<PointerBlock> &block : plan.blocks)
+    if (block)
+      plan.producerCarried.remove(block->iterArg);
+  if (plan.tileLoop)
+    for (Value bound : {plan.tileLoop.getLowerBound(),
+                        plan.tileLoop.getUpperBound(),
+                        plan.tileLoop.getStep()})
+      if (failed(collectSlice(bound, plan, seen, why)))
+        return failure();
+  // Program order: the kernel body, the tile loop's, the product loop's.
+  kernelScope->walk([&](Operation *op) {
+    if (!seen.contains(op))
+      return;
+    if (loop->isAncestor(op))
+      plan.innerSlice.push_back(op);
+    else if (plan.tileLoop && plan.tileLoop->isAncestor(op))
+      plan.tileSlice.push_back(op);
+    else
+      plan.outerSlice.push_back(op);
+  });
+  return plan;
+}
+
+StringRef getCopyKind(const Plan &plan, unsigned i) {
+  if (plan.operands[i].isTMA())
+    return "tma";
+  return plan.blocks[i] ? "tma-block" : "cp.async";
+}
+
+FailureOr<Plan> getMarkedPlan(scf::ForOp loop,
+                              const ModuleAxisInfoAnalysis &axisInfo) {
+  std::string why;
+  FailureOr<Plan> plan = analyze(loop, axisInfo, why);
+  if (failed(plan)) {
+    loop.emitError("tilegpu-ws-task-partition chose this loop, but it can "
+                   "no longer be specialized: ")
+        << why;
+    return failure();
+  }
+  // The marks name exactly the plan's operands, each copied as marked.
+  unsigned marked = 0;
+  loop.getBody()->walk([&](Operation *op) {
+    marked += op->hasAttr(kOperandMark);
+  });
+  bool same = marked == plan->operands.size();
+  for (auto [i, operand] : llvm::enumerate(plan->operands)) {
+    Operation *load = operand.getLoadOp();
+    auto index = load->getAttrOfType<IntegerAttr>(kOperandMark);
+    auto copy = load->getAttrOfType<StringAttr>(kCopyMark);
+    same &= index && index.getInt() == static_cast<int64_t>(i) && copy &&
+            copy.getValue() == getCopyKind(*plan, i);
+  }
+  if (!same) {
+    loop.emitError("the loads tilegpu-ws-task-partition marked for the "
+                   "producer are no longer the ones it would choose (was the "
+                   "loop changed since?)");
+    return failure();
+  }
+  return plan;
+}
+
+void runTaskPartition(ModuleOp module) {
+  bool everyLoop = getNumConsumerGroups(module) > 0;
+  SmallVector<scf::ForOp> loops;
+  module.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(tile::TileDialect::kWarpSpecialize) ||
+        (everyLoop &&
+         llvm::any_of(loop.getBody()->getOperations(), [](Operation &op) {
+           return isa<WarpGroupDotOp>(op);
+         })))
+      loops.push_back(loop);
+  });
+  // A tile loop asked for takes its product loop along: the product loop
+  // is not a candidate of its own.
+  llvm::SmallPtrSet<Operation *, 8> asked;
+  for (scf::ForOp loop : loops)
+    asked.insert(loop);
+  llvm::erase_if(loops, [&](scf::ForOp loop) {
+    for (Operation *p = loop->getParentOp(); p; p = p->getParentOp())
+      if (asked.contains(p))
+        return true;
+    return false;
+  });
+  SmallVector<Attribute> declined;
+  DenseSet<Operation *> specializedFuncs;
+  Builder b(module.getContext());
+  ModuleAxisInfoAnalysis axisInfo(module);
+  for (scf::ForOp loop : loops) {
+    std::string why;
+    FailureOr<Plan> plan = analyze(loop, axisInfo, why);
+    Operation *func = loop->getParentOfType<FunctionOpInterface>();
+    if (succeeded(plan) && func && specializedFuncs.contains(func)) {
+      why = "the kernel has another warp-specialized loop; only one is "
+            "supported";
+      plan = failure();
+    }
+    loop->removeAttr(tile::TileDialect::kWarpSpecialize);
+    if (failed(plan)) {
+      declined.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("loc", LocationAttr(loop.getLoc())),
+           b.getNamedAttr("reason", b.getStringAttr(why))}));
+      continue;
+    }
+    specializedFuncs.insert(func);
+    plan->loop->setAttr(kLoopMark, b.getUnitAttr());
+    for (auto [i, operand] : llvm::enumerate(plan->operands)) {
+      Operation *load = operand.getLoadOp();
+      load->setAttr(kOperandMark, b.getI32IntegerAttr(i));
+      load->setAttr(kCopyMark, b.getStringAttr(getCopyKind(*plan, i)));
+    }
+  }
+  // Warp specialization asked for the whole kernel, and no loop to take
+  // it: say so at the kernel.
+  if (everyLoop && loops.empty())
+    module.walk([&](FunctionOpInterface func) {
+      declined.push_back(b.getDictionaryAttr(
+          {b.getNamedAttr("loc", LocationAttr(func->getLoc())),
+           b.getNamedAttr("reason",
+                          b.getStringAttr("the kernel has no loop of "
+                                          "tl.dot products to specialize"))}));
+    });
+  if (!declined.empty())
+    module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
+}
+
+} // namespace warpforge::tilegpu::ws
+
+namespace {
+
+struct TaskPartitionPass
+    : public tilegpu::impl::TileGPUWSTaskPartitionBase<TaskPartitionPass> {
+  void runOnOperation() override { ws::runTaskPartition(getOperation()); }
+};
+
+} // namespace
