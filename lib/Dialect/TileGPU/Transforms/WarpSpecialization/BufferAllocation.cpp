@@ -37,6 +37,13 @@ using namespace mlir;
 using namespace warpforge;
 using namespace warpforge::tilegpu;
 
+int ws::getNumBuffers(ModuleOp module, int option) {
+  if (option > 0)
+    return option;
+  return getNumBuffersWarpSpec(module) > 0 ? getNumBuffersWarpSpec(module)
+                                           : getNumStages(module);
+}
+
 LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
   SmallVector<scf::ForOp> loops;
   module.walk([&](scf::ForOp loop) {
@@ -92,10 +99,7 @@ struct BufferAllocationPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int buffers = numBuffers > 0 ? int(numBuffers)
-                  : getNumBuffersWarpSpec(module) > 0
-                      ? getNumBuffersWarpSpec(module)
-                      : getNumStages(module);
+    int buffers = ws::getNumBuffers(module, numBuffers);
     if (failed(ws::runBufferAllocation(module, buffers)))
       signalPassFailure();
   }

@@ -104,6 +104,10 @@ mlir::FailureOr<Plan> analyze(mlir::scf::ForOp loop,
 mlir::FailureOr<Plan> getMarkedPlan(mlir::scf::ForOp loop,
                                     const ModuleAxisInfoAnalysis &axisInfo);
 
+/// The channel's slots: the `num-buffers` option when positive, else the
+/// module's tilegpu.num-buffers-warp-spec when set, else its num-stages.
+int getNumBuffers(mlir::ModuleOp module, int option);
+
 /// The three steps, as their passes run them.
 void runTaskPartition(mlir::ModuleOp module);
 mlir::LogicalResult runBufferAllocation(mlir::ModuleOp module, int numBuffers);

@@ -28,10 +28,7 @@ struct WarpSpecializePass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int buffers = numBuffers > 0 ? int(numBuffers)
-                  : getNumBuffersWarpSpec(module) > 0
-                      ? getNumBuffersWarpSpec(module)
-                      : getNumStages(module);
+    int buffers = ws::getNumBuffers(module, numBuffers);
     ws::runTaskPartition(module);
     if (failed(ws::runBufferAllocation(module, buffers)) ||
         failed(ws::runCodePartition(module, remarks)))
