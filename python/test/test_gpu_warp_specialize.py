@@ -173,6 +173,8 @@ HANG_SCRIPT = textwrap.dedent("""
     sys.path.insert(0, {test_dir!r})
     import tutorial09_kernels as tut
     from test_gpu_warp_specialize import WS_CONFIGS, config_for
+    warpforge.set_allocator(lambda size, alignment, stream: torch.empty(
+        size, dtype=torch.int8, device="cuda"))
     for ws in WS_CONFIGS:
         # Contiguous operands: rows of 16-byte multiples, as the TMA needs.
         for (m, n, k) in [(999, 520, 376), (128, 128, 64), (300, 256, 1000)]:
@@ -184,6 +186,11 @@ HANG_SCRIPT = textwrap.dedent("""
             persistent = config_for("fp16", ws)
             persistent.kwargs["EPILOGUE_SUBTILE"] = False
             tut.matmul_kernel_tma_persistent.configs = [persistent]
+            tut.matmul_kernel_descriptor_persistent.configs = [warpforge.Config(
+                dict(persistent.kwargs), num_warps=persistent.num_warps,
+                num_stages=persistent.num_stages,
+                num_consumer_groups=persistent.num_consumer_groups,
+                num_buffers_warp_spec=persistent.num_buffers_warp_spec)]
             tiles = lambda META: (warpforge.cdiv(m, META["BLOCK_SIZE_M"])
                                   * warpforge.cdiv(n, META["BLOCK_SIZE_N"]))
             for _ in range({repeats}):
@@ -192,6 +199,9 @@ HANG_SCRIPT = textwrap.dedent("""
                 tut.matmul_kernel_tma_persistent[lambda META: (min(tiles(META), 3),)](
                     *descs, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=ws[0] is None,
                     NUM_SMS=3)
+                # Device-side descriptors: the producer makes its maps.
+                tut.matmul_kernel_descriptor_persistent[lambda META: (min(tiles(META), 3),)](
+                    a, b, c, m, n, k, NUM_SMS=3, WARP_SPECIALIZE=ws[0] is None, FLATTEN=True)
             torch.cuda.synchronize()
     # cp.async producers: the masked and persistent pointer kernels.
     import pointer_matmul_kernels as pk
@@ -231,7 +241,7 @@ HANG_SCRIPT = textwrap.dedent("""
 
 def test_no_hang_under_repeated_launches():
     """Every configuration, 100 launches each of the non-persistent and the
-    persistent kernel (TMA and pointer producers) on three shapes (one K iteration; ring laps ending
+    persistent kernels (host and device descriptors, pointer producers) on three shapes (one K iteration; ring laps ending
     mid-ring and mid-tile), in a child process that must
     finish within the timeout: a deadlocked mbarrier protocol fails here
     instead of hanging the suite."""
