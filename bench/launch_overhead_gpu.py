@@ -1,126 +1,134 @@
-"""Warm launch overhead on a GPU, host side: an empty kernel with three
-pointer arguments and an i32, launched 10,000 times per measurement through
+"""Warm launch overhead on a GPU: `kernel[grid](...)` under warpforge and
+Triton 3.6 (the same kernel source, bench/kernels/launch.py), and torch's
+own op where one does the same work, one process, interleaved.
 
-  * warpforge._C.Kernel.launch, with raw addresses and with torch tensors;
-  * CompiledKernel.launch (current device and stream, then the C++ packer);
-  * kernel[grid](...), the JIT's warm path (the hand-written cubin stands in
-    for the compiler's until the compiler makes one);
-  * Triton's kernel[grid](...), when Triton is installed, for comparison.
+Each case is launched LAUNCHES times back to back per measurement;
+"submit" is the host time of issuing them (time.perf_counter, the figure
+users feel), "total" adds draining the GPU. Providers take turns, ROUNDS
+rounds, so clock and load drift hits all of them alike; the table gives
+each provider's best round and the ratios of the best rounds. The layers
+of warpforge's path are also timed alone: `_C.Kernel.launch` with the
+arguments the JIT passes, and `CompiledKernel.launch`.
 
-Host time is time.perf_counter around the launches, before synchronizing;
-"with sync" adds the wait for the GPU to drain them. No CUDA events.
+JSON and Markdown go to bench/results/launch_overhead-<date>.{json,md}
+(`"benchmark": "launch_overhead"`; each case's providers `warpforge`,
+`triton`, `torch` with `us` per launch). Needs torch and a GPU.
 
-Needs a GPU, torch and ptxas (CUDA_HOME, PATH or /usr/local/cuda/bin); $LAUNCHES
-changes the 10,000. Usage:
-    PYTHONPATH=python python bench/launch_overhead_gpu.py
+Usage: python bench/launch_overhead_gpu.py [--launches N] [--rounds R]
+       [--results-dir DIR]
 """
 
+import argparse
+import datetime
 import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "python", "test"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import torch  # noqa: E402
-
-import handwritten_ptx as hp  # noqa: E402
-import warpforge  # noqa: E402
-import warpforge.language as tl  # noqa: E402
-from warpforge import _C  # noqa: E402
-from warpforge.compiler.compiler import CompiledKernel, KernelOptions  # noqa: E402
-
-LAUNCHES = int(os.environ.get("LAUNCHES", 10_000))
-REPEATS = 5
-N = 4000
+import common  # noqa: E402
 
 
-@warpforge.jit
-def empty_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):
-    pass
+def submit_us(fn, launches, sync):
+    """Microseconds per launch issuing `launches` calls; and with the drain."""
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(launches):
+        fn()
+    t1 = time.perf_counter()
+    sync()
+    t2 = time.perf_counter()
+    return (t1 - t0) / launches * 1e6, (t2 - t0) / launches * 1e6
 
 
-def measure(label, run):
-    """`run(count)` launches `count` times; prints the best of REPEATS."""
-    run(100)
-    torch.cuda.synchronize()
-    host = total = float("inf")
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        run(LAUNCHES)
-        launched = time.perf_counter()
-        torch.cuda.synchronize()
-        done = time.perf_counter()
-        host = min(host, (launched - start) / LAUNCHES)
-        total = min(total, (done - start) / LAUNCHES)
-    print(f"{label:52s} {host * 1e6:6.2f} us/launch   (with sync {total * 1e6:6.2f} us)")
-
-
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--launches", type=int, default=10_000)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--results-dir", default=os.path.join(common.BENCH_DIR, "results"))
+    args = parser.parse_args(argv)
+    import torch
     if not torch.cuda.is_available():
         sys.exit("needs a CUDA GPU")
-    device = torch.cuda.current_device()
-    x, y, out = (torch.empty(N, device="cuda") for _ in range(3))
-    cubin = hp.assemble(hp.EMPTY)
-    print(f"{torch.cuda.get_device_name(device)}, driver {_C.cuda_driver_version()}, "
-          f"torch {torch.__version__}, best of {REPEATS} x {LAUNCHES} launches")
-
-    kernel = _C.Kernel(cubin, "empty", hp.SIGNATURES["empty"], 4, 0, device)
-    raw = (x.data_ptr(), y.data_ptr(), out.data_ptr(), N)
-    tensors = (x, y, out, N)
-
-    def c_raw(count):
-        launch = kernel.launch
-        for _ in range(count):
-            launch(4, 1, 1, 0, raw)
-
-    def c_tensors(count):
-        launch = kernel.launch
-        for _ in range(count):
-            launch(4, 1, 1, 0, tensors)
-
-    measure("_C.Kernel.launch, int addresses", c_raw)
-    measure("_C.Kernel.launch, torch tensors", c_tensors)
-
-    compiled = CompiledKernel("empty", dict(hp.SIGNATURES["empty"]), {}, KernelOptions(),
-                              asm={"cubin": cubin}, metadata={"name": "empty"},
-                              params=list(hp.SIGNATURES["empty"]))
-
-    def compiled_launch(count):
-        launch, grid = compiled.launch, (4, 1, 1)
-        for _ in range(count):
-            launch(grid, tensors)
-
-    measure("CompiledKernel.launch, torch tensors", compiled_launch)
-
-    jitted = empty_kernel.warmup(x, y, out, N, BLOCK_SIZE=1024)
-    source = "the compiler's cubin"
-    if "cubin" not in jitted.asm:
-        jitted.asm["cubin"] = cubin
-        jitted.metadata.update(name="empty", shared=0, num_warps=4)
-        source = "hand-written cubin"
-
-    def jit_launch(count):
-        for _ in range(count):
-            empty_kernel[(4,)](x, y, out, N, BLOCK_SIZE=1024)
-
-    measure(f"warpforge kernel[grid](...) ({source})", jit_launch)
-
     try:
         import triton
-        import triton.language as ttl
     except ImportError:
-        print("triton: not installed")
-        return
-
-    @triton.jit
-    def triton_empty(x_ptr, y_ptr, out_ptr, n, BLOCK_SIZE: ttl.constexpr):
-        pass
-
-    def triton_launch(count):
-        for _ in range(count):
-            triton_empty[(4,)](x, y, out, N, BLOCK_SIZE=1024)
-
-    measure(f"triton {triton.__version__} kernel[grid](...)", triton_launch)
+        triton = None
+    path = os.path.join(common.BENCH_DIR, "kernels", "launch.py")
+    modules = {"warpforge": common.load_kernels(path, "warpforge")}
+    if triton is not None:
+        modules["triton"] = common.load_kernels(path, "triton")
+    started = time.time()
+    report = {"benchmark": "launch_overhead", "mode": "full",
+              "date": datetime.date.today().isoformat(),
+              "environment": common.environment(torch, triton),
+              "settings": {"launches": args.launches, "rounds": args.rounds,
+                           "timer": "time.perf_counter around LAUNCHES back-to-back launches "
+                                    "(submit), then synchronize (total); providers in turns, "
+                                    "best round"},
+              "results": [], "failures": []}
+    sync = torch.cuda.synchronize
+    rows = []
+    for case, (name, grid, call_args, meta, torch_fn) in \
+            modules["warpforge"].cases(torch).items():
+        fns = {}
+        for backend, module in modules.items():
+            kernel = getattr(module, name)
+            fns[backend] = (lambda k=kernel: k[grid](*call_args, **meta))
+        if torch_fn is not None:
+            fns["torch"] = torch_fn
+        # warpforge's layers, with the JIT's own arguments.
+        wf = getattr(modules["warpforge"], name)
+        compiled = wf.warmup(*call_args, grid=grid, **meta)
+        everything = tuple(call_args) + tuple(meta.values())
+        raw = compiled._loaded()
+        stream = torch.cuda.current_stream().cuda_stream
+        grid3 = tuple(grid) + (1,) * (3 - len(grid))
+        fns["warpforge: CompiledKernel.launch"] = lambda: compiled.launch(grid3, everything)
+        fns["warpforge: _C.Kernel.launch"] = \
+            lambda: raw.launch(grid3[0], grid3[1], grid3[2], stream, everything)
+        for fn in fns.values():  # compile, load, warm
+            fn()
+        sync()
+        samples = {p: [] for p in fns}
+        for _ in range(args.rounds):
+            for provider, fn in fns.items():
+                samples[provider].append(submit_us(fn, args.launches, sync))
+        entry = {"case": case, "kernel": name, "providers": {}}
+        for provider, runs in samples.items():
+            entry["providers"][provider] = {
+                "us": min(s for s, _ in runs), "total_us": min(t for _, t in runs),
+                "us_rounds": [round(s, 3) for s, _ in runs]}
+        us = {p: v["us"] for p, v in entry["providers"].items()}
+        entry["ratios"] = {f"{a}/{b}": us[b] / us[a] for a, b in
+                           [("warpforge", "triton"), ("warpforge", "torch")]
+                           if a in us and b in us}
+        report["results"].append(entry)
+        rows.append([case] + [common.fmt(us.get(p), ".2f") for p in
+                              ("warpforge", "triton", "torch", "warpforge: CompiledKernel.launch",
+                               "warpforge: _C.Kernel.launch")]
+                    + [common.fmt(entry["ratios"].get(r), ".2f")
+                       for r in ("warpforge/triton", "warpforge/torch")])
+    report["seconds"] = round(time.time() - started, 1)
+    headers = ["case (us per launch, submit)", "warpforge", "triton", "torch",
+               "CompiledKernel.launch", "_C.Kernel.launch", "tr/wf", "torch/wf"]
+    table = common.format_table(headers, rows)
+    print(table)
+    json_path = common.write_json(report, args.results_dir, "launch_overhead")
+    env = report["environment"]
+    md = [f"# Warm launch overhead ({report['date']})", "",
+          f"`python bench/launch_overhead_gpu.py` on {env.get('device')} (torch {env.get('torch')}, "
+          f"Triton {env.get('triton')}, warpforge {env.get('warpforge')}, commit "
+          f"{(env.get('git_commit') or '?')[:12]}); {args.launches} back-to-back launches per "
+          f"measurement, providers in turns, best of {args.rounds} rounds; microseconds per "
+          "launch of issuing them (submit); tr/wf > 1: warpforge faster. The _C and "
+          "CompiledKernel columns time warpforge's lower layers alone.", "",
+          "| " + " | ".join(headers) + " |", "|" + "---|" + "---:|" * (len(headers) - 1)]
+    md += ["| " + " | ".join(r) + " |" for r in rows]
+    md_path = json_path[:-len(".json")] + ".md"
+    with open(md_path, "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"JSON: {json_path}\nMarkdown: {md_path}")
 
 
 if __name__ == "__main__":

@@ -444,6 +444,16 @@ private:
   void findOrEncode(Param &p, const TensorMapKey &key, CUtensorMap &map);
   std::string describeParam(const Param &p) const;
 
+  // Device allocations (of this kernel's device, or managed) that
+  // checkDevicePointer has accepted lately, replaced round-robin.
+  struct CheckedRange {
+    CUdeviceptr start = 0;
+    size_t size = 0;
+  };
+  static constexpr int kCheckedRanges = 8;
+  std::array<CheckedRange, kCheckedRanges> checkedRanges{};
+  int nextRange = 0;
+
   std::vector<Param> paramsInOrder;
   std::vector<HostMap> hostMaps; // after paramsInOrder's slots
   // Per kernel parameter slot: its integer width when it holds a signed
@@ -771,18 +781,34 @@ void Kernel::checkDtype(Param &p, PyObject *obj) {
 
 void Kernel::checkDevicePointer(const Param &p, PyObject *obj,
                                 CUdeviceptr ptr) {
+  // An address in an allocation already found good needs no driver call:
+  // torch's caching allocator carves tensors out of a few large segments,
+  // so a warm launch's pointers almost always hit.  (Pageable host memory
+  // never lies in the range of a device allocation, freed or not: the
+  // driver reserves those addresses.)
+  for (const CheckedRange &range : checkedRanges)
+    if (ptr - range.start < range.size)
+      return;
   unsigned memoryType = MemoryUnknown;
   int ordinal = -1;
   unsigned long long managed = 0; // the driver writes a bool
+  CUdeviceptr start = 0;
+  size_t size = 0;
   int attributes[] = {PointerMemoryType, PointerDeviceOrdinal,
-                      PointerIsManaged};
-  void *values[] = {&memoryType, &ordinal, &managed};
-  CUresult result = api->cuPointerGetAttributes(3, attributes, values, ptr);
+                      PointerIsManaged, PointerRangeStartAddr,
+                      PointerRangeSize};
+  void *values[] = {&memoryType, &ordinal, &managed, &start, &size};
+  CUresult result = api->cuPointerGetAttributes(5, attributes, values, ptr);
   if (result != CUDA_SUCCESS)
     memoryType = MemoryUnknown; // reported below, with the driver's error
   if (memoryType == MemoryDevice || memoryType == MemoryUnified) {
-    if (managed || ordinal == device)
+    if (managed || ordinal == device) {
+      if (size > 0 && ptr - start < size) {
+        checkedRanges[nextRange] = {start, size};
+        nextRange = (nextRange + 1) % kCheckedRanges;
+      }
       return;
+    }
     raise(PyExc_ValueError,
           describe(p) + " is memory on cuda:" + std::to_string(ordinal) +
               ", but the kernel runs on cuda:" + std::to_string(device) +

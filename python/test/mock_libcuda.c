@@ -244,11 +244,14 @@ CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank,
   return 0;
 }
 
+int mock_pointer_queries; /* cuPointerGetAttributes calls */
+
 CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
                                 unsigned long long ptr) {
   unsigned type = 0;
   int ordinal = -2;
   int managed = 0;
+  ++mock_pointer_queries;
   if (ptr >= 0x50000000ull && ptr < 0x60000000ull) return 201;
   if (ptr >= 0x10000000ull && ptr < 0x20000000ull) type = 2, ordinal = 0;
   else if (ptr >= 0x20000000ull && ptr < 0x30000000ull) type = 2, ordinal = 1;
@@ -259,6 +262,10 @@ CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data,
     if (attrs[i] == 2) *(unsigned *)data[i] = type;
     else if (attrs[i] == 9) *(int *)data[i] = ordinal;
     else if (attrs[i] == 8) *(char *)data[i] = (char)managed;
+    /* Allocations of 1 MiB, aligned; none for unknown memory. */
+    else if (attrs[i] == 11)
+      *(unsigned long long *)data[i] = type ? ptr & ~0xFFFFFull : 0;
+    else if (attrs[i] == 12) *(size_t *)data[i] = type ? 0x100000 : 0;
     else return 1;
   }
   return 0;

@@ -234,6 +234,40 @@ def test_pointer_arguments(mocked):
     ]
 
 
+def test_pointer_checks_are_cached_per_allocation(mocked):
+    """A pointer in an allocation already checked (the driver's range, 1 MiB
+    in the mock) costs no cuPointerGetAttributes call: a warm launch's
+    tensors come from a few segments of torch's caching allocator.  Memory
+    that fails the check is asked about every time, and the cache holds 8
+    allocations."""
+    mocked("""
+        queries = lambda: ctypes.c_int.in_dll(mock, "mock_pointer_queries").value
+        k = _C.Kernel(b"MOCK name=k nparams=2", "k", {"x": "*fp32", "y": "*fp32"}, 4)
+        k.launch(1, 1, 1, 0, (Tensor(DEV0 + 64), Tensor(DEV0 + 0x200000)))
+        assert queries() == 2
+        for _ in range(3):
+            k.launch(1, 1, 1, 0, (Tensor(DEV0 + 64), Tensor(DEV0 + 0x200000)))
+        k.launch(1, 1, 1, 0, (Tensor(DEV0 + 0xFFF00), DEV0 + 0x2FFFFC))  # same allocations
+        assert queries() == 2
+        k.launch(1, 1, 1, 0, (Tensor(DEV0 + 0x100000), None))  # the next one
+        assert queries() == 3
+        for _ in range(2):  # never cached: the error each time
+            error(lambda: k.launch(1, 1, 1, 0, (Tensor(DEV1), None)))
+            error(lambda: k.launch(1, 1, 1, 0, (0x1234, None)))
+        assert queries() == 7
+        # Eight allocations kept, round robin: the first ones go.
+        for i in range(8):
+            k.launch(1, 1, 1, 0, (Tensor(DEV0 + (16 + i) * 0x100000), None))
+        assert queries() == 15
+        k.launch(1, 1, 1, 0, (Tensor(DEV0 + 64), None))
+        assert queries() == 16
+        # Kernels keep their own.
+        k2 = _C.Kernel(b"MOCK name=k nparams=2", "k", {"x": "*fp32", "y": "*fp32"}, 4)
+        k2.launch(1, 1, 1, 0, (Tensor(DEV0 + 64), None))
+        assert queries() == 17
+    """)
+
+
 def test_dlpack_arguments(mocked):
     out = mocked("""
         class DLTensor(ctypes.Structure):

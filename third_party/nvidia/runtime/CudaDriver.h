@@ -68,6 +68,8 @@ enum PointerAttribute : int {
   PointerMemoryType = 2,
   PointerIsManaged = 8,
   PointerDeviceOrdinal = 9,
+  PointerRangeStartAddr = 11, // the allocation holding the address
+  PointerRangeSize = 12,
 };
 
 enum MemoryType : unsigned {
