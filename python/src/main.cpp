@@ -18,6 +18,7 @@ using warpforge::api::Result;
 
 // driver.cpp: the GPU runtime (kernels, launches, devices).
 void registerDriver(py::module_ &m);
+void registerSpecialize(py::module_ &m);
 
 namespace {
 py::tuple toPython(const warpforge::api::Diagnostic &d) {
@@ -168,5 +169,6 @@ PYBIND11_MODULE(_C, m) {
   m.def("version", &warpforge::api::version);
 
   registerDriver(m);
+  registerSpecialize(m);
   warpforge::python::registerTarget(m);
 }

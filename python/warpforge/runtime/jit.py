@@ -159,6 +159,16 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
     return ("a", ptr_type, 16 if specialize and data_pointer(value) % 16 == 0 else None)
 
 
+def _native_specialize():
+    """`_C.specialize` (python/src/specialize.cpp), or None without the
+    binding."""
+    try:
+        from .. import _C
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return getattr(_C, "specialize", None)
+
+
 def _descriptor_type(value) -> str:
     """`tensordesc<fp16[64, 64]>` for an object with a tensor `base` and a
     `block_shape` (a descriptor that is not warpforge's)."""
@@ -504,13 +514,14 @@ class JITFunction(KernelFunction):
         launcher = self._launcher
         if launcher is None:
             launcher = self._launcher = self._make_launcher()
-        return functools.partial(launcher, grid=grid)
+        # The grid positional: a partial merges no keyword dictionaries.
+        return functools.partial(launcher, grid)
 
     _launcher = None
 
     def _make_launcher(self) -> Callable:
-        """Generates `<kernel name>(<the kernel's parameters>, *, grid, stream,
-        **options)`: it computes the specialization key inline and launches on
+        """Generates `<kernel name>(grid, <the kernel's parameters>, *, stream,
+        **options)` (`kernel[grid]` binds the grid): it computes the specialization key inline and launches on
         a cache hit, so a warm launch costs one dictionary look-up on top of
         the argument checks. It hands all the parameters to the compiled
         kernel, whose C++ launcher packs the run-time ones (no Python loop).
@@ -519,10 +530,12 @@ class JITFunction(KernelFunction):
         params = list(self.signature.parameters.values())
         if any(p.kind not in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY) for p in params) or \
                 any(p.name in ("grid", "stream", "options") for p in params):
-            return lambda *a, grid, **kw: self.run(*a, grid=grid, **kw)
+            return lambda grid, *a, **kw: self.run(*a, grid=grid, **kw)
         env = {"_arg_spec": arg_spec, "_const_spec": const_spec, "_cache": self.cache,
-               "_self": self, "_normalize_grid": normalize_grid}
+               "_self": self, "_normalize_grid": normalize_grid,
+               "_dtypes": _TORCH_DTYPES, "_specialize": _native_specialize()}
         arglist, specs, names = [], [], [p.name for p in params]
+        kinds = bytearray()
         for p in params:
             if p.default is P.empty:
                 arglist.append(p.name)
@@ -531,10 +544,14 @@ class JITFunction(KernelFunction):
                 arglist.append(f"{p.name}=_default_{p.name}")
             if p.name in self.constexpr_params:
                 specs.append(f"_const_spec({p.name})")
+                kinds.append(2)
             elif p.name in self.do_not_specialize:
                 specs.append(f"_arg_spec({p.name}, False)")
+                kinds.append(1)
             else:
                 specs.append(f"_arg_spec({p.name})")
+                kinds.append(0)
+        env["_kinds"] = bytes(kinds)
         both = [n for n in OPTION_NAMES if n in names]
         # Named after the kernel: a wrong call reads "add_kernel() missing 1
         # required positional argument: 'n'".
@@ -542,15 +559,22 @@ class JITFunction(KernelFunction):
         if not fname.isidentifier() or keyword.iskeyword(fname) or fname in env or \
                 fname in names:
             fname = "launcher"
-        src = [f"def {fname}({''.join(a + ', ' for a in arglist)}*, grid, stream=None, "
+        # The key's per-argument part: in C++ (_C.specialize) when the
+        # binding has it, else one Python call per argument.
+        if env["_specialize"] is not None:
+            spec_src = "_specialize(args, _kinds, _arg_spec, _const_spec, _dtypes)"
+        else:
+            spec_src = _tuple_src(specs)
+        src = [f"def {fname}(grid, {''.join(a + ', ' for a in arglist)}*, stream=None, "
                "**options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
         src += [
+            f"    args = {_tuple_src(names)}",
             "    if _self.interpreting():",
             "        kernel = None",
             "    else:",
             "        try:",
-            f"            key = ({_tuple_src(specs)}, tuple(sorted(options.items())) if options else ())",
+            f"            key = ({spec_src}, tuple(sorted(options.items())) if options else ())",
             "        except (TypeError, ValueError):",
             "            key = None  # run() names the argument in the error",
             "        kernel = _cache.get(key)",
@@ -558,7 +582,6 @@ class JITFunction(KernelFunction):
             f"        return _self.run(grid=grid, stream=stream, "
             f"{''.join(f'{n}={n}, ' for n in names)}"
             f"**{{k: v for k, v in options.items() if k not in {tuple(both)!r}}})",
-            f"    args = {_tuple_src(names)}",
             "    if callable(grid):",
             f"        grid = grid(_self._meta(dict(zip({tuple(names)!r}, args)), options))",
             "    if type(grid) is not tuple or len(grid) != 3:",

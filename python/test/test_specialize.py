@@ -1,0 +1,108 @@
+"""The launch path's specialization key in C++ (_C.specialize,
+python/src/specialize.cpp) equals the Python rules (jit.arg_spec and
+jit.const_spec) on every kind of value, raises their errors, and the
+generated launcher finds the kernels run() compiled."""
+
+import numpy as np
+import pytest
+
+import warpforge
+import warpforge.language as tl
+from warpforge import _C
+from warpforge.language.core import constexpr
+from warpforge.runtime import jit
+from warpforge.tools.tensor_descriptor import TensorDescriptor
+
+
+class Dtype:
+    def __init__(self, name):
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+
+F16, F32, C64 = Dtype("torch.float16"), Dtype("torch.float32"), Dtype("torch.complex64")
+
+
+class Tensor:
+    def __init__(self, ptr, dtype=F32):
+        self.ptr, self.dtype, self.calls = ptr, dtype, 0
+
+    def data_ptr(self):
+        self.calls += 1
+        return self.ptr
+
+
+VALUES = [0, 1, 2, 16, -16, -8, 7, 2**31 - 16, 2**31, -2**31, -2**31 - 1, 2**63 - 1,
+          2**63, 2**64 - 16, 0.5, -0.0, True, False, None, Tensor(4096), Tensor(4100),
+          Tensor(0, F16), np.int64(32), np.int32(1), np.float32(2.0), constexpr(4),
+          TensorDescriptor(Tensor(4096, F16), [64, 64], [64, 1], [16, 16])]
+CONSTANTS = [0, 1, 64, 2.5, True, None, "relu", [1, 2], (3, 4), constexpr(8), constexpr([5])]
+
+
+def python_specs(values, kinds):
+    rule = {0: lambda v: jit.arg_spec(v), 1: lambda v: jit.arg_spec(v, False),
+            2: jit.const_spec}
+    return tuple(rule[k](v) for v, k in zip(values, kinds))
+
+
+def native(values, kinds):
+    return _C.specialize(tuple(values), bytes(kinds), jit.arg_spec, jit.const_spec,
+                         jit._TORCH_DTYPES)
+
+
+@pytest.mark.parametrize("kind", [0, 1])
+def test_arguments_specialize_as_in_python(kind):
+    jit.arg_spec(Tensor(0))  # the dtype's name, as a first launch records it
+    jit.arg_spec(Tensor(0, F16))
+    ours = native(VALUES, [kind] * len(VALUES))
+    assert ours == python_specs(VALUES, [kind] * len(VALUES))
+    assert hash(ours) == hash(python_specs(VALUES, [kind] * len(VALUES)))
+
+
+def test_constexprs_specialize_as_in_python():
+    assert native(CONSTANTS, [2] * len(CONSTANTS)) == python_specs(CONSTANTS,
+                                                                   [2] * len(CONSTANTS))
+
+
+def test_data_ptr_only_when_alignment_matters():
+    t = Tensor(4096)
+    native([t], [0])
+    native([t], [1])
+    assert t.calls == 1
+
+
+def test_errors_are_the_python_rules():
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        native([2**64], [0])
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        native([-2**63 - 1], [0])
+    with pytest.raises(TypeError, match="is not supported as a kernel argument"):
+        native([Tensor(0, C64)], [0])
+    with pytest.raises(TypeError, match="is not a tensor, an array"):
+        native([object()], [0])
+    with pytest.raises(ValueError, match="2 arguments for 1 kinds"):
+        native([1, 2], [0])
+
+
+@warpforge.jit
+def add(x_ptr, y_ptr, n, alpha, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * alpha, mask=offs < n)
+
+
+def test_the_launcher_finds_what_run_compiled(monkeypatch):
+    """run() keys the cache with the Python rules; the generated launcher's
+    C++ key must find the same entry (a miss would compile again)."""
+    from warpforge.compiler.compiler import CompiledKernel
+    launched = []
+    monkeypatch.setattr(CompiledKernel, "launch",
+                        lambda self, grid, args, stream=None: launched.append(self))
+    x, y = Tensor(1 << 20), Tensor(1 << 21)
+    add.cache.clear()
+    add.run(x, y, 4001, 0.5, grid=(4,), BLOCK=1024)
+    assert len(add.cache) == 1
+    add[(4,)](x, y, 4001, 0.25, BLOCK=1024)
+    add[lambda meta: (4,)](x, y, 4096, 2.0, BLOCK=1024)  # n % 16 == 0: another kernel
+    assert len(add.cache) == 2 and launched[0] is launched[1] is not launched[2]
