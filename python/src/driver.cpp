@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -41,6 +42,11 @@
 
 namespace py = pybind11;
 using namespace warpforge::cuda;
+
+// specialize.cpp
+PyObject *specializeArguments(PyObject *args, const char *kinds,
+                              Py_ssize_t count, PyObject *argSpec,
+                              PyObject *constSpec, PyObject *dtypes);
 namespace tma = warpforge::tilegpu::tma;
 
 namespace {
@@ -1522,6 +1528,162 @@ void translateExceptions(std::exception_ptr error) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// The JIT's warm launch.
+//===----------------------------------------------------------------------===//
+
+/// Sets the Python error of the exception being handled (translated as the
+/// pybind11 functions' are).
+void setPythonError() {
+  try {
+    throw;
+  } catch (py::error_already_set &e) {
+    e.restore();
+  } catch (const std::exception &e) {
+    try {
+      translateExceptions(std::current_exception());
+    } catch (...) {
+    }
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+/// `_C.warm_launch(state, grid, args, options, stream)`: a JITFunction's
+/// `kernel[grid](...)` on a cache hit, in one call (METH_FASTCALL, no
+/// pybind11 dispatch): the specialization key (specializeArguments), the
+/// look-up in the JIT's cache, torch's current device and stream, and the
+/// launch.  `state` is (kinds, arg_spec, const_spec, dtypes, cache,
+/// interpret, the warpforge.runtime.driver module, None), made once per
+/// JITFunction; the module's `_device()` and `_stream(device)` are looked
+/// up at each launch (they are rebound once torch is imported).  Returns
+/// None when it launched; False for the general path (a miss, the
+/// interpreter, an argument the key rules reject, whose error the general
+/// path raises); the CompiledKernel when it hit but the rest is Python's
+/// (a grid that is a function, a stream object, a kernel not yet loaded on
+/// the device).
+PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
+  if (nargs != 5 || !PyTuple_CheckExact(argv[0]) ||
+      PyTuple_GET_SIZE(argv[0]) != 8 || !PyTuple_CheckExact(argv[2])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "warm_launch(state, grid, args: tuple, options, stream)");
+    return nullptr;
+  }
+  PyObject *state = argv[0], *grid = argv[1], *args = argv[2],
+           *options = argv[3], *stream = argv[4];
+  auto item = [&](int i) { return PyTuple_GET_ITEM(state, i); };
+  PyObject *interpret = item(5);
+  if (interpret == Py_True)
+    Py_RETURN_FALSE;
+  if (interpret == Py_None) {
+    const char *env = std::getenv("WARPFORGE_INTERPRET");
+    if (env && *env && std::strcmp(env, "0") != 0)
+      Py_RETURN_FALSE;
+  }
+  char *kinds;
+  Py_ssize_t count;
+  if (PyBytes_AsStringAndSize(item(0), &kinds, &count) != 0)
+    return nullptr;
+  PyObject *specs = specializeArguments(args, kinds, count, item(1), item(2),
+                                        item(3));
+  if (!specs) {
+    if (PyErr_ExceptionMatches(PyExc_TypeError) ||
+        PyErr_ExceptionMatches(PyExc_ValueError)) {
+      PyErr_Clear(); // the general path names the argument
+      Py_RETURN_FALSE;
+    }
+    return nullptr;
+  }
+  PyObject *optionKey;
+  if (options == Py_None || (PyDict_Check(options) && PyDict_GET_SIZE(options) == 0)) {
+    optionKey = PyTuple_New(0);
+  } else {
+    PyObject *items = PyDict_Check(options) ? PyDict_Items(options) : nullptr;
+    if (!items || PyList_Sort(items) != 0) {
+      Py_XDECREF(items);
+      Py_DECREF(specs);
+      PyErr_Clear();
+      Py_RETURN_FALSE;
+    }
+    optionKey = PyList_AsTuple(items);
+    Py_DECREF(items);
+  }
+  if (!optionKey) {
+    Py_DECREF(specs);
+    return nullptr;
+  }
+  PyObject *key = PyTuple_Pack(2, specs, optionKey);
+  Py_DECREF(specs);
+  Py_DECREF(optionKey);
+  if (!key)
+    return nullptr;
+  PyObject *compiled = PyDict_GetItemWithError(item(4), key); // borrowed
+  Py_DECREF(key);
+  if (!compiled) {
+    if (PyErr_Occurred())
+      return nullptr;
+    Py_RETURN_FALSE;
+  }
+  // A grid of 1 to 3 ints, a CUstream handle or torch's current stream.
+  long long g[3] = {1, 1, 1};
+  bool simple = PyTuple_CheckExact(grid) && PyTuple_GET_SIZE(grid) >= 1 &&
+                PyTuple_GET_SIZE(grid) <= 3 &&
+                (stream == Py_None || PyLong_CheckExact(stream));
+  for (Py_ssize_t i = 0; simple && i < PyTuple_GET_SIZE(grid); ++i) {
+    PyObject *v = PyTuple_GET_ITEM(grid, i);
+    simple = PyLong_CheckExact(v);
+    if (simple) {
+      g[i] = PyLong_AsLongLong(v);
+      if (g[i] == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        simple = false;
+      }
+    }
+  }
+  if (!simple)
+    return Py_NewRef(compiled);
+  static PyObject *kernelsName = PyUnicode_InternFromString("_kernels");
+  static PyObject *deviceName = PyUnicode_InternFromString("_device");
+  static PyObject *streamName = PyUnicode_InternFromString("_stream");
+  PyObject *device = PyObject_CallMethodNoArgs(item(6), deviceName);
+  if (!device)
+    return nullptr;
+  PyObject *kernels = PyObject_GetAttr(compiled, kernelsName);
+  PyObject *loaded =
+      kernels && PyDict_Check(kernels) ? PyDict_GetItem(kernels, device) : nullptr;
+  Py_XDECREF(kernels);
+  PyErr_Clear();
+  if (!loaded) {
+    Py_DECREF(device);
+    return Py_NewRef(compiled);
+  }
+  PyObject *handle = stream;
+  if (stream == Py_None) {
+    handle = PyObject_CallMethodOneArg(item(6), streamName, device);
+    if (!handle) {
+      Py_DECREF(device);
+      return nullptr;
+    }
+  } else {
+    Py_INCREF(handle);
+  }
+  Py_DECREF(device);
+  py::object ownedHandle = py::reinterpret_steal<py::object>(handle);
+  try {
+    Kernel &kernel = py::handle(loaded).cast<Kernel &>();
+    kernel.launch(g[0], g[1], g[2], handle, args);
+  } catch (...) {
+    setPythonError();
+    return nullptr;
+  }
+  Py_RETURN_NONE;
+}
+
+PyMethodDef warmLaunchMethod[] = {
+    {"warm_launch", reinterpret_cast<PyCFunction>(warmLaunch), METH_FASTCALL,
+     "A JITFunction's launch on a cache hit, in one call (see driver.cpp)."},
+    {nullptr, nullptr, 0, nullptr}};
+
 py::dict deviceProperties(int ordinal) {
   const DeviceInfo &info = deviceInfo(ordinal);
   py::dict d;
@@ -1551,6 +1713,8 @@ py::dict deviceProperties(int ordinal) {
 
 void registerDriver(py::module_ &m) {
   py::register_local_exception_translator(translateExceptions);
+  if (PyModule_AddFunctions(m.ptr(), warmLaunchMethod) != 0)
+    throw py::error_already_set();
 
   py::class_<Kernel>(m, "Kernel", R"doc(
 A kernel loaded on one device, ready to launch.

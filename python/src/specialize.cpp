@@ -154,33 +154,56 @@ PyObject *specOf(PyObject *value, char kind, PyObject *dtypes) {
   return tensorSpec(value, specialize, dtypes);
 }
 
+} // namespace
+
+/// The specialization tuple of `args` (a tuple) by `kinds` (one byte per
+/// argument); a new reference, or null with the Python error set.
+PyObject *specializeArguments(PyObject *args, const char *kinds,
+                              Py_ssize_t count, PyObject *argSpec,
+                              PyObject *constSpec, PyObject *dtypes) {
+  Py_ssize_t n = PyTuple_GET_SIZE(args);
+  if (n != count) {
+    PyErr_Format(PyExc_ValueError, "specialize: %zd arguments for %zd kinds",
+                 n, count);
+    return nullptr;
+  }
+  PyObject *result = PyTuple_New(n);
+  if (!result)
+    return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *value = PyTuple_GET_ITEM(args, i);
+    char kind = kinds[i];
+    PyObject *spec = specOf(value, kind, dtypes);
+    if (!spec) {
+      // The Python rule, which knows the rest and raises its errors.
+      spec = kind == 2 ? PyObject_CallOneArg(constSpec, value)
+                       : PyObject_CallFunctionObjArgs(
+                             argSpec, value, kind == 0 ? Py_True : Py_False,
+                             nullptr);
+      if (!spec) {
+        Py_DECREF(result);
+        return nullptr;
+      }
+    }
+    PyTuple_SET_ITEM(result, i, spec);
+  }
+  return result;
+}
+
+namespace {
+
 py::tuple specialize(py::tuple args, py::bytes kinds, py::object argSpec,
                      py::object constSpec, py::dict dtypes) {
   char *kindBytes;
   Py_ssize_t count;
   if (PyBytes_AsStringAndSize(kinds.ptr(), &kindBytes, &count) != 0)
     throw py::error_already_set();
-  Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
-  if (n != count)
-    throw py::value_error("specialize: " + std::to_string(n) +
-                          " arguments for " + std::to_string(count) + " kinds");
-  PyObject *result = PyTuple_New(n);
+  PyObject *result = specializeArguments(args.ptr(), kindBytes, count,
+                                         argSpec.ptr(), constSpec.ptr(),
+                                         dtypes.ptr());
   if (!result)
     throw py::error_already_set();
-  py::tuple owned = py::reinterpret_steal<py::tuple>(result);
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject *value = PyTuple_GET_ITEM(args.ptr(), i);
-    char kind = kindBytes[i];
-    PyObject *spec = specOf(value, kind, dtypes.ptr());
-    if (!spec) {
-      // The Python rule, which knows the rest and raises its errors.
-      py::object slow = kind == 2 ? constSpec(py::handle(value))
-                                  : argSpec(py::handle(value), kind == 0);
-      spec = slow.release().ptr();
-    }
-    PyTuple_SET_ITEM(result, i, spec);
-  }
-  return owned;
+  return py::reinterpret_steal<py::tuple>(result);
 }
 
 } // namespace

@@ -476,6 +476,20 @@ def test_jit_launch_path(mocked):
                                                  BLOCK_SIZE=1024))
         assert "points to host memory (0x100): it is a tensor on cpu" in msg, msg
         assert launches() == 3
+        # A warm launch with a plain grid is one C++ call (_C.warm_launch):
+        # no Python CompiledKernel.launch; a stream handle too.
+        from warpforge.compiler.compiler import CompiledKernel
+        def no_python_launch(*a, **k):
+            raise AssertionError("CompiledKernel.launch ran")
+        saved, CompiledKernel.launch = CompiledKernel.launch, no_python_launch
+        zoo.add_kernel[(6, 2)](x, y, z, 4000, BLOCK_SIZE=1024)
+        assert launch_config() == ([6, 2, 1], [256, 1, 1], 2048, 0)
+        zoo.add_kernel[(7,)](x, y, z, 4000, BLOCK_SIZE=1024, stream=0x55)
+        assert launch_config() == ([7, 1, 1], [256, 1, 1], 2048, 0x55)
+        msg = error(lambda: zoo.add_kernel[(-1,)](x, y, z, 4000, BLOCK_SIZE=1024))
+        assert msg == "ValueError: kernel 'add_kernel': grid x = -1 is outside [0, 2147483647]", msg
+        CompiledKernel.launch = saved
+        assert launches() == 5
     """)
 
 

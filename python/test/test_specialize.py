@@ -106,3 +106,43 @@ def test_the_launcher_finds_what_run_compiled(monkeypatch):
     add[(4,)](x, y, 4001, 0.25, BLOCK=1024)
     add[lambda meta: (4,)](x, y, 4096, 2.0, BLOCK=1024)  # n % 16 == 0: another kernel
     assert len(add.cache) == 2 and launched[0] is launched[1] is not launched[2]
+
+
+def test_warm_launch_falls_back_without_launching(monkeypatch):
+    """_C.warm_launch hands back False (the general path: a miss, an
+    argument the key rules reject, the interpreter) or the compiled kernel
+    (a hit whose grid is a function or whose kernel is not loaded on the
+    device) without launching; the launcher then takes the Python path."""
+    from warpforge.compiler.compiler import CompiledKernel
+    launched = []
+    monkeypatch.setattr(CompiledKernel, "launch",
+                        lambda self, grid, args, stream=None: launched.append(grid))
+    x, y = Tensor(1 << 20), Tensor(1 << 21)
+    add.cache.clear()
+    add.warmup(x, y, 4001, 0.5, BLOCK=1024)
+    launcher = add[(1,)].func
+    state = launcher.__globals__["_state"]
+    args = (x, y, 4001, 0.5, 1024)
+    hit = _C.warm_launch(state, (4,), args, {}, None)
+    assert isinstance(hit, CompiledKernel)  # not loaded on a device: Python's
+    assert _C.warm_launch(state, lambda m: (4,), args, {}, None) is hit
+    assert _C.warm_launch(state, (4,), args, {"num_warps": 8}, None) is False  # a miss
+    assert _C.warm_launch(state, (4,), (x, y, 4001, object(), 1024), {}, None) is False
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    assert _C.warm_launch(state, (4,), args, {}, None) is False
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
+    assert _C.warm_launch(state, (4,), args, {}, None) is hit
+    with pytest.raises(TypeError, match="warm_launch"):
+        _C.warm_launch(state, (4,), list(args), {}, None)
+    # Through the launcher: the Python path launches what warm_launch found.
+    add[(3,)](x, y, 4001, 0.5, BLOCK=1024)
+    add[lambda meta: (meta["BLOCK"] // 512,)](x, y, 4001, 0.5, BLOCK=1024)
+    assert launched == [(3, 1, 1), (2, 1, 1)] and len(add.cache) == 1
+
+
+def test_setting_interpret_rebuilds_the_launcher():
+    add[(1,)]
+    assert add._launcher is not None
+    add.interpret = False
+    assert add._launcher is None and add.interpret is False
+    add.interpret = None

@@ -159,6 +159,23 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
     return ("a", ptr_type, 16 if specialize and data_pointer(value) % 16 == 0 else None)
 
 
+def _driver_module():
+    """warpforge.runtime.driver, whose `_device()` and `_stream(device)` (torch's
+    current device and stream once torch is bound) warm_launch calls."""
+    from . import driver
+    return driver
+
+
+def _native_warm_launch():
+    """`_C.warm_launch` (python/src/driver.cpp), or None without the
+    binding."""
+    try:
+        from .. import _C
+    except ImportError:  # pragma: no cover - depends on the build
+        return None
+    return getattr(_C, "warm_launch", None)
+
+
 def _native_specialize():
     """`_C.specialize` (python/src/specialize.cpp), or None without the
     binding."""
@@ -254,7 +271,7 @@ class JITFunction(KernelFunction):
         self._repr = repr
         self.launch_metadata = launch_metadata
         # True: always run on the CPU interpreter; None: WARPFORGE_INTERPRET decides.
-        self.interpret = interpret
+        self._interpret = interpret
         self.__name__ = fn.__name__
         self.__qualname__ = getattr(fn, "__qualname__", fn.__name__)
         self.__doc__ = fn.__doc__
@@ -476,6 +493,16 @@ class JITFunction(KernelFunction):
                 raw[name] = bound.arguments[name]
         return bound.arguments, raw
 
+    @property
+    def interpret(self):
+        """`@jit(interpret=...)`: True or False overrides WARPFORGE_INTERPRET."""
+        return self._interpret
+
+    @interpret.setter
+    def interpret(self, value):
+        self._interpret = value
+        self._launcher = None  # it holds the setting
+
     def interpreting(self) -> bool:
         if self.interpret is not None:
             return bool(self.interpret)
@@ -559,6 +586,7 @@ class JITFunction(KernelFunction):
         if not fname.isidentifier() or keyword.iskeyword(fname) or fname in env or \
                 fname in names:
             fname = "launcher"
+        warm = _native_warm_launch()
         # The key's per-argument part: in C++ (_C.specialize) when the
         # binding has it, else one Python call per argument.
         if env["_specialize"] is not None:
@@ -568,16 +596,34 @@ class JITFunction(KernelFunction):
         src = [f"def {fname}(grid, {''.join(a + ', ' for a in arglist)}*, stream=None, "
                "**options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
+        src += [f"    args = {_tuple_src(names)}"]
+        if warm is not None:
+            # A hit with a plain grid launches in this one C++ call
+            # (driver.cpp's warm_launch); it hands back the kernel when the
+            # grid or stream needs Python, and False for run().
+            env["_warm"] = warm
+            env["_state"] = (env["_kinds"], arg_spec, const_spec, _TORCH_DTYPES, self.cache,
+                             self.interpret if self.interpret is None else bool(self.interpret),
+                             _driver_module(), None)
+            src += [
+                "    kernel = _warm(_state, grid, args, options, stream)",
+                "    if kernel is None:",
+                "        return None",
+                "    if kernel is False:",
+                "        kernel = None",
+            ]
+        else:
+            src += [
+                "    if _self.interpreting():",
+                "        kernel = None",
+                "    else:",
+                "        try:",
+                f"            key = ({spec_src}, tuple(sorted(options.items())) if options else ())",
+                "        except (TypeError, ValueError):",
+                "            key = None  # run() names the argument in the error",
+                "        kernel = _cache.get(key)",
+            ]
         src += [
-            f"    args = {_tuple_src(names)}",
-            "    if _self.interpreting():",
-            "        kernel = None",
-            "    else:",
-            "        try:",
-            f"            key = ({spec_src}, tuple(sorted(options.items())) if options else ())",
-            "        except (TypeError, ValueError):",
-            "            key = None  # run() names the argument in the error",
-            "        kernel = _cache.get(key)",
             "    if kernel is None:",
             f"        return _self.run(grid=grid, stream=stream, "
             f"{''.join(f'{n}={n}, ' for n in names)}"
