@@ -2,13 +2,17 @@
 Triton 3.6 (the same kernel source, bench/kernels/launch.py), and torch's
 own op where one does the same work, one process, interleaved.
 
-Each case is launched LAUNCHES times back to back per measurement;
+Each case is launched LAUNCHES times back to back per measurement (200: a
+burst that does not fill the driver's launch queue, past which the host
+waits for the GPU and the figure is the GPU's, not the launch path's);
 "submit" is the host time of issuing them (time.perf_counter, the figure
 users feel), "total" adds draining the GPU. Providers take turns, ROUNDS
 rounds, so clock and load drift hits all of them alike; the table gives
 each provider's best round and the ratios of the best rounds. The layers
 of warpforge's path are also timed alone: `_C.Kernel.launch` with the
-arguments the JIT passes, and `CompiledKernel.launch`.
+arguments the JIT passes, and `CompiledKernel.launch`; and the floor, the
+driver's own cuLaunchKernel of the empty kernel from a C++ loop
+(bench/tools/raw_launch.cpp, built with g++ when there is one).
 
 JSON and Markdown go to bench/results/launch_overhead-<date>.{json,md}
 (`"benchmark": "launch_overhead"`; each case's providers `warpforge`,
@@ -41,10 +45,32 @@ def submit_us(fn, launches, sync):
     return (t1 - t0) / launches * 1e6, (t2 - t0) / launches * 1e6
 
 
+def driver_floor(cubin: bytes, name: str, params: int, launches: int, rounds: int):
+    """cuLaunchKernel's microseconds per launch from C++, or None without g++."""
+    import re
+    import shutil
+    import subprocess
+    import tempfile
+    gxx = shutil.which("g++")
+    if gxx is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe, image = os.path.join(tmp, "raw_launch"), os.path.join(tmp, "kernel.cubin")
+        source = os.path.join(common.BENCH_DIR, "tools", "raw_launch.cpp")
+        if subprocess.run([gxx, "-O2", "-o", exe, source, "-ldl"]).returncode != 0:
+            return None
+        with open(image, "wb") as f:
+            f.write(cubin)
+        out = subprocess.run([exe, image, name, str(params), str(launches), str(rounds)],
+                             capture_output=True, text=True)
+    found = re.search(r"([0-9.]+) us per launch", out.stdout)
+    return float(found.group(1)) if found else None
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--launches", type=int, default=10_000)
-    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--launches", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--results-dir", default=os.path.join(common.BENCH_DIR, "results"))
     args = parser.parse_args(argv)
     import torch
@@ -87,6 +113,10 @@ def main(argv=None):
         fns["warpforge: CompiledKernel.launch"] = lambda: compiled.launch(grid3, everything)
         fns["warpforge: _C.Kernel.launch"] = \
             lambda: raw.launch(grid3[0], grid3[1], grid3[2], stream, everything)
+        floor = None
+        if name == "empty":
+            floor = driver_floor(compiled.asm["cubin"], compiled.metadata["name"],
+                                 raw.num_kernel_params, args.launches, args.rounds)
         for fn in fns.values():  # compile, load, warm
             fn()
         sync()
@@ -95,6 +125,8 @@ def main(argv=None):
             for provider, fn in fns.items():
                 samples[provider].append(submit_us(fn, args.launches, sync))
         entry = {"case": case, "kernel": name, "providers": {}}
+        if floor is not None:
+            entry["cuLaunchKernel_from_cpp_us"] = floor
         for provider, runs in samples.items():
             entry["providers"][provider] = {
                 "us": min(s for s, _ in runs), "total_us": min(t for _, t in runs),
@@ -107,11 +139,13 @@ def main(argv=None):
         rows.append([case] + [common.fmt(us.get(p), ".2f") for p in
                               ("warpforge", "triton", "torch", "warpforge: CompiledKernel.launch",
                                "warpforge: _C.Kernel.launch")]
+                    + [common.fmt(floor, ".2f")]
                     + [common.fmt(entry["ratios"].get(r), ".2f")
                        for r in ("warpforge/triton", "warpforge/torch")])
     report["seconds"] = round(time.time() - started, 1)
     headers = ["case (us per launch, submit)", "warpforge", "triton", "torch",
-               "CompiledKernel.launch", "_C.Kernel.launch", "tr/wf", "torch/wf"]
+               "CompiledKernel.launch", "_C.Kernel.launch", "cuLaunchKernel (C++)", "tr/wf",
+               "torch/wf"]
     table = common.format_table(headers, rows)
     print(table)
     json_path = common.write_json(report, args.results_dir, "launch_overhead")
