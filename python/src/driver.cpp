@@ -46,7 +46,9 @@ using namespace warpforge::cuda;
 // specialize.cpp
 PyObject *specializeArguments(PyObject *args, const char *kinds,
                               Py_ssize_t count, PyObject *argSpec,
-                              PyObject *constSpec, PyObject *dtypes);
+                              PyObject *constSpec, PyObject *dtypes,
+                              unsigned long long *addresses,
+                              unsigned char *known);
 namespace tma = warpforge::tilegpu::tma;
 
 namespace {
@@ -374,7 +376,15 @@ public:
   }
 
   void launch(long long gx, long long gy, long long gz, py::handle stream,
-              py::handle args);
+              py::handle args) {
+    launchWith(gx, gy, gz, stream, args, nullptr, nullptr);
+  }
+  /// launch(), with the data_ptr() of the arguments where `known[i]` (the
+  /// warm path has read them while specializing, and its cache hit proved
+  /// their dtypes are the signature's).
+  void launchWith(long long gx, long long gy, long long gz, py::handle stream,
+                  py::handle args, const unsigned long long *addresses,
+                  const unsigned char *known);
 
   std::string repr() const {
     std::ostringstream os;
@@ -1308,8 +1318,10 @@ void Kernel::findOrEncode(Param &p, const TensorMapKey &key,
   map = entry.map;
 }
 
-void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
-                    py::handle args) {
+void Kernel::launchWith(long long gx, long long gy, long long gz,
+                        py::handle stream, py::handle args,
+                        const unsigned long long *addresses,
+                        const unsigned char *known) {
   PyObject *seq = args.ptr();
   PyObject **items;
   Py_ssize_t count;
@@ -1376,9 +1388,17 @@ void Kernel::launch(long long gx, long long gy, long long gz, py::handle stream,
   }
   for (size_t i = 0; i < n; ++i) {
     Param &p = paramsInOrder[i];
-    PyObject *obj = items[byIndex ? p.index : i];
-    slots[i] = p.kind == Kind::Pointer ? pointerOf(p, obj, cuStream)
-                                       : scalarOf(p, obj);
+    size_t at = byIndex ? p.index : i;
+    PyObject *obj = items[at];
+    if (p.kind == Kind::Pointer && known && known[at]) {
+      CUdeviceptr ptr = addresses[at];
+      if (ptr)
+        checkDevicePointer(p, obj, ptr);
+      slots[i] = ptr;
+    } else {
+      slots[i] = p.kind == Kind::Pointer ? pointerOf(p, obj, cuStream)
+                                         : scalarOf(p, obj);
+    }
     pointers[i] = &slots[i];
   }
   enqueue(gx, gy, gz, cuStream, slots, pointers, n);
@@ -1584,8 +1604,22 @@ PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
   Py_ssize_t count;
   if (PyBytes_AsStringAndSize(item(0), &kinds, &count) != 0)
     return nullptr;
+  // What specializing reads of each tensor (its address), for the launch.
+  constexpr Py_ssize_t kInline = 32;
+  unsigned long long inlineAddresses[kInline];
+  unsigned char inlineKnown[kInline];
+  std::vector<unsigned long long> heapAddresses;
+  std::vector<unsigned char> heapKnown;
+  unsigned long long *addresses = inlineAddresses;
+  unsigned char *known = inlineKnown;
+  if (count > kInline) {
+    heapAddresses.resize(count);
+    heapKnown.resize(count);
+    addresses = heapAddresses.data();
+    known = heapKnown.data();
+  }
   PyObject *specs = specializeArguments(args, kinds, count, item(1), item(2),
-                                        item(3));
+                                        item(3), addresses, known);
   if (!specs) {
     if (PyErr_ExceptionMatches(PyExc_TypeError) ||
         PyErr_ExceptionMatches(PyExc_ValueError)) {
@@ -1671,7 +1705,7 @@ PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
   py::object ownedHandle = py::reinterpret_steal<py::object>(handle);
   try {
     Kernel &kernel = py::handle(loaded).cast<Kernel &>();
-    kernel.launch(g[0], g[1], g[2], handle, args);
+    kernel.launchWith(g[0], g[1], g[2], handle, args, addresses, known);
   } catch (...) {
     setPythonError();
     return nullptr;

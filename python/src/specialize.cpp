@@ -86,8 +86,9 @@ PyObject *intSpec(PyObject *value, bool specialize) {
 }
 
 /// The spec of a tensor whose dtype `dtypes` names, or null with no error
-/// set when it is not one.
-PyObject *tensorSpec(PyObject *value, bool specialize, PyObject *dtypes) {
+/// set when it is not one.  `address`, when given, receives its data_ptr().
+PyObject *tensorSpec(PyObject *value, bool specialize, PyObject *dtypes,
+                     unsigned long long *address) {
   const Constants &k = constants();
   PyObject *method = PyObject_GetAttr(value, k.dataPtr);
   if (!method) {
@@ -108,21 +109,23 @@ PyObject *tensorSpec(PyObject *value, bool specialize, PyObject *dtypes) {
     return nullptr;
   }
   bool divisible = false;
-  if (specialize) {
+  if (specialize || address) {
     PyObject *ptr = PyObject_CallNoArgs(method);
     if (!ptr) {
       PyErr_Clear();
       Py_DECREF(method);
       return nullptr;
     }
-    unsigned long long address = PyLong_AsUnsignedLongLongMask(ptr);
+    unsigned long long value = PyLong_AsUnsignedLongLong(ptr);
     Py_DECREF(ptr);
     if (PyErr_Occurred()) {
       PyErr_Clear();
       Py_DECREF(method);
       return nullptr;
     }
-    divisible = address % 16 == 0;
+    divisible = specialize && value % 16 == 0;
+    if (address)
+      *address = value;
   }
   Py_DECREF(method);
   return argSpec(name, divisible);
@@ -138,7 +141,8 @@ PyObject *constSpec(PyObject *value) {
   return nullptr;
 }
 
-PyObject *specOf(PyObject *value, char kind, PyObject *dtypes) {
+PyObject *specOf(PyObject *value, char kind, PyObject *dtypes,
+                 unsigned long long *address) {
   const Constants &k = constants();
   if (kind == 2)
     return constSpec(value);
@@ -151,16 +155,20 @@ PyObject *specOf(PyObject *value, char kind, PyObject *dtypes) {
     return newRef(k.i1Spec);
   if (value == Py_None)
     return newRef(k.noneSpec);
-  return tensorSpec(value, specialize, dtypes);
+  return tensorSpec(value, specialize, dtypes, address);
 }
 
 } // namespace
 
 /// The specialization tuple of `args` (a tuple) by `kinds` (one byte per
-/// argument); a new reference, or null with the Python error set.
+/// argument); a new reference, or null with the Python error set.  With
+/// `addresses` and `known` (one entry per argument), each tensor the fast
+/// rules took also leaves its data_ptr() there, for the launch to reuse.
 PyObject *specializeArguments(PyObject *args, const char *kinds,
                               Py_ssize_t count, PyObject *argSpec,
-                              PyObject *constSpec, PyObject *dtypes) {
+                              PyObject *constSpec, PyObject *dtypes,
+                              unsigned long long *addresses,
+                              unsigned char *known) {
   Py_ssize_t n = PyTuple_GET_SIZE(args);
   if (n != count) {
     PyErr_Format(PyExc_ValueError, "specialize: %zd arguments for %zd kinds",
@@ -173,7 +181,15 @@ PyObject *specializeArguments(PyObject *args, const char *kinds,
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject *value = PyTuple_GET_ITEM(args, i);
     char kind = kinds[i];
-    PyObject *spec = specOf(value, kind, dtypes);
+    unsigned long long address = 0;
+    bool tensor = addresses && kind != 2 && !PyLong_CheckExact(value) &&
+                  !PyFloat_CheckExact(value) && !PyBool_Check(value) &&
+                  value != Py_None;
+    PyObject *spec = specOf(value, kind, dtypes, tensor ? &address : nullptr);
+    if (known)
+      known[i] = spec && tensor;
+    if (addresses)
+      addresses[i] = address;
     if (!spec) {
       // The Python rule, which knows the rest and raises its errors.
       spec = kind == 2 ? PyObject_CallOneArg(constSpec, value)
@@ -198,9 +214,9 @@ py::tuple specialize(py::tuple args, py::bytes kinds, py::object argSpec,
   Py_ssize_t count;
   if (PyBytes_AsStringAndSize(kinds.ptr(), &kindBytes, &count) != 0)
     throw py::error_already_set();
-  PyObject *result = specializeArguments(args.ptr(), kindBytes, count,
-                                         argSpec.ptr(), constSpec.ptr(),
-                                         dtypes.ptr());
+  PyObject *result =
+      specializeArguments(args.ptr(), kindBytes, count, argSpec.ptr(),
+                          constSpec.ptr(), dtypes.ptr(), nullptr, nullptr);
   if (!result)
     throw py::error_already_set();
   return py::reinterpret_steal<py::tuple>(result);

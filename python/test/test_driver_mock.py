@@ -486,10 +486,22 @@ def test_jit_launch_path(mocked):
         assert launch_config() == ([6, 2, 1], [256, 1, 1], 2048, 0)
         zoo.add_kernel[(7,)](x, y, z, 4000, BLOCK_SIZE=1024, stream=0x55)
         assert launch_config() == ([7, 1, 1], [256, 1, 1], 2048, 0x55)
+        # Each tensor's data_ptr() is read once per launch: specializing
+        # reads it, and the launch packs what it read.
+        class Counted(Tensor):
+            calls = 0
+            def data_ptr(self):
+                Counted.calls += 1
+                return self.ptr
+        cx, cy, cz = Counted(DEV0), Counted(DEV0 + 4096), Counted(DEV0 + 8192)
+        for c in (cx, cy, cz):
+            c.dtype = x.dtype  # one object per dtype, as torch's
+        zoo.add_kernel[(2,)](cx, cy, cz, 4000, BLOCK_SIZE=1024)
+        assert Counted.calls == 3 and params(4) == [DEV0, DEV0 + 4096, DEV0 + 8192, 4000]
         msg = error(lambda: zoo.add_kernel[(-1,)](x, y, z, 4000, BLOCK_SIZE=1024))
         assert msg == "ValueError: kernel 'add_kernel': grid x = -1 is outside [0, 2147483647]", msg
         CompiledKernel.launch = saved
-        assert launches() == 5
+        assert launches() == 6
     """)
 
 
