@@ -369,6 +369,35 @@ Result compileLLVMIRToPTX(const std::string &llvmIR,
   return result;
 }
 
+Result compileToPTX(const std::string &mlir, const std::string &bufferName,
+                    const TargetOptions &options) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
+      nvptx::createTargetMachine(toNVPTX(options));
+  if (!targetMachine)
+    return failedWith(targetMachine.takeError());
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(mlir, bufferName);
+  if (!module)
+    return session.fail("failed to parse IR");
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(options));
+  if (!llvmModule)
+    return session.fail("failed to translate the module to LLVM IR");
+  Result result = std::move(session.result);
+  {
+    // Printed before code generation, whose IR passes change the module.
+    llvm::raw_string_ostream os(result.ir);
+    llvmModule->print(os, /*AAW=*/nullptr);
+  }
+  llvm::Expected<std::string> ptx = nvptx::emitPTX(*llvmModule, **targetMachine);
+  if (!ptx)
+    return failedWith(ptx.takeError());
+  result.ok = true;
+  result.ptx = std::move(*ptx);
+  return result;
+}
+
 Toolchain findToolchain(const TargetOptions &options) {
   Toolchain toolchain;
   nvptx::TargetOptions converted = toNVPTX(options);

@@ -49,6 +49,25 @@ void warpforge::python::registerTarget(py::module_ &m) {
       "for NVPTX (libdevice linked when used); raise IRError on failure.");
 
   m.def(
+      "compile_to_llvm_ir_and_ptx",
+      [](const std::string &mlir, const std::string &bufferName, int cc,
+         int optLevel) {
+        warpforge::api::Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::compileToPTX(mlir, bufferName,
+                                           makeOptions(cc, optLevel));
+        }
+        if (!r.ok)
+          raiseIRError(r.diagnostics, "compiling " + bufferName + " to PTX");
+        return py::make_tuple(std::move(r.ir), std::move(r.ptx));
+      },
+      py::arg("mlir"), py::arg("buffer_name") = "<string>", py::arg("cc") = 90,
+      py::arg("opt_level") = 3,
+      "translate_to_llvm_ir then compile_to_ptx with the LLVM module kept "
+      "in memory: (LLVM IR text, PTX); raise IRError on failure.");
+
+  m.def(
       "compile_to_ptx",
       [](const std::string &llvmIR, int cc, int optLevel) {
         warpforge::api::Result r;

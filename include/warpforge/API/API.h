@@ -55,6 +55,8 @@ struct Result {
   std::map<std::string, long long> integerAttributes;
   std::map<std::string, std::string> stringAttributes;
   std::vector<HostTensorMap> hostTensorMaps;
+  /// compileToPTX's PTX (its `ir` is the LLVM IR).
+  std::string ptx;
 };
 
 /// Parses and verifies `ir`; `bufferName` names it in locations.  On success
@@ -125,6 +127,13 @@ WARPFORGE_API Result translateToLLVMIR(const std::string &mlir,
 /// located in the buffer `<llvm-ir>`.
 WARPFORGE_API Result compileLLVMIRToPTX(const std::string &llvmIR,
                                         const TargetOptions &options);
+
+/// translateToLLVMIR then compileLLVMIRToPTX on the module in memory (the
+/// JIT's way: no second parse of the LLVM IR): `.ir` is the LLVM IR text,
+/// `.ptx` the PTX.
+WARPFORGE_API Result compileToPTX(const std::string &mlir,
+                                  const std::string &bufferName,
+                                  const TargetOptions &options);
 
 /// Assembles PTX into a cubin with CUDA's ptxas (`-arch=sm_90a -v` for
 /// 90): the cubin's bytes in `.data`, ptxas's report (registers, spills,

@@ -528,8 +528,8 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     from . import target
     name = f"<LLVM dialect of {fn.__name__}>"
     try:
-        kernel.asm["llir"] = target.to_llvm_ir(llvm_dialect, name, capability)
-        kernel.asm["ptx"] = target.to_ptx(kernel.asm["llir"], capability)
+        kernel.asm["llir"], kernel.asm["ptx"] = target.to_llvm_ir_and_ptx(
+            llvm_dialect, name, capability)
         cubin, log = target.to_cubin(kernel.asm["ptx"], capability,
                                      kernel.options.maxnreg or 0)
     except IRError as e:

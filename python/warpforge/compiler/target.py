@@ -27,6 +27,13 @@ def to_ptx(llvm_ir: str, cc: int = 90) -> str:
     return ir._core().compile_to_ptx(llvm_ir, cc)
 
 
+def to_llvm_ir_and_ptx(mlir_text: str, name: str, cc: int = 90) -> Tuple[str, str]:
+    """`to_llvm_ir` then `to_ptx`, the LLVM module kept in memory between
+    them (the JIT's way: no second parse of the LLVM IR): (LLVM IR, PTX)."""
+    llir, ptx = ir._core().compile_to_llvm_ir_and_ptx(mlir_text, name, cc)
+    return llir, ptx
+
+
 def to_cubin(ptx: str, cc: int = 90, max_registers: int = 0, *,
              ptxas_path: str = "") -> Tuple[bytes, str]:
     """Assemble `ptx` with CUDA's ptxas: (the cubin, ptxas's `-v` log).
