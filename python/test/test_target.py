@@ -330,3 +330,17 @@ def test_stale_ptxas_temporaries_are_removed(tmp_path, monkeypatch):
     os.utime(other, (1, 1))
     target_module._remove_stale_temporaries()
     assert not old.exists() and new.exists() and other.exists()
+
+
+def test_llvm_ir_and_ptx_in_one_call_equal_the_two_steps():
+    """The JIT's single call keeps the LLVM module in memory; its IR and PTX
+    are those of to_llvm_ir then to_ptx, and its errors are located alike."""
+    llvm_ir, ptx = target.to_llvm_ir_and_ptx(KERNELS, "kernel.mlir")
+    assert llvm_ir == target.to_llvm_ir(KERNELS, "kernel.mlir")
+    assert ptx == target.to_ptx(llvm_ir)
+    _, ptx80 = target.to_llvm_ir_and_ptx(KERNELS, "kernel.mlir", cc=80)
+    assert ".target sm_80\n" in ptx80
+    with pytest.raises(IRError) as info:
+        target.to_llvm_ir_and_ptx("func.func @f() {\n  return\n}\n", "host.mlir")
+    (d,) = info.value.errors
+    assert (d.file, d.line, d.column) == ("host.mlir", 1, 1)
