@@ -223,3 +223,59 @@ def test_compile_lock_serializes_processes(monkeypatch, tmp_path):
     finally:
         p.join(30)
     assert waited > 0.5
+
+
+def test_large_stages_are_read_on_first_use(tmp_path, cache_dir, compiles, monkeypatch):
+    """The stage texts of DEFERRED_BYTES or more live beside the entry: a hit
+    reads the entry only (cubin, metadata, small stages), the first look at
+    any large stage reads them all, in the compiled order; a launch never
+    does. Without the stages file the hit still works and those stages say
+    their text is gone."""
+    monkeypatch.setattr(cache, "DEFERRED_BYTES", 1000)
+    m = load_module(tmp_path, "k_stages")
+    first = m.kernel.warmup(X, 32, BLOCK=64)
+    big = sorted(k for k, v in first.asm.items() if isinstance(v, str) and len(v) >= 1000)
+    assert big and "cubin" in first.asm
+    (entry,) = [p for p in entries(cache_dir) if not p.name.endswith(".stages.json")]
+    assert entry.with_name(entry.name[:-len(".json")] + ".stages.json").exists()
+    reads = []
+    real = cache.load_stages
+    monkeypatch.setattr(cache, "load_stages", lambda key: reads.append(key) or real(key))
+    m2 = load_module(tmp_path, "k_stages")
+    second = m2.kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 1 and reads == []
+    assert second.asm["cubin"] == first.asm["cubin"] and "ptx" in second.asm
+    assert all(name in second.asm for name in big) and reads == []
+    assert second.asm[big[0]] == first.asm[big[0]] and len(reads) == 1
+    assert list(second.asm) == list(first.asm) and dict(second.asm) == dict(first.asm)
+    assert second.asm.get(big[-1]) == first.asm[big[-1]] and len(reads) == 1
+    # The stages file gone: the kernel loads; the stages say so.
+    for p in cache_dir.rglob("*.stages.json"):
+        p.unlink()
+    third = load_module(tmp_path, "k_stages").kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 1 and third.asm["cubin"] == first.asm["cubin"]
+    assert "is gone; compile again with WARPFORGE_ALWAYS_COMPILE=1" in third.asm[big[0]]
+
+
+def test_eviction_takes_an_entry_and_its_stages_together(monkeypatch, tmp_path):
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "DEFERRED_BYTES", 1000)
+    keys = [f"{i:02x}" + "1" * 62 for i in range(3)]
+    for i, key in enumerate(keys):
+        cache.store(key, {"asm": {"small": "s", "big": "b" * 5000}, "asm_base64": {}, "i": i})
+        os.utime(cache._path(key), (1000 + i, 1000 + i))
+    assert cache.load(keys[0])["asm"] == {"small": "s"}
+    assert cache.load(keys[0])["asm_deferred"] == ["big"]
+    assert cache.load_stages(keys[0]) == {"big": "b" * 5000}
+    whole = os.path.getsize(cache._path(keys[1])) + os.path.getsize(cache._stages_path(keys[1]))
+    # keys[0] was loaded last, so keys[1] is the least recently used.
+    removed = cache.evict(limit=2 * whole + whole // 2)
+    assert removed == whole
+    assert not os.path.exists(cache._stages_path(keys[1]))
+    assert [cache.load(k) is not None for k in keys] == [True, False, True]
+    # A stages file whose entry is gone goes an hour after it was written.
+    os.unlink(cache._path(keys[2]))
+    assert cache.evict() == 0 and os.path.exists(cache._stages_path(keys[2]))
+    os.utime(cache._stages_path(keys[2]), (1, 1))
+    assert cache.evict() > 0 and not os.path.exists(cache._stages_path(keys[2]))
+    assert cache.load_stages(keys[0]) == {"big": "b" * 5000}

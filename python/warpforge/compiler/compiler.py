@@ -45,6 +45,73 @@ class KernelMetadata(dict):
         return list(super().__dir__()) + [k for k in self if k.isidentifier()]
 
 
+class _Stages(dict):
+    """`CompiledKernel.asm` of a kernel loaded from the disk cache: the
+    large stage texts (LLVM dialect, LLVM IR), which the cache keeps in a
+    file of their own, are read the first time any of them is looked at;
+    a launch never reads them. If that file is gone, each such stage says
+    so in its text."""
+
+    def __init__(self, loaded: Dict, order: List[str], deferred: List[str], load):
+        super().__init__(loaded)
+        self._order, self._deferred, self._load = order, list(deferred), load
+
+    def _fill(self) -> None:
+        if not self._deferred:
+            return
+        names, self._deferred = self._deferred, []
+        texts = self._load() or {}
+        gone = ("(this stage's text was in the disk cache and is gone; compile again "
+                "with WARPFORGE_ALWAYS_COMPILE=1 to see it)")
+        merged = dict(self)
+        for name in names:
+            merged.setdefault(name, texts.get(name, gone))
+        dict.clear(self)
+        for name in self._order + [n for n in merged if n not in self._order]:
+            if name in merged:
+                dict.__setitem__(self, name, merged[name])
+
+    def __missing__(self, key):
+        if key in self._deferred:
+            self._fill()
+            return dict.__getitem__(self, key)
+        raise KeyError(key)
+
+    def __contains__(self, key):
+        return key in self._deferred or dict.__contains__(self, key)
+
+    def get(self, key, default=None):
+        return self[key] if key in self else default
+
+    def __setitem__(self, key, value):
+        if key in self._deferred:
+            self._deferred.remove(key)
+        dict.__setitem__(self, key, value)
+
+    def _filled(method):  # noqa: N805 - a decorator of the class body
+        def wrapper(self, *args, **kwargs):
+            self._fill()
+            return method(self, *args, **kwargs)
+        wrapper.__name__ = method.__name__
+        return wrapper
+
+    keys = _filled(dict.keys)
+    values = _filled(dict.values)
+    items = _filled(dict.items)
+    __iter__ = _filled(dict.__iter__)
+    __len__ = _filled(dict.__len__)
+    __eq__ = _filled(dict.__eq__)
+    __repr__ = _filled(dict.__repr__)
+    copy = _filled(dict.copy)
+    pop = _filled(dict.pop)
+    popitem = _filled(dict.popitem)
+    setdefault = _filled(dict.setdefault)
+    update = _filled(dict.update)
+    __delitem__ = _filled(dict.__delitem__)
+    __hash__ = None
+    del _filled
+
+
 @dataclass
 class CompiledKernel:
     """One specialization of a kernel, compiled: its IR at every stage in
@@ -100,11 +167,18 @@ class CompiledKernel:
                 "used_globals": {k: _jsonable(v) for k, v in self.used_globals.items()}}
 
     @classmethod
-    def from_payload(cls, payload: Dict[str, Any]) -> Optional["CompiledKernel"]:
+    def from_payload(cls, payload: Dict[str, Any],
+                     load_stages=None) -> Optional["CompiledKernel"]:
+        """The kernel a disk-cache payload describes; `load_stages()` gives
+        the stage texts the payload's `asm_deferred` names, on first use."""
         try:
             asm: Dict[str, Union[str, bytes]] = dict(payload["asm"])
             for stage, encoded in payload["asm_base64"].items():
                 asm[stage] = base64.b64decode(encoded, validate=True)
+            deferred = list(payload.get("asm_deferred", ()))
+            if deferred:
+                asm = _Stages(asm, list(payload.get("asm_order", ())), deferred,
+                              load_stages or (lambda: None))
             return cls(payload["name"], dict(payload["signature"]), dict(payload["constants"]),
                        KernelOptions(**payload["options"]), asm,
                        dict(payload["used_globals"]), dict(payload["metadata"]),

@@ -17,6 +17,12 @@ first store and every 64 stores after. Each entry carries
 a checksum of its payload; an entry that does not parse, or whose checksum
 or format does not match, is ignored (and replaced by the next compile),
 never loaded.
+
+The large stage texts (LLVM dialect and LLVM IR are megabytes for a
+matmul) go to a second file beside the entry, `<key>.stages.json`, read
+only when a stage is looked at (`load_stages`): a hit reads the small entry,
+the cubin and the metadata (a millisecond, not the ten it took to parse and
+checksum everything). The two files are evicted together.
 """
 
 from __future__ import annotations
@@ -28,9 +34,9 @@ import json
 import os
 import tempfile
 import time
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
-FORMAT = 1
+FORMAT = 2
 TARGET = "cuda:sm_90a"
 
 
@@ -108,6 +114,16 @@ def _path(key: str) -> str:
     return os.path.join(cache_dir(), key[:2], key + ".json")
 
 
+_STAGES_SUFFIX = ".stages.json"
+
+# Stage texts at least this long are stored beside the entry.
+DEFERRED_BYTES = 64 * 1024
+
+
+def _stages_path(key: str) -> str:
+    return os.path.join(cache_dir(), key[:2], key + _STAGES_SUFFIX)
+
+
 def _checksum(payload: Dict) -> str:
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
 
@@ -154,6 +170,7 @@ def evict(limit: Optional[int] = None) -> int:
     except OSError:
         return 0
     now = time.time()
+    stages: Dict[str, Tuple[int, float]] = {}  # entry path -> its stages file's size, mtime
     for sub in subdirs:
         folder = os.path.join(root, sub)
         try:
@@ -168,16 +185,27 @@ def evict(limit: Optional[int] = None) -> int:
                 continue
             if name.startswith(".tmp-") and now - st.st_mtime > 3600:
                 _unlink(path)  # a write killed midway, an hour ago
+            elif name.endswith(_STAGES_SUFFIX):
+                stages[path[:-len(_STAGES_SUFFIX)] + ".json"] = (st.st_size, st.st_mtime)
             elif name.endswith(".json"):
                 entries.append((st.st_mtime, st.st_size, path))
-    total = sum(size for _, size, _ in entries)
+    # An entry and its stages file go together, when the entry is least
+    # recently used; a stages file whose entry is gone (an hour after it
+    # was written: a store writes it first) is a leftover.
+    sizes = {path: size + stages.pop(path, (0, 0))[0] for _, size, path in entries}
+    leftovers = 0
+    for entry, (size, mtime) in stages.items():
+        if now - mtime > 3600 and _unlink(entry[:-len(".json")] + _STAGES_SUFFIX):
+            leftovers += size
+    total = sum(sizes.values())
     removed = 0
-    for _, size, path in sorted(entries):
+    for _, _, path in sorted(entries):
         if total - removed <= limit:
             break
         if _unlink(path):
-            removed += size
-    return removed
+            removed += sizes[path]
+            _unlink(path[:-len(".json")] + _STAGES_SUFFIX)
+    return removed + leftovers
 
 
 # Eviction scans the whole cache: once at a process's first store, then
@@ -201,18 +229,13 @@ def _unlink(path: str) -> bool:
         return False
 
 
-def load(key: str) -> Optional[Dict]:
-    """The payload stored under `key`, or None when missing or invalid."""
-    path = _path(key)
+def _read_entry(path: str, key: str) -> Optional[Dict]:
+    """The checked payload of the entry file at `path`, or None."""
     try:
         with open(path, encoding="utf-8") as f:
             entry = json.load(f)
     except (OSError, ValueError):
         return None
-    try:
-        os.utime(path)  # used now: the last to be evicted
-    except OSError:
-        pass
     if not isinstance(entry, dict) or entry.get("format") != FORMAT or entry.get("key") != key:
         return None
     payload = entry.get("payload")
@@ -221,24 +244,64 @@ def load(key: str) -> Optional[Dict]:
     return payload
 
 
-def store(key: str, payload: Dict) -> None:
-    """Atomically writes `payload` under `key`; failures to write are not
-    errors (the kernel is compiled either way)."""
+def load(key: str) -> Optional[Dict]:
+    """The payload stored under `key`, or None when missing or invalid. Its
+    `asm` lacks the stages named in `asm_deferred`: `load_stages` reads
+    them."""
     path = _path(key)
-    entry = {"format": FORMAT, "key": key, "checksum": _checksum(payload), "payload": payload}
+    payload = _read_entry(path, key)
+    if payload is None:
+        return None
+    try:
+        os.utime(path)  # used now: the last to be evicted
+    except OSError:
+        pass
+    return payload
+
+
+def load_stages(key: str) -> Optional[Dict[str, str]]:
+    """The stage texts `store` put beside the entry of `key`, or None when
+    they are gone or invalid."""
+    stages = _read_entry(_stages_path(key), key)
+    if stages is None or not all(isinstance(v, str) for v in stages.values()):
+        return None
+    return stages
+
+
+def _write(path: str, entry: Dict) -> None:
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(entry, f)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def store(key: str, payload: Dict) -> None:
+    """Atomically writes `payload` under `key`, its stage texts of
+    DEFERRED_BYTES or more beside it (the entry's `asm_deferred` names
+    them); failures to write are not errors (the kernel is compiled either
+    way)."""
+    path = _path(key)
+    asm = payload.get("asm")
+    deferred = {k: v for k, v in asm.items() if isinstance(v, str) and len(v) >= DEFERRED_BYTES} \
+        if isinstance(asm, dict) else {}
+    if deferred:
+        order = list(asm) + [k for k in payload.get("asm_base64", {}) if k not in asm]
+        payload = dict(payload, asm={k: v for k, v in asm.items() if k not in deferred},
+                       asm_deferred=sorted(deferred), asm_order=order)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(entry, f)
-            os.replace(tmp, path)
-            _maybe_evict()
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        if deferred:  # first: an entry never names stages not yet written
+            _write(_stages_path(key), {"format": FORMAT, "key": key,
+                                       "checksum": _checksum(deferred), "payload": deferred})
+        _write(path, {"format": FORMAT, "key": key, "checksum": _checksum(payload),
+                      "payload": payload})
+        _maybe_evict()
     except OSError:
         pass

@@ -415,7 +415,8 @@ class JITFunction(KernelFunction):
 
         def cached():
             payload = disk_cache.load(key)
-            kernel = CompiledKernel.from_payload(payload) if payload is not None else None
+            kernel = CompiledKernel.from_payload(
+                payload, lambda: disk_cache.load_stages(key)) if payload is not None else None
             # Only finished kernels count: an entry without a cubin (a
             # compile stopped early, as tests of the frontend do) would fail
             # at launch.
