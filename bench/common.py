@@ -102,23 +102,27 @@ def copy_bandwidth(torch, nbytes: int, warmup: float, rep: float) -> Dict[str, A
 # -- Launching --------------------------------------------------------------------
 
 
+def launch_burst(fn, sync, launches: int):
+    """(submit, total): microseconds per launch of `launches` back-to-back
+    calls of `fn`, issuing them, and until the device is done."""
+    sync()
+    t0 = time.perf_counter()
+    for _ in range(launches):
+        fn()
+    t1 = time.perf_counter()
+    sync()
+    t2 = time.perf_counter()
+    return (t1 - t0) / launches * 1e6, (t2 - t0) / launches * 1e6
+
+
 def launch_overhead(fn, sync, launches: int, repeats: int = 5) -> Dict[str, Any]:
     """Microseconds per launch of `launches` back-to-back calls of `fn`: issuing
     them (submit) and until the device is done (total); best of `repeats`."""
     fn()
     sync()
-    submit = total = float("inf")
-    for _ in range(repeats):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(launches):
-            fn()
-        t1 = time.perf_counter()
-        sync()
-        t2 = time.perf_counter()
-        submit, total = min(submit, t1 - t0), min(total, t2 - t0)
+    bursts = [launch_burst(fn, sync, launches) for _ in range(repeats)]
     return {"launches": launches, "repeats": repeats, "cuda_graphs": False,
-            "submit_us": submit / launches * 1e6, "total_us": total / launches * 1e6}
+            "submit_us": min(s for s, _ in bursts), "total_us": min(t for _, t in bursts)}
 
 
 def compile_only(backend: str, call):

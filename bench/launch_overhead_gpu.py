@@ -33,18 +33,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
 
 
-def submit_us(fn, launches, sync):
-    """Microseconds per launch issuing `launches` calls; and with the drain."""
-    sync()
-    t0 = time.perf_counter()
-    for _ in range(launches):
-        fn()
-    t1 = time.perf_counter()
-    sync()
-    t2 = time.perf_counter()
-    return (t1 - t0) / launches * 1e6, (t2 - t0) / launches * 1e6
-
-
 def driver_floor(cubin: bytes, name: str, params: int, launches: int, rounds: int):
     """cuLaunchKernel's microseconds per launch from C++, or None without g++."""
     import re
@@ -123,7 +111,7 @@ def main(argv=None):
         samples = {p: [] for p in fns}
         for _ in range(args.rounds):
             for provider, fn in fns.items():
-                samples[provider].append(submit_us(fn, args.launches, sync))
+                samples[provider].append(common.launch_burst(fn, sync, args.launches))
         entry = {"case": case, "kernel": name, "providers": {}}
         if floor is not None:
             entry["cuLaunchKernel_from_cpp_us"] = floor

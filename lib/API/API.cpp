@@ -322,22 +322,40 @@ std::vector<Stage> jitStages() {
   return stages;
 }
 
+/// Parses `mlir` and compiles it to an optimized LLVM module, its text in
+/// `result.ir`; on failure `result` holds the diagnostics and the module is
+/// null.
+static std::unique_ptr<llvm::Module> toLLVMModule(const std::string &mlir,
+                                           const std::string &bufferName,
+                                           const TargetOptions &options,
+                                           llvm::LLVMContext &llvmContext,
+                                           Result &result) {
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(mlir, bufferName);
+  if (!module) {
+    result = session.fail("failed to parse IR");
+    return nullptr;
+  }
+  std::unique_ptr<llvm::Module> llvmModule =
+      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(options));
+  if (!llvmModule) {
+    result = session.fail("failed to translate the module to LLVM IR");
+    return nullptr;
+  }
+  result = std::move(session.result);
+  // Printed before any code generation, whose IR passes change the module.
+  llvm::raw_string_ostream os(result.ir);
+  llvmModule->print(os, /*AAW=*/nullptr);
+  return llvmModule;
+}
+
 Result translateToLLVMIR(const std::string &mlir,
                          const std::string &bufferName,
                          const TargetOptions &options) {
-  Session session;
-  OwningOpRef<ModuleOp> module = session.parse(mlir, bufferName);
-  if (!module)
-    return session.fail("failed to parse IR");
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(options));
-  if (!llvmModule)
-    return session.fail("failed to translate the module to LLVM IR");
-  Result result = std::move(session.result);
-  result.ok = true;
-  llvm::raw_string_ostream os(result.ir);
-  llvmModule->print(os, /*AAW=*/nullptr);
+  Result result;
+  if (toLLVMModule(mlir, bufferName, options, llvmContext, result))
+    result.ok = true;
   return result;
 }
 
@@ -375,21 +393,12 @@ Result compileToPTX(const std::string &mlir, const std::string &bufferName,
       nvptx::createTargetMachine(toNVPTX(options));
   if (!targetMachine)
     return failedWith(targetMachine.takeError());
-  Session session;
-  OwningOpRef<ModuleOp> module = session.parse(mlir, bufferName);
-  if (!module)
-    return session.fail("failed to parse IR");
   llvm::LLVMContext llvmContext;
+  Result result;
   std::unique_ptr<llvm::Module> llvmModule =
-      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(options));
+      toLLVMModule(mlir, bufferName, options, llvmContext, result);
   if (!llvmModule)
-    return session.fail("failed to translate the module to LLVM IR");
-  Result result = std::move(session.result);
-  {
-    // Printed before code generation, whose IR passes change the module.
-    llvm::raw_string_ostream os(result.ir);
-    llvmModule->print(os, /*AAW=*/nullptr);
-  }
+    return result;
   llvm::Expected<std::string> ptx = nvptx::emitPTX(*llvmModule, **targetMachine);
   if (!ptx)
     return failedWith(ptx.takeError());

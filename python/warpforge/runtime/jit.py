@@ -166,24 +166,14 @@ def _driver_module():
     return driver
 
 
-def _native_warm_launch():
-    """`_C.warm_launch` (python/src/driver.cpp), or None without the
-    binding."""
+def _native(name: str):
+    """`_C.<name>` (python/src: `specialize`, `warm_launch`), or None without
+    the binding."""
     try:
         from .. import _C
     except ImportError:  # pragma: no cover - depends on the build
         return None
-    return getattr(_C, "warm_launch", None)
-
-
-def _native_specialize():
-    """`_C.specialize` (python/src/specialize.cpp), or None without the
-    binding."""
-    try:
-        from .. import _C
-    except ImportError:  # pragma: no cover - depends on the build
-        return None
-    return getattr(_C, "specialize", None)
+    return getattr(_C, name, None)
 
 
 def _descriptor_type(value) -> str:
@@ -561,7 +551,7 @@ class JITFunction(KernelFunction):
             return lambda grid, *a, **kw: self.run(*a, grid=grid, **kw)
         env = {"_arg_spec": arg_spec, "_const_spec": const_spec, "_cache": self.cache,
                "_self": self, "_normalize_grid": normalize_grid,
-               "_dtypes": _TORCH_DTYPES, "_specialize": _native_specialize()}
+               "_dtypes": _TORCH_DTYPES, "_specialize": _native("specialize")}
         arglist, specs, names = [], [], [p.name for p in params]
         kinds = bytearray()
         for p in params:
@@ -587,7 +577,7 @@ class JITFunction(KernelFunction):
         if not fname.isidentifier() or keyword.iskeyword(fname) or fname in env or \
                 fname in names:
             fname = "launcher"
-        warm = _native_warm_launch()
+        warm = _native("warm_launch")
         # The key's per-argument part: in C++ (_C.specialize) when the
         # binding has it, else one Python call per argument.
         if env["_specialize"] is not None:
