@@ -15,7 +15,7 @@ from .random import (pair_uniform_to_normal, philox, philox_impl, rand, rand4x, 
                      randint4x, randn, randn4x, uint_to_uniform_float)
 from .semantic import SemanticError
 from .standard import (bitonic_merge, cat, flip, gather, histogram, interleave, join, sort, split,
-                       topk)
+                       swizzle2d, topk)
 
 _u = semantic.unwrap
 

@@ -1,7 +1,7 @@
 """Triton's standard-library tensor functions, built from the core ops.
 
 `tl.flip`, `tl.sort`, `tl.topk`, `tl.bitonic_merge`, `tl.join`, `tl.split`,
-`tl.interleave`, `tl.cat`, `tl.histogram` and `tl.gather` with Triton's
+`tl.interleave`, `tl.cat`, `tl.histogram`, `tl.gather` and `tl.swizzle2d` with Triton's
 signatures and results. warpforge has no dedicated IR op for any of them:
 each is composed here from reshapes, permutes, expand_dims/broadcast,
 `where`, comparisons, `arange` and reductions, so it runs unchanged in the
@@ -353,3 +353,24 @@ def gather(src, index, axis):
     values = semantic.expand_dims(_to_bits(src), ax)
     picked = semantic.where(hit, values, 0)
     return _from_bits(semantic.reduce_builtin(picked, ax + 1, "xor_sum"), src.dtype)
+
+
+# ---------------------------------------------------------------------------
+# Program ids
+# ---------------------------------------------------------------------------
+
+
+def swizzle2d(i, j, size_i, size_j, size_g):
+    """Triton's `tl.swizzle2d`: renumbers cell (i, j) of a size_i x size_j grid
+    so that consecutive row-major ids walk down columns of bands of size_g
+    rows (the last band may be shorter), the grouped order matmuls use for
+    L2 reuse. Takes and returns scalars or tensors of ints."""
+    i, j, size_i, size_j, size_g = (_u(v) for v in (i, j, size_i, size_j, size_g))
+    linear = i * size_j + j
+    per_band = size_g * size_j
+    first_row = linear // per_band * size_g
+    spare = size_i - first_row
+    rows = min(spare, size_g) if isinstance(spare, int) and isinstance(size_g, int) \
+        else semantic.minimum(semantic.to_tensor(spare), semantic.to_tensor(size_g), False)
+    within = linear % per_band
+    return first_row + within % rows, within // rows
