@@ -283,10 +283,36 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
   return session.finish(*module, debugInfo);
 }
 
+static Result runPipelineImpl(const std::string &ir,
+                              const std::string &pipeline,
+                              const std::string &bufferName, bool debugInfo,
+                              const std::string &dumpPrefix,
+                              const CompileOptions &options,
+                              const TargetOptions *target);
+
 Result runPipeline(const std::string &ir, const std::string &pipeline,
                    const std::string &bufferName, bool debugInfo,
                    const std::string &dumpPrefix,
                    const CompileOptions &options) {
+  return runPipelineImpl(ir, pipeline, bufferName, debugInfo, dumpPrefix,
+                         options, nullptr);
+}
+
+Result runPipelineToPTX(const std::string &ir, const std::string &pipeline,
+                        const std::string &bufferName, bool debugInfo,
+                        const std::string &dumpPrefix,
+                        const CompileOptions &options,
+                        const TargetOptions &target) {
+  return runPipelineImpl(ir, pipeline, bufferName, debugInfo, dumpPrefix,
+                         options, &target);
+}
+
+static Result runPipelineImpl(const std::string &ir,
+                              const std::string &pipeline,
+                              const std::string &bufferName, bool debugInfo,
+                              const std::string &dumpPrefix,
+                              const CompileOptions &options,
+                              const TargetOptions *target) {
   registerWarpforgePassesAndPipelines();
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
@@ -312,7 +338,34 @@ Result runPipeline(const std::string &ir, const std::string &pipeline,
     session.recordAttributes(*module);
     return session.fail("pipeline '" + pipeline + "' failed");
   }
-  return session.finish(*module, debugInfo);
+  if (!target)
+    return session.finish(*module, debugInfo);
+  // Printed first: the translation may legalize the module in place.
+  Result result = session.finish(*module, debugInfo);
+  session.result = Result(); // the translation's diagnostics, if any
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
+      nvptx::createTargetMachine(toNVPTX(*target));
+  if (!targetMachine)
+    return failedWith(targetMachine.takeError());
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(*target));
+  if (!llvmModule) {
+    Result failure = session.fail("failed to translate the module to LLVM IR");
+    failure.integerAttributes = result.integerAttributes;
+    failure.stringAttributes = result.stringAttributes;
+    return failure;
+  }
+  {
+    llvm::raw_string_ostream os(result.llvmIR);
+    llvmModule->print(os, /*AAW=*/nullptr);
+  }
+  llvm::Expected<std::string> ptx =
+      nvptx::emitPTX(*llvmModule, **targetMachine);
+  if (!ptx)
+    return failedWith(ptx.takeError());
+  result.ptx = std::move(*ptx);
+  return result;
 }
 
 std::vector<Stage> jitStages() {

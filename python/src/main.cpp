@@ -155,6 +155,36 @@ PYBIND11_MODULE(_C, m) {
       "IRError (with .attributes).");
 
   m.def(
+      "run_stage_to_ptx",
+      [](const std::string &ir, const std::string &pipeline,
+         const warpforge::CompileOptions &options, const std::string &filename,
+         bool debugInfo, const std::string &dumpPrefix, int cc) {
+        warpforge::api::TargetOptions target;
+        target.computeCapability = cc;
+        Result r;
+        {
+          py::gil_scoped_release release;
+          r = warpforge::api::runPipelineToPTX(ir, pipeline, filename,
+                                               debugInfo, dumpPrefix, options,
+                                               target);
+        }
+        if (!r.ok)
+          warpforge::python::raiseIRError(
+              r.diagnostics, "pipeline '" + pipeline + "' to PTX", &r);
+        py::list warnings;
+        for (const auto &d : r.diagnostics)
+          if (d.severity == "warning")
+            warnings.append(toPython(d));
+        return py::make_tuple(std::move(r.ir), attributesOf(r), warnings,
+                              std::move(r.llvmIR), std::move(r.ptx));
+      },
+      py::arg("ir"), py::arg("pipeline"), py::arg("options"),
+      py::arg("filename") = "<string>", py::arg("debug_info") = false,
+      py::arg("dump_prefix") = "", py::arg("cc") = 90,
+      "run_stage, then LLVM IR and PTX for sm_{cc} from the module in memory: "
+      "(IR, attributes, warnings, LLVM IR, PTX), or raise IRError.");
+
+  m.def(
       "jit_stages",
       []() {
         py::list stages;

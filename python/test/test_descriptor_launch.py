@@ -604,14 +604,16 @@ def test_compiled_metadata_carries_global_scratch(monkeypatch):
     assert "cubin" in plain.asm
     assert (plain.metadata.global_scratch_size, plain.metadata.global_scratch_align) == (0, 1)
 
-    run_stage = ir.run_stage
+    # The last stage (the LLVM dialect, on to PTX) records what the
+    # metadata reads.
+    run_stage_to_ptx = ir.run_stage_to_ptx
 
     def recording_scratch(*args, **kwargs):
-        text, attributes = run_stage(*args, **kwargs)
+        text, attributes, llvm_ir, ptx = run_stage_to_ptx(*args, **kwargs)
         return text, {**attributes, attrs.GLOBAL_SCRATCH_BYTES: 384,
-                      attrs.GLOBAL_SCRATCH_ALIGN: 128}
+                      attrs.GLOBAL_SCRATCH_ALIGN: 128}, llvm_ir, ptx
 
-    monkeypatch.setattr(ir, "run_stage", recording_scratch)
+    monkeypatch.setattr(ir, "run_stage_to_ptx", recording_scratch)
     fill.cache.clear()
     k = fill.warmup(x, BLOCK=64)
     assert (k.metadata["global_scratch_size"], k.metadata["global_scratch_align"]) == (384, 128)

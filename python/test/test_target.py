@@ -344,3 +344,33 @@ def test_llvm_ir_and_ptx_in_one_call_equal_the_two_steps():
         target.to_llvm_ir_and_ptx("func.func @f() {\n  return\n}\n", "host.mlir")
     (d,) = info.value.errors
     assert (d.file, d.line, d.column) == ("host.mlir", 1, 1)
+
+
+def test_the_jits_last_stage_goes_on_to_ptx_in_memory():
+    """ir.run_stage_to_ptx: the pipeline's output as run_stage prints it,
+    with the LLVM IR and PTX to_llvm_ir_and_ptx makes of that output; a
+    failing pipeline raises as run_stage does, attributes included."""
+    import numpy as np
+    import warpforge
+    import warpforge.language as tl
+    from warpforge import ir
+    from warpforge.compiler.options import KernelOptions
+
+    @warpforge.jit
+    def scale(x_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+    k = scale.warmup(np.zeros(64, np.float32), 64, BLOCK=64, grid=(1,))
+    options = KernelOptions().to_core(90)
+    text, attributes = ir.run_stage(k.asm["tilegpu"], "tilegpu-to-llvm", options, "s.mlir")
+    warned = []
+    text2, attributes2, llvm_ir, ptx = ir.run_stage_to_ptx(
+        k.asm["tilegpu"], "tilegpu-to-llvm", options, "s.mlir", warnings=warned)
+    assert (text2, attributes2, warned) == (text, attributes, [])
+    assert (llvm_ir, ptx) == target.to_llvm_ir_and_ptx(text, "s.mlir")
+    assert (llvm_ir, ptx) == (k.asm["llir"], k.asm["ptx"])
+    with pytest.raises(IRError) as info:
+        ir.run_stage_to_ptx("module {\n  tile.func public @k() {\n    tile.return\n  }\n}\n",
+                            "tilegpu-to-llvm", options, "bad.mlir")
+    assert "tilegpu-to-llvm" in str(info.value)

@@ -61,6 +61,20 @@ def run_stage(text: str, pipeline: str, options, filename: str = "<string>",
     return text, attributes
 
 
+def run_stage_to_ptx(text: str, pipeline: str, options, filename: str = "<string>",
+                     debug_info: bool = False, dump_prefix: str = "",
+                     warnings: Optional[list] = None,
+                     cc: int = 90) -> Tuple[str, Dict[str, Any], str, str]:
+    """`run_stage`, then the LLVM IR and PTX of its output for sm_{cc}, the
+    module kept in memory (the JIT's last stage): (IR, attributes, LLVM IR,
+    PTX)."""
+    text, attributes, found, llvm_ir, ptx = _core().run_stage_to_ptx(
+        text, pipeline, options, filename, debug_info, dump_prefix, cc)
+    if warnings is not None:
+        warnings.extend(found)
+    return text, attributes, llvm_ir, ptx
+
+
 def jit_stages() -> List[Tuple[str, str, str]]:
     """The JIT's stages in order: (key in `CompiledKernel.asm`, named
     pipeline, description)."""

@@ -55,8 +55,10 @@ struct Result {
   std::map<std::string, long long> integerAttributes;
   std::map<std::string, std::string> stringAttributes;
   std::vector<HostTensorMap> hostTensorMaps;
-  /// compileToPTX's PTX (its `ir` is the LLVM IR).
+  /// compileToPTX's PTX (its `ir` is the LLVM IR); runPipelineToPTX's PTX
+  /// and LLVM IR.
   std::string ptx;
+  std::string llvmIR;
 };
 
 /// Parses and verifies `ir`; `bufferName` names it in locations.  On success
@@ -77,6 +79,20 @@ WARPFORGE_API Result runPipeline(const std::string &ir,
                                  bool debugInfo,
                                  const std::string &dumpPrefix = "",
                                  const CompileOptions &options = {});
+
+struct TargetOptions;
+
+/// runPipeline, then, on the module still in memory, what compileToPTX
+/// does: `.ir` is the pipeline's output as runPipeline prints it,
+/// `.llvmIR` the LLVM IR and `.ptx` the PTX (the JIT's last stage: no
+/// second parse of the largest module).
+WARPFORGE_API Result runPipelineToPTX(const std::string &ir,
+                                      const std::string &pipeline,
+                                      const std::string &bufferName,
+                                      bool debugInfo,
+                                      const std::string &dumpPrefix,
+                                      const CompileOptions &options,
+                                      const TargetOptions &target);
 
 /// One stage of a JIT compilation: the key of its IR in
 /// `CompiledKernel.asm` and the named pipeline that produces it.

@@ -519,12 +519,23 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         # The JIT's stages, in order, each one named pipeline that
         # `warpforge-opt --<pipeline>` reproduces; without `gpu`, only the
         # first (tile IR).
-        for stage, pipeline, _ in ir.jit_stages()[:None if gpu else 1]:
+        stages = ir.jit_stages()[:None if gpu else 1]
+        for stage, pipeline, _ in stages:
             prefix = os.path.join(dump_dir, f"{fn.__name__}.{stage}") if dump_dir else ""
             if dump_dir:
                 os.makedirs(dump_dir, exist_ok=True)
             # Locations travel with the IR so that errors in later stages
             # still point at the kernel's Python lines.
+            if gpu and stage == stages[-1][0]:
+                # The last stage (the LLVM dialect, the largest module) goes
+                # on to LLVM IR and PTX in memory instead of being parsed
+                # again.
+                located, attributes, llvm_ir, ptx = ir.run_stage_to_ptx(
+                    located, pipeline, core_options, ir_name, debug_info=True,
+                    dump_prefix=prefix, warnings=stage_warnings, cc=capability)
+                kernel.asm[stage] = located
+                kernel.asm["llir"], kernel.asm["ptx"] = llvm_ir, ptx
+                continue
             located, attributes = ir.run_stage(located, pipeline, core_options, ir_name,
                                                debug_info=True, dump_prefix=prefix,
                                                warnings=stage_warnings)
@@ -602,8 +613,9 @@ def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
     from . import target
     name = f"<LLVM dialect of {fn.__name__}>"
     try:
-        kernel.asm["llir"], kernel.asm["ptx"] = target.to_llvm_ir_and_ptx(
-            llvm_dialect, name, capability)
+        if "ptx" not in kernel.asm:  # the last stage made both, as a rule
+            kernel.asm["llir"], kernel.asm["ptx"] = target.to_llvm_ir_and_ptx(
+                llvm_dialect, name, capability)
         cubin, log = target.to_cubin(kernel.asm["ptx"], capability,
                                      kernel.options.maxnreg or 0)
     except IRError as e:
