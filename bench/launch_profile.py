@@ -15,10 +15,10 @@ def t(label, stmt, n=200000):
     best = min(timeit.repeat(stmt, number=n, repeat=5, globals=globals())) / n * 1e6
     print(f"{label:40s} {best:6.3f} us")
 t("kernel[grid](...)", "k[(4,)](x, x, x, 4000, BLOCK_SIZE=1024)")
-t("launcher(grid, ...) (no partial)", "launcher((4,), x, x, x, 4000, BLOCK_SIZE=1024)")
+t("launcher(..., grid=...)", "launcher(x, x, x, 4000, BLOCK_SIZE=1024, grid=(4,))")
 t("x.data_ptr()", "x.data_ptr()")
 t("x.dtype", "x.dtype")
 t("arg_spec(tensor)", "arg_spec(x)")
 t("arg_spec(int)", "arg_spec(4000)")
 t("k.interpreting()", "k.interpreting()")
-t("functools.partial", "functools.partial(launcher, (4,))")
+t("k[(4,)] (the bound launcher)", "k[(4,)]")

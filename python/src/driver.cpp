@@ -28,6 +28,7 @@
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <structmember.h>
 
 #include <algorithm>
 #include <array>
@@ -1713,6 +1714,201 @@ PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
   Py_RETURN_NONE;
 }
 
+/// `kernel[grid]` of a JITFunction: `_C.BoundLauncher(grid, spec)`, called
+/// with the kernel's arguments.  It binds them to the parameters itself
+/// (positional, then keywords that name parameters, then defaults) and
+/// launches through warmLaunch with no Python frame in between; anything
+/// else (options or `stream` keywords, a missing or repeated argument, a
+/// miss, a grid that is a function) goes to the JIT's Python launcher
+/// `launcher(*args, **kwargs, grid=grid)`, which does it all and raises the
+/// errors.  `spec` is (names, defaults, no_default, state, launcher), made
+/// once per JITFunction: `defaults[i]` is `no_default` for a parameter
+/// without one.
+struct BoundLauncher {
+  PyObject_HEAD
+  PyObject *grid;
+  PyObject *spec;
+  vectorcallfunc vectorcall;
+};
+
+/// launcher(*args, **kwargs, grid=grid): the Python launcher, which binds
+/// and checks as Python does (its errors count the arguments given).
+PyObject *boundFallback(BoundLauncher *self, PyObject *const *args,
+                        size_t nargsf, PyObject *kwnames) {
+  static PyObject *gridName = PyUnicode_InternFromString("grid");
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  std::vector<PyObject *> all(args, args + nargs + nkw);
+  all.push_back(self->grid);
+  PyObject *names = PyTuple_New(nkw + 1);
+  if (!names)
+    return nullptr;
+  for (Py_ssize_t k = 0; k < nkw; ++k)
+    PyTuple_SET_ITEM(names, k, Py_NewRef(PyTuple_GET_ITEM(kwnames, k)));
+  PyTuple_SET_ITEM(names, nkw, Py_NewRef(gridName));
+  PyObject *result = PyObject_Vectorcall(PyTuple_GET_ITEM(self->spec, 4),
+                                         all.data(), nargs, names);
+  Py_DECREF(names);
+  return result;
+}
+
+PyObject *boundCall(PyObject *callable, PyObject *const *args, size_t nargsf,
+                    PyObject *kwnames) {
+  auto *self = reinterpret_cast<BoundLauncher *>(callable);
+  PyObject *names = PyTuple_GET_ITEM(self->spec, 0);
+  PyObject *defaults = PyTuple_GET_ITEM(self->spec, 1);
+  PyObject *noDefault = PyTuple_GET_ITEM(self->spec, 2);
+  Py_ssize_t n = PyTuple_GET_SIZE(names);
+  Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+  if (nargs > n)
+    return boundFallback(self, args, nargsf, kwnames);
+  constexpr Py_ssize_t kInline = 32;
+  PyObject *inlineBound[kInline];
+  std::vector<PyObject *> heapBound;
+  PyObject **bound = inlineBound;
+  if (n > kInline) {
+    heapBound.resize(n);
+    bound = heapBound.data();
+  }
+  for (Py_ssize_t i = 0; i < n; ++i)
+    bound[i] = i < nargs ? args[i] : nullptr;
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+    Py_ssize_t at = -1;
+    for (Py_ssize_t i = 0; i < n && at < 0; ++i)
+      if (PyTuple_GET_ITEM(names, i) == key)
+        at = i;
+    for (Py_ssize_t i = 0; i < n && at < 0; ++i)
+      if (PyUnicode_Compare(PyTuple_GET_ITEM(names, i), key) == 0)
+        at = i;
+    if (at < 0 || bound[at])
+      return boundFallback(self, args, nargsf, kwnames);
+    bound[at] = args[nargs + k];
+  }
+  PyObject *tuple = PyTuple_New(n);
+  if (!tuple)
+    return nullptr;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject *value = bound[i] ? bound[i] : PyTuple_GET_ITEM(defaults, i);
+    if (value == noDefault) {
+      Py_DECREF(tuple);
+      return boundFallback(self, args, nargsf, kwnames);
+    }
+    PyTuple_SET_ITEM(tuple, i, Py_NewRef(value));
+  }
+  PyObject *warmArgs[5] = {PyTuple_GET_ITEM(self->spec, 3), self->grid, tuple,
+                           Py_None, Py_None};
+  PyObject *result = warmLaunch(nullptr, warmArgs, 5);
+  Py_DECREF(tuple);
+  if (result != Py_None) {
+    if (!result)
+      return nullptr;
+    Py_DECREF(result); // False or a kernel: the Python launcher redoes it
+    return boundFallback(self, args, nargsf, kwnames);
+  }
+  return result;
+}
+
+PyObject *boundNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {
+  PyObject *grid, *spec;
+  if (kwargs && PyDict_GET_SIZE(kwargs)) {
+    PyErr_SetString(PyExc_TypeError, "BoundLauncher(grid, spec)");
+    return nullptr;
+  }
+  if (!PyArg_ParseTuple(args, "OO!:BoundLauncher", &grid, &PyTuple_Type, &spec))
+    return nullptr;
+  if (PyTuple_GET_SIZE(spec) != 5 || !PyTuple_Check(PyTuple_GET_ITEM(spec, 0)) ||
+      !PyTuple_Check(PyTuple_GET_ITEM(spec, 1)) ||
+      PyTuple_GET_SIZE(PyTuple_GET_ITEM(spec, 0)) !=
+          PyTuple_GET_SIZE(PyTuple_GET_ITEM(spec, 1))) {
+    PyErr_SetString(PyExc_TypeError,
+                    "BoundLauncher: spec is (names, defaults, no_default, "
+                    "state, launcher)");
+    return nullptr;
+  }
+  auto *self = reinterpret_cast<BoundLauncher *>(type->tp_alloc(type, 0));
+  if (!self)
+    return nullptr;
+  self->grid = Py_NewRef(grid);
+  self->spec = Py_NewRef(spec);
+  self->vectorcall = boundCall;
+  return reinterpret_cast<PyObject *>(self);
+}
+
+void boundDealloc(PyObject *object) {
+  auto *self = reinterpret_cast<BoundLauncher *>(object);
+  PyObject_GC_UnTrack(object);
+  Py_CLEAR(self->grid);
+  Py_CLEAR(self->spec);
+  Py_TYPE(object)->tp_free(object);
+}
+
+int boundTraverse(PyObject *object, visitproc visit, void *arg) {
+  auto *self = reinterpret_cast<BoundLauncher *>(object);
+  Py_VISIT(self->grid);
+  Py_VISIT(self->spec);
+  return 0;
+}
+
+int boundClear(PyObject *object) {
+  auto *self = reinterpret_cast<BoundLauncher *>(object);
+  Py_CLEAR(self->grid);
+  Py_CLEAR(self->spec);
+  return 0;
+}
+
+PyObject *boundGetGrid(PyObject *object, void *) {
+  return Py_NewRef(reinterpret_cast<BoundLauncher *>(object)->grid);
+}
+
+PyObject *boundGetLauncher(PyObject *object, void *) {
+  return Py_NewRef(
+      PyTuple_GET_ITEM(reinterpret_cast<BoundLauncher *>(object)->spec, 4));
+}
+
+PyGetSetDef boundGetSet[] = {
+    {"grid", boundGetGrid, nullptr, "The launch grid (ints or a function).",
+     nullptr},
+    {"func", boundGetLauncher, nullptr,
+     "The JIT's Python launcher, launcher(*args, grid=..., **kwargs).",
+     nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyTypeObject *boundLauncherType() {
+  static PyType_Slot slots[] = {
+      {Py_tp_new, reinterpret_cast<void *>(boundNew)},
+      {Py_tp_dealloc, reinterpret_cast<void *>(boundDealloc)},
+      {Py_tp_traverse, reinterpret_cast<void *>(boundTraverse)},
+      {Py_tp_clear, reinterpret_cast<void *>(boundClear)},
+      {Py_tp_call, reinterpret_cast<void *>(PyVectorcall_Call)},
+      {Py_tp_getset, boundGetSet},
+      {Py_tp_doc, const_cast<char *>(
+                      "kernel[grid] of a JITFunction: binds the arguments and "
+                      "launches a cache hit in C++ (see driver.cpp).")},
+      {0, nullptr}};
+  static PyMemberDef members[] = {
+      {"__vectorcalloffset__", T_PYSSIZET,
+       static_cast<Py_ssize_t>(offsetof(BoundLauncher, vectorcall)), READONLY,
+       nullptr},
+      {nullptr, 0, 0, 0, nullptr}};
+  static PyType_Slot withMembers[sizeof(slots) / sizeof(slots[0]) + 1];
+  static PyType_Spec spec;
+  static PyTypeObject *type = nullptr;
+  if (type)
+    return type;
+  size_t i = 0;
+  for (; slots[i].slot; ++i)
+    withMembers[i] = slots[i];
+  withMembers[i++] = PyType_Slot{Py_tp_members, members};
+  withMembers[i] = PyType_Slot{0, nullptr};
+  spec = {"warpforge._C.BoundLauncher", sizeof(BoundLauncher), 0,
+          Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+          withMembers};
+  type = reinterpret_cast<PyTypeObject *>(PyType_FromSpec(&spec));
+  return type;
+}
+
 PyMethodDef warmLaunchMethod[] = {
     {"warm_launch", reinterpret_cast<PyCFunction>(warmLaunch), METH_FASTCALL,
      "A JITFunction's launch on a cache hit, in one call (see driver.cpp)."},
@@ -1748,6 +1944,10 @@ py::dict deviceProperties(int ordinal) {
 void registerDriver(py::module_ &m) {
   py::register_local_exception_translator(translateExceptions);
   if (PyModule_AddFunctions(m.ptr(), warmLaunchMethod) != 0)
+    throw py::error_already_set();
+  PyTypeObject *bound = boundLauncherType();
+  if (!bound || PyModule_AddObjectRef(m.ptr(), "BoundLauncher",
+                                      reinterpret_cast<PyObject *>(bound)) != 0)
     throw py::error_already_set();
 
   py::class_<Kernel>(m, "Kernel", R"doc(

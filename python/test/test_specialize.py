@@ -146,3 +146,47 @@ def test_setting_interpret_rebuilds_the_launcher():
     add.interpret = False
     assert add._launcher is None and add.interpret is False
     add.interpret = None
+
+
+@warpforge.jit
+def scaled(x_ptr, y_ptr, n, alpha=2.0, BLOCK: tl.constexpr = 64):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * alpha, mask=offs < n)
+
+
+def test_kernel_grid_binds_arguments_like_python(monkeypatch):
+    """kernel[grid] is a _C.BoundLauncher: positional arguments, keywords
+    naming parameters and defaults bind as Python binds them; option and
+    stream keywords, missing or repeated arguments go to the Python launcher,
+    which launches or raises with the kernel's name."""
+    from warpforge.compiler.compiler import CompiledKernel
+    launched = []
+    monkeypatch.setattr(CompiledKernel, "launch",
+                        lambda self, grid, args, stream=None: launched.append((grid, args)))
+    x, y = Tensor(1 << 20), Tensor(1 << 21)
+    bound = scaled[(2,)]
+    assert isinstance(bound, _C.BoundLauncher) and bound.grid == (2,)
+    assert scaled[(2,)] is bound  # kept per tuple grid
+    assert callable(bound.func) and bound.func.__name__ == "scaled"
+    bound(x, y, 100)
+    bound(x, y_ptr=y, n=100, alpha=3.0)
+    scaled[(2,)](n=100, y_ptr=y, x_ptr=x, BLOCK=32)
+    scaled[(2,)](x, y, 100, num_warps=2)  # an option: the Python launcher
+    scaled[(2,)](x, y, 100, stream=7)
+    assert [args[2:] for _, args in launched] == [
+        (100, 2.0, 64), (100, 3.0, 64), (100, 2.0, 32), (100, 2.0, 64), (100, 2.0, 64)]
+    assert all(args[:2] == (x, y) for _, args in launched)
+    with pytest.raises(TypeError, match=r"scaled\(\) missing 1 required positional argument: 'n'"):
+        scaled[(2,)](x, y)
+    with pytest.raises(TypeError, match="multiple values for argument 'x_ptr'"):
+        scaled[(2,)](x, y, 100, x_ptr=x)
+    with pytest.raises(TypeError, match="takes from 3 to 5 positional arguments but 6"):
+        scaled[(2,)](x, y, 100, 1.0, 64, 7)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+        scaled[(2,)](x, y, 100, bogus=1)
+    # Function grids are not kept (their closures may hold tensors).
+    assert scaled[lambda m: (1,)] is not scaled[lambda m: (1,)]
+    with pytest.raises(TypeError, match=r"BoundLauncher\(grid, spec\)"):
+        _C.BoundLauncher((1,), (), x=1)
+    with pytest.raises(TypeError, match="spec is"):
+        _C.BoundLauncher((1,), (1, 2))

@@ -159,6 +159,15 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
     return ("a", ptr_type, 16 if specialize and data_pointer(value) % 16 == 0 else None)
 
 
+# A parameter without a default, for _C.BoundLauncher.
+_NO_DEFAULT = object()
+_BoundLauncher = None
+try:
+    from .._C import BoundLauncher as _BoundLauncher  # noqa: F811
+except ImportError:  # pragma: no cover - depends on the build
+    pass
+
+
 def _driver_module():
     """warpforge.runtime.driver, whose `_device()` and `_stream(device)` (torch's
     current device and stream once torch is bound) warm_launch calls."""
@@ -492,7 +501,7 @@ class JITFunction(KernelFunction):
     @interpret.setter
     def interpret(self, value):
         self._interpret = value
-        self._launcher = None  # it holds the setting
+        self._launcher = self._bound_spec = None  # they hold the setting
 
     def interpreting(self) -> bool:
         if self.interpret is not None:
@@ -532,14 +541,31 @@ class JITFunction(KernelFunction):
         launcher = self._launcher
         if launcher is None:
             launcher = self._launcher = self._make_launcher()
-        # The grid positional: a partial merges no keyword dictionaries.
-        return functools.partial(launcher, grid)
+        spec = self._bound_spec
+        if spec is not None:
+            # Binds the arguments and launches a hit in C++; the rest goes
+            # to `launcher`. Kept per tuple grid (launch loops reuse a few);
+            # never per function grid, whose closure may hold tensors.
+            if type(grid) is not tuple:
+                return _BoundLauncher(grid, spec)
+            try:
+                bound = self._bound_by_grid.get(grid)
+            except TypeError:  # a tuple of unhashable values
+                return _BoundLauncher(grid, spec)
+            if bound is None:
+                if len(self._bound_by_grid) >= 256:
+                    self._bound_by_grid.clear()
+                bound = self._bound_by_grid[grid] = _BoundLauncher(grid, spec)
+            return bound
+        return functools.partial(launcher, grid=grid)
 
     _launcher = None
+    _bound_spec = None
+    _bound_by_grid: Dict[Any, Any] = {}
 
     def _make_launcher(self) -> Callable:
-        """Generates `<kernel name>(grid, <the kernel's parameters>, *, stream,
-        **options)` (`kernel[grid]` binds the grid): it computes the specialization key inline and launches on
+        """Generates `<kernel name>(<the kernel's parameters>, *, grid, stream,
+        **options)`: it computes the specialization key inline and launches on
         a cache hit, so a warm launch costs one dictionary look-up on top of
         the argument checks. It hands all the parameters to the compiled
         kernel, whose C++ launcher packs the run-time ones (no Python loop).
@@ -548,7 +574,7 @@ class JITFunction(KernelFunction):
         params = list(self.signature.parameters.values())
         if any(p.kind not in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY) for p in params) or \
                 any(p.name in ("grid", "stream", "options") for p in params):
-            return lambda grid, *a, **kw: self.run(*a, grid=grid, **kw)
+            return lambda *a, grid, **kw: self.run(*a, grid=grid, **kw)
         env = {"_arg_spec": arg_spec, "_const_spec": const_spec, "_cache": self.cache,
                "_self": self, "_normalize_grid": normalize_grid,
                "_dtypes": _TORCH_DTYPES, "_specialize": _native("specialize")}
@@ -584,7 +610,7 @@ class JITFunction(KernelFunction):
             spec_src = "_specialize(args, _kinds, _arg_spec, _const_spec, _dtypes)"
         else:
             spec_src = _tuple_src(specs)
-        src = [f"def {fname}(grid, {''.join(a + ', ' for a in arglist)}*, stream=None, "
+        src = [f"def {fname}({''.join(a + ', ' for a in arglist)}*, grid, stream=None, "
                "**options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
         src += [f"    args = {_tuple_src(names)}"]
@@ -627,7 +653,13 @@ class JITFunction(KernelFunction):
         ]
         code = compile("\n".join(src) + "\n", f"<launcher of {self.__qualname__}>", "exec")
         exec(code, env)
-        return env[fname]
+        launcher = env[fname]
+        self._bound_spec = None
+        self._bound_by_grid = {}
+        if warm is not None and _BoundLauncher is not None:
+            defaults = tuple(_NO_DEFAULT if p.default is P.empty else p.default for p in params)
+            self._bound_spec = (tuple(names), defaults, _NO_DEFAULT, env["_state"], launcher)
+        return launcher
 
     def warmup(self, *args, grid=(1,), **kwargs) -> CompiledKernel:
         """Compiles for these arguments without launching; `.asm` holds every
