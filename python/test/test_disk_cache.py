@@ -249,12 +249,18 @@ def test_large_stages_are_read_on_first_use(tmp_path, cache_dir, compiles, monke
     assert second.asm[big[0]] == first.asm[big[0]] and len(reads) == 1
     assert list(second.asm) == list(first.asm) and dict(second.asm) == dict(first.asm)
     assert second.asm.get(big[-1]) == first.asm[big[-1]] and len(reads) == 1
+    import copy
+    import pickle
+    third = load_module(tmp_path, "k_stages").kernel.warmup(X, 32, BLOCK=64)
+    assert not (third.asm != first.asm)  # comparing fills it first
+    assert pickle.loads(pickle.dumps(third.asm)) == first.asm
+    assert type(copy.deepcopy(third.asm)) is dict
     # The stages file gone: the kernel loads; the stages say so.
     for p in cache_dir.rglob("*.stages.json"):
         p.unlink()
-    third = load_module(tmp_path, "k_stages").kernel.warmup(X, 32, BLOCK=64)
-    assert compiles["n"] == 1 and third.asm["cubin"] == first.asm["cubin"]
-    assert "is gone; compile again with WARPFORGE_ALWAYS_COMPILE=1" in third.asm[big[0]]
+    fourth = load_module(tmp_path, "k_stages").kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 1 and fourth.asm["cubin"] == first.asm["cubin"]
+    assert "is gone; compile again with WARPFORGE_ALWAYS_COMPILE=1" in fourth.asm[big[0]]
 
 
 def test_eviction_takes_an_entry_and_its_stages_together(monkeypatch, tmp_path):

@@ -101,6 +101,11 @@ class _Stages(dict):
     __iter__ = _filled(dict.__iter__)
     __len__ = _filled(dict.__len__)
     __eq__ = _filled(dict.__eq__)
+    __ne__ = _filled(dict.__ne__)
+    __or__ = _filled(dict.__or__)
+    __ror__ = _filled(dict.__ror__)
+    __ior__ = _filled(dict.__ior__)
+    __reversed__ = _filled(dict.__reversed__)
     __repr__ = _filled(dict.__repr__)
     copy = _filled(dict.copy)
     pop = _filled(dict.pop)
@@ -110,6 +115,11 @@ class _Stages(dict):
     __delitem__ = _filled(dict.__delitem__)
     __hash__ = None
     del _filled
+
+    def __reduce__(self):
+        # Pickled and deep-copied as the plain dict it stands for.
+        self._fill()
+        return (dict, (dict(self.items()),))
 
 
 @dataclass
