@@ -82,17 +82,10 @@ def main(argv=None):
     headers = ["backend", "configs", "one config cold (s)", "autotune cold (s)", "best"]
     print(common.format_table(headers, rows))
     path = common.write_json(report, args.results_dir, "autotune_cold")
-    env = report["environment"]
-    md = [f"# Cold autotuning ({report['date']})", "",
-          f"`python bench/autotune_cold.py` on {env.get('device')} ({os.cpu_count()} CPUs; "
-          f"torch {env.get('torch')}, Triton {env.get('triton')}, warpforge "
-          f"{env.get('warpforge')}, commit {(env.get('git_commit') or '?')[:12]}): the "
-          f"autotuned fp16 matmul at {args.size}^3, first call in a new process with empty "
-          "caches, until synchronized.", "",
-          "| " + " | ".join(headers) + " |", "|---|---:|---:|---:|---|"]
-    md += ["| " + " | ".join(r) + " |" for r in rows]
-    with open(path[:-len(".json")] + ".md", "w") as f:
-        f.write("\n".join(md) + "\n")
+    common.write_markdown(
+        path, report, "Cold autotuning", "bench/autotune_cold.py",
+        f"{os.cpu_count()} CPUs; the autotuned fp16 matmul at {args.size}^3, first call in a "
+        "new process with empty caches, until synchronized.", headers, rows)
     print(f"JSON: {path}")
 
 

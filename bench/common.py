@@ -344,6 +344,25 @@ def write_json(report: Dict[str, Any], results_dir: str, name: str,
     return path
 
 
+def write_markdown(json_path: str, report: Dict[str, Any], title: str, script: str,
+                   how: str, headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """Writes the Markdown twin of `json_path` (same name, .md): a title with
+    the report's date, the command, device, versions and commit, `how` the
+    run measured, and the table (the first column left-aligned). Returns
+    its path."""
+    env = report["environment"]
+    md = [f"# {title} ({report['date']})", "",
+          f"`python {script}` on {env.get('device')} (torch {env.get('torch')}, Triton "
+          f"{env.get('triton')}, warpforge {env.get('warpforge')}, commit "
+          f"{(env.get('git_commit') or '?')[:12]}): {how}", "",
+          "| " + " | ".join(headers) + " |", "|---|" + "---:|" * (len(headers) - 1)]
+    md += ["| " + " | ".join(r) + " |" for r in rows]
+    path = json_path[:-len(".json")] + ".md"
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(md) + "\n")
+    return path
+
+
 def parse_list(text: str, allowed: Sequence[str]) -> List[str]:
     """'a,b' -> ['a', 'b'], each one of `allowed` (an argparse `type`, whose
     error argparse prefixes with the option's name)."""

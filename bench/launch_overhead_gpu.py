@@ -137,19 +137,12 @@ def main(argv=None):
     table = common.format_table(headers, rows)
     print(table)
     json_path = common.write_json(report, args.results_dir, "launch_overhead")
-    env = report["environment"]
-    md = [f"# Warm launch overhead ({report['date']})", "",
-          f"`python bench/launch_overhead_gpu.py` on {env.get('device')} (torch {env.get('torch')}, "
-          f"Triton {env.get('triton')}, warpforge {env.get('warpforge')}, commit "
-          f"{(env.get('git_commit') or '?')[:12]}); {args.launches} back-to-back launches per "
-          f"measurement, providers in turns, best of {args.rounds} rounds; microseconds per "
-          "launch of issuing them (submit); tr/wf > 1: warpforge faster. The _C and "
-          "CompiledKernel columns time warpforge's lower layers alone.", "",
-          "| " + " | ".join(headers) + " |", "|" + "---|" + "---:|" * (len(headers) - 1)]
-    md += ["| " + " | ".join(r) + " |" for r in rows]
-    md_path = json_path[:-len(".json")] + ".md"
-    with open(md_path, "w") as f:
-        f.write("\n".join(md) + "\n")
+    md_path = common.write_markdown(
+        json_path, report, "Warm launch overhead", "bench/launch_overhead_gpu.py",
+        f"{args.launches} back-to-back launches per measurement, providers in turns, best of "
+        f"{args.rounds} rounds; microseconds per launch of issuing them (submit); tr/wf > 1: "
+        "warpforge faster. The _C and CompiledKernel columns time warpforge's lower layers "
+        "alone.", headers, rows)
     print(f"JSON: {json_path}\nMarkdown: {md_path}")
 
 

@@ -283,6 +283,44 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
   return session.finish(*module, debugInfo);
 }
 
+/// The LLVM IR and PTX of `module` (LLVM and NVVM dialects) into
+/// `result.llvmIR` and `result.ptx`, the translation's diagnostics
+/// appended (they reach `session`); on failure `result` becomes the failed
+/// result, keeping its attributes.
+static void emitLLVMIRAndPTX(ModuleOp module, Session &session,
+                             const TargetOptions &target, Result &result) {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
+      nvptx::createTargetMachine(toNVPTX(target));
+  if (!targetMachine) {
+    result = failedWith(targetMachine.takeError());
+    return;
+  }
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      nvptx::compileToLLVMIR(module, llvmContext, toNVPTX(target));
+  if (!llvmModule) {
+    Result failure = session.fail("failed to translate the module to LLVM IR");
+    failure.integerAttributes = std::move(result.integerAttributes);
+    failure.stringAttributes = std::move(result.stringAttributes);
+    result = std::move(failure);
+    return;
+  }
+  llvm::append_range(result.diagnostics, session.result.diagnostics);
+  {
+    // Printed before code generation, whose IR passes change the module.
+    llvm::raw_string_ostream os(result.llvmIR);
+    llvmModule->print(os, /*AAW=*/nullptr);
+  }
+  llvm::Expected<std::string> ptx =
+      nvptx::emitPTX(*llvmModule, **targetMachine);
+  if (!ptx) {
+    result = failedWith(ptx.takeError());
+    return;
+  }
+  result.ptx = std::move(*ptx);
+  result.ok = true;
+}
+
 static Result runPipelineImpl(const std::string &ir,
                               const std::string &pipeline,
                               const std::string &bufferName, bool debugInfo,
@@ -343,28 +381,7 @@ static Result runPipelineImpl(const std::string &ir,
   // Printed first: the translation may legalize the module in place.
   Result result = session.finish(*module, debugInfo);
   session.result = Result(); // the translation's diagnostics, if any
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
-      nvptx::createTargetMachine(toNVPTX(*target));
-  if (!targetMachine)
-    return failedWith(targetMachine.takeError());
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      nvptx::compileToLLVMIR(*module, llvmContext, toNVPTX(*target));
-  if (!llvmModule) {
-    Result failure = session.fail("failed to translate the module to LLVM IR");
-    failure.integerAttributes = result.integerAttributes;
-    failure.stringAttributes = result.stringAttributes;
-    return failure;
-  }
-  {
-    llvm::raw_string_ostream os(result.llvmIR);
-    llvmModule->print(os, /*AAW=*/nullptr);
-  }
-  llvm::Expected<std::string> ptx =
-      nvptx::emitPTX(*llvmModule, **targetMachine);
-  if (!ptx)
-    return failedWith(ptx.takeError());
-  result.ptx = std::move(*ptx);
+  emitLLVMIRAndPTX(*module, session, *target, result);
   return result;
 }
 
@@ -442,21 +459,12 @@ Result compileLLVMIRToPTX(const std::string &llvmIR,
 
 Result compileToPTX(const std::string &mlir, const std::string &bufferName,
                     const TargetOptions &options) {
-  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
-      nvptx::createTargetMachine(toNVPTX(options));
-  if (!targetMachine)
-    return failedWith(targetMachine.takeError());
-  llvm::LLVMContext llvmContext;
+  Session session;
+  OwningOpRef<ModuleOp> module = session.parse(mlir, bufferName);
+  if (!module)
+    return session.fail("failed to parse IR");
   Result result;
-  std::unique_ptr<llvm::Module> llvmModule =
-      toLLVMModule(mlir, bufferName, options, llvmContext, result);
-  if (!llvmModule)
-    return result;
-  llvm::Expected<std::string> ptx = nvptx::emitPTX(*llvmModule, **targetMachine);
-  if (!ptx)
-    return failedWith(ptx.takeError());
-  result.ok = true;
-  result.ptx = std::move(*ptx);
+  emitLLVMIRAndPTX(*module, session, options, result);
   return result;
 }
 

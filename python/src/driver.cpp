@@ -1760,7 +1760,9 @@ PyObject *boundCall(PyObject *callable, PyObject *const *args, size_t nargsf,
   PyObject *noDefault = PyTuple_GET_ITEM(self->spec, 2);
   Py_ssize_t n = PyTuple_GET_SIZE(names);
   Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
-  if (nargs > n)
+  // A grid that is a function needs the Python launcher (it calls it with
+  // the meta-parameters): going there directly keys the cache once.
+  if (nargs > n || !PyTuple_CheckExact(self->grid))
     return boundFallback(self, args, nargsf, kwnames);
   constexpr Py_ssize_t kInline = 32;
   PyObject *inlineBound[kInline];

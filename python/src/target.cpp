@@ -60,7 +60,7 @@ void warpforge::python::registerTarget(py::module_ &m) {
         }
         if (!r.ok)
           raiseIRError(r.diagnostics, "compiling " + bufferName + " to PTX");
-        return py::make_tuple(std::move(r.ir), std::move(r.ptx));
+        return py::make_tuple(std::move(r.llvmIR), std::move(r.ptx));
       },
       py::arg("mlir"), py::arg("buffer_name") = "<string>", py::arg("cc") = 90,
       py::arg("opt_level") = 3,

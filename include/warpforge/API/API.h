@@ -55,8 +55,7 @@ struct Result {
   std::map<std::string, long long> integerAttributes;
   std::map<std::string, std::string> stringAttributes;
   std::vector<HostTensorMap> hostTensorMaps;
-  /// compileToPTX's PTX (its `ir` is the LLVM IR); runPipelineToPTX's PTX
-  /// and LLVM IR.
+  /// compileToPTX's and runPipelineToPTX's PTX and LLVM IR.
   std::string ptx;
   std::string llvmIR;
 };
@@ -144,9 +143,9 @@ WARPFORGE_API Result translateToLLVMIR(const std::string &mlir,
 WARPFORGE_API Result compileLLVMIRToPTX(const std::string &llvmIR,
                                         const TargetOptions &options);
 
-/// translateToLLVMIR then compileLLVMIRToPTX on the module in memory (the
-/// JIT's way: no second parse of the LLVM IR): `.ir` is the LLVM IR text,
-/// `.ptx` the PTX.
+/// translateToLLVMIR then compileLLVMIRToPTX on the module in memory (no
+/// second parse of the LLVM IR): `.llvmIR` is the LLVM IR text, `.ptx` the
+/// PTX.
 WARPFORGE_API Result compileToPTX(const std::string &mlir,
                                   const std::string &bufferName,
                                   const TargetOptions &options);

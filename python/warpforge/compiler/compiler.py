@@ -540,9 +540,12 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                 # The last stage (the LLVM dialect, the largest module) goes
                 # on to LLVM IR and PTX in memory instead of being parsed
                 # again.
+                # The target's one home is the module's tilegpu.target,
+                # which convert-tile-to-tilegpu stamped from the options.
                 located, attributes, llvm_ir, ptx = ir.run_stage_to_ptx(
                     located, pipeline, core_options, ir_name, debug_info=True,
-                    dump_prefix=prefix, warnings=stage_warnings, cc=capability)
+                    dump_prefix=prefix, warnings=stage_warnings,
+                    cc=_capability_of(attributes))
                 kernel.asm[stage] = located
                 kernel.asm["llir"], kernel.asm["ptx"] = llvm_ir, ptx
                 continue
@@ -564,9 +567,7 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         raise error from None
     _warn_at_kernel_lines(fn, stage_warnings, ir_name)
     if gpu:
-        # The target's one home from here on is the module's tilegpu.target,
-        # which convert-tile-to-tilegpu stamped from the options.
-        _compile_to_binary(fn, kernel, located, _capability_of(attributes), attributes)
+        _compile_to_binary(fn, kernel, _capability_of(attributes), attributes)
     if dump_dir:
         for stage, body in kernel.asm.items():
             _dump(dump_dir, fn.__name__, _STAGE_FILES.get(stage, f"{stage}.mlir"), body)
@@ -616,20 +617,17 @@ def _capability_of(attributes: Dict[str, Any]) -> int:
     return int(target[5:])
 
 
-def _compile_to_binary(fn, kernel: CompiledKernel, llvm_dialect: str,
-                       capability: int, attributes: Dict[str, Any]):
-    """LLVM dialect -> LLVM IR -> PTX -> cubin, and the kernel's metadata:
-    the module's attributes (what the stages recorded) and ptxas's report."""
+def _compile_to_binary(fn, kernel: CompiledKernel, capability: int,
+                       attributes: Dict[str, Any]):
+    """PTX (which the last stage made, with the LLVM IR) -> cubin, and the
+    kernel's metadata: the module's attributes (what the stages recorded)
+    and ptxas's report."""
     from . import target
-    name = f"<LLVM dialect of {fn.__name__}>"
     try:
-        if "ptx" not in kernel.asm:  # the last stage made both, as a rule
-            kernel.asm["llir"], kernel.asm["ptx"] = target.to_llvm_ir_and_ptx(
-                llvm_dialect, name, capability)
         cubin, log = target.to_cubin(kernel.asm["ptx"], capability,
                                      kernel.options.maxnreg or 0)
     except IRError as e:
-        raise _from_ir_error(fn, e, name) from None
+        raise _from_ir_error(fn, e, f"<PTX of {fn.__name__}>") from None
     kernel.asm["cubin"] = cubin
     info = target.parse_ptxas_log(log).get(fn.__name__, {})
     # ptxas's figures first: its "shared" is static shared memory, which

@@ -161,11 +161,6 @@ def arg_spec(value, specialize: bool = True) -> Tuple:
 
 # A parameter without a default, for _C.BoundLauncher.
 _NO_DEFAULT = object()
-_BoundLauncher = None
-try:
-    from .._C import BoundLauncher as _BoundLauncher  # noqa: F811
-except ImportError:  # pragma: no cover - depends on the build
-    pass
 
 
 def _driver_module():
@@ -176,13 +171,16 @@ def _driver_module():
 
 
 def _native(name: str):
-    """`_C.<name>` (python/src: `specialize`, `warm_launch`), or None without
-    the binding."""
+    """`_C.<name>` (python/src/driver.cpp's `warm_launch`, `BoundLauncher`),
+    or None without the binding."""
     try:
         from .. import _C
     except ImportError:  # pragma: no cover - depends on the build
         return None
     return getattr(_C, name, None)
+
+
+_BoundLauncher = _native("BoundLauncher")
 
 
 def _descriptor_type(value) -> str:
@@ -577,7 +575,7 @@ class JITFunction(KernelFunction):
             return lambda *a, grid, **kw: self.run(*a, grid=grid, **kw)
         env = {"_arg_spec": arg_spec, "_const_spec": const_spec, "_cache": self.cache,
                "_self": self, "_normalize_grid": normalize_grid,
-               "_dtypes": _TORCH_DTYPES, "_specialize": _native("specialize")}
+               "_dtypes": _TORCH_DTYPES}
         arglist, specs, names = [], [], [p.name for p in params]
         kinds = bytearray()
         for p in params:
@@ -604,12 +602,6 @@ class JITFunction(KernelFunction):
                 fname in names:
             fname = "launcher"
         warm = _native("warm_launch")
-        # The key's per-argument part: in C++ (_C.specialize) when the
-        # binding has it, else one Python call per argument.
-        if env["_specialize"] is not None:
-            spec_src = "_specialize(args, _kinds, _arg_spec, _const_spec, _dtypes)"
-        else:
-            spec_src = _tuple_src(specs)
         src = [f"def {fname}({''.join(a + ', ' for a in arglist)}*, grid, stream=None, "
                "**options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
@@ -635,7 +627,8 @@ class JITFunction(KernelFunction):
                 "        kernel = None",
                 "    else:",
                 "        try:",
-                f"            key = ({spec_src}, tuple(sorted(options.items())) if options else ())",
+                f"            key = ({_tuple_src(specs)}, "
+                "tuple(sorted(options.items())) if options else ())",
                 "        except (TypeError, ValueError):",
                 "            key = None  # run() names the argument in the error",
                 "        kernel = _cache.get(key)",
