@@ -32,6 +32,10 @@ struct CompileOptions {
   /// Shared-memory buffers between producer and consumers of a
   /// warp-specialized kernel.
   int numBuffersWarpSpec = 0;
+  /// Warp specialization with two consumer groups of numWarps warps that
+  /// each own whole tiles of a persistent loop and take turns at the
+  /// tensor cores (ping-pong), instead of splitting every tile.
+  bool pingPong = false;
   /// Compute capability as major * 10 + minor (90: sm_90a).
   int computeCapability = 90;
 };
@@ -42,7 +46,8 @@ struct CompileOptions {
 /// list both directions of conversion below walk.  The target differs
 /// (`target = "cuda:90"` on the pass, `compute-capability` on pipelines).
 #define WARPFORGE_COMPILE_OPTION_FIELDS(X)                                     \
-  X(numWarps) X(numStages) X(numCtas) X(numConsumerGroups) X(numBuffersWarpSpec)
+  X(numWarps) X(numStages) X(numCtas) X(numConsumerGroups) X(numBuffersWarpSpec) \
+  X(pingPong)
 
 /// The CompileOptions of such pass or pipeline options.
 template <typename Options>

@@ -124,6 +124,7 @@ PYBIND11_MODULE(_C, m) {
                      &warpforge::CompileOptions::numConsumerGroups)
       .def_readwrite("num_buffers_warp_spec",
                      &warpforge::CompileOptions::numBuffersWarpSpec)
+      .def_readwrite("ping_pong", &warpforge::CompileOptions::pingPong)
       .def_readwrite("compute_capability",
                      &warpforge::CompileOptions::computeCapability);
 

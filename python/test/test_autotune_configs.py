@@ -50,7 +50,8 @@ def test_config_str_lists_meta_parameters_then_options():
 def test_config_all_kwargs_leaves_out_unset_options():
     c = triton.Config({"BLOCK": 64}, num_warps=2, num_stages=5)
     assert c.all_kwargs() == {"BLOCK": 64, "num_warps": 2, "num_stages": 5, "num_ctas": 1,
-                              "num_consumer_groups": 0, "num_buffers_warp_spec": 0}
+                              "num_consumer_groups": 0, "num_buffers_warp_spec": 0,
+                              "ping_pong": False}
     assert triton.Config({}, maxnreg=96).all_kwargs()["maxnreg"] == 96
 
 

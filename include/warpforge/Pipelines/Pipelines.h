@@ -38,14 +38,18 @@ struct CompileOptionsPipelineOptions
                       llvm::cl::init(CompileOptions{}.numCtas)};
   Option<int> numConsumerGroups{
       *this, "num-consumer-groups",
-      llvm::cl::desc("Consumer warpgroups of warp specialization (only 0 "
-                     "yet)"),
+      llvm::cl::desc("Consumer groups of warp specialization (0: none)"),
       llvm::cl::init(CompileOptions{}.numConsumerGroups)};
   Option<int> numBuffersWarpSpec{
       *this, "num-buffers-warp-spec",
       llvm::cl::desc("Buffers between the producer and the consumers of "
                      "warp specialization"),
       llvm::cl::init(CompileOptions{}.numBuffersWarpSpec)};
+  Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("Two consumer groups that own whole tiles and take "
+                     "turns (num-warps: one group's)"),
+      llvm::cl::init(CompileOptions{}.pingPong)};
   Option<int> computeCapability{
       *this, "compute-capability",
       llvm::cl::desc("Target compute capability (90: sm_90a)"),

@@ -8,6 +8,13 @@
 // live at that point, so e.g. an epilogue's layout exchange reuses the
 // buffers of a software pipeline that ended before it.
 //
+// The regions of a `tilegpu.warp_specialize` run at the same time, so
+// program order says nothing about which of their allocations are live
+// together: everything a region places (its buffers and its scratch) stays
+// out of the way of the regions after it until the op ends.  Two consumer
+// groups that each own an epilogue buffer and exchange layouts through
+// scratch (ping-pong) must never share those bytes.
+//
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Passes.h"
@@ -18,6 +25,8 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 namespace warpforge {
 #define GEN_PASS_DEF_TILEGPUALLOCATESHAREDMEMORY
@@ -62,12 +71,23 @@ struct TileGPUAllocateSharedMemory
       total = std::max(total, offset + bytes);
       return offset;
     };
-    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    // Every placement in order, and those the running regions of
+    // warp_specialize ops keep from the regions after them.
+    SmallVector<std::pair<int64_t, int64_t>> log, reserved;
+    auto firstFitBeside = [&](int64_t bytes) {
+      size_t before = live.size();
+      live.append(reserved.begin(), reserved.end());
+      int64_t offset = firstFit(bytes);
+      live.resize(before);
+      log.push_back({offset, bytes});
+      return offset;
+    };
+    auto visit = [&](Operation *op) {
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         int64_t bytes = alloc.getType().getAllocBytes();
         if (alloc.getType().getNumBuffers() > 1)
           ringBytes += bytes;
-        int64_t offset = firstFit(bytes);
+        int64_t offset = firstFitBeside(bytes);
         alloc->setAttr("tilegpu.offset", b.getI32IntegerAttr(offset));
         live.push_back({offset, bytes});
         placed[op] = {offset, bytes};
@@ -80,8 +100,24 @@ struct TileGPUAllocateSharedMemory
         return;
       }
       if (int64_t bytes = getScratchBytes(op))
-        op->setAttr("tilegpu.scratch", b.getI32IntegerAttr(firstFit(bytes)));
-    });
+        op->setAttr("tilegpu.scratch",
+                    b.getI32IntegerAttr(firstFitBeside(bytes)));
+    };
+    std::function<void(Operation *)> walk = [&](Operation *op) {
+      visit(op);
+      bool concurrent = isa<WarpSpecializeOp>(op);
+      size_t mark = reserved.size();
+      for (Region &region : op->getRegions()) {
+        size_t first = log.size();
+        for (Block &block : region)
+          for (Operation &inner : block)
+            walk(&inner);
+        if (concurrent)
+          reserved.append(log.begin() + first, log.end());
+      }
+      reserved.resize(mark);
+    };
+    walk(module);
     module->setAttr(tilegpu::attr::kSharedBytes, b.getI32IntegerAttr(total));
     if (total > maxSharedBytes) {
       // With tilegpu.shared, what a typed error (Python's OutOfResources)

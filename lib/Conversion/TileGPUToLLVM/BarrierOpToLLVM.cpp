@@ -17,6 +17,12 @@
 //    blocks for a hardware time limit per try) until the phase of the
 //    given parity has completed.
 //
+//
+// Named barriers (`named_barrier_arrive`, `named_barrier_wait`) are the
+// hardware's `bar.arrive` and `bar.sync` with an id and a thread count, as
+// the op states them: every executing thread takes part.  Inline PTX, as
+// for the regions' own barriers (emitBarrier).
+//
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
@@ -159,6 +165,28 @@ struct InvalBarrierOpConversion : public TargetOpConversionPattern<InvalBarrierO
   }
 };
 
+/// bar.arrive or bar.sync, with the op's id and thread count.
+template <typename Op>
+struct NamedBarrierOpConversion : public OpConversionPattern<Op> {
+  NamedBarrierOpConversion(TypeConverter &converter, MLIRContext *context,
+                           StringRef instruction)
+      : OpConversionPattern<Op>(converter, context),
+        instruction(instruction) {}
+
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    PTXBuilder ptx;
+    ptx.instr(instruction, {std::to_string(op.getBarrierId()),
+                            std::to_string(op.getNumThreads())});
+    ptx.launch(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::string instruction;
+};
+
 } // namespace
 
 Value warpforge::emitIsThreadZero(OpBuilder &b, Location loc) {
@@ -174,4 +202,8 @@ void warpforge::populateBarrierOpToLLVMPatterns(
                AsyncCopyMBarrierArriveOpConversion,
                InvalBarrierOpConversion>(converter, patterns.getContext(),
                                          targetInfo);
+  patterns.add<NamedBarrierOpConversion<NamedBarrierArriveOp>>(
+      converter, patterns.getContext(), "bar.arrive");
+  patterns.add<NamedBarrierOpConversion<NamedBarrierWaitOp>>(
+      converter, patterns.getContext(), "bar.sync");
 }

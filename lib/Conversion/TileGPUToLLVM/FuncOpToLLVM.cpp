@@ -74,8 +74,7 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
     // each thread's share of the SM's 64K, in steps of 8.
     if (movesRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
-                    rewriter.getI32IntegerAttr(
-                        std::min<int32_t>(248, 65536 / threads / 8 * 8)));
+                    rewriter.getI32IntegerAttr(getEvenRegisterShare(threads)));
     // Pointer arguments specialized as 16-byte aligned tell LLVM so.
     for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (!isa<tile::PointerType>(type.getInput(i)))

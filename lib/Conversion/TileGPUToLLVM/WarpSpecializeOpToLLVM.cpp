@@ -13,7 +13,9 @@
 //
 //   warp = tid.x / 32
 //   warp <  D          -> default region   (setmaxnreg.inc when requested)
-//   warp <  D + P0     -> partition 0      (setmaxnreg.dec when requested)
+//   warp <  D + P0     -> partition 0      (setmaxnreg when requested: .dec
+//                                           below the even share, .inc above,
+//                                           as a second consumer group asks)
 //   ...
 //   every region ends by branching to the code after the op, which starts
 //   with a CTA barrier: the op completes when all its warps have finished.
@@ -117,6 +119,8 @@ void warpforge::lowerWarpSpecializeOps(ModuleOp module) {
     SmallVector<std::pair<Block *, unsigned>> entries; // (entry, warp limit)
     std::optional<ArrayRef<int32_t>> requested = ws.getRequestedRegisters();
     unsigned limit = defaultWarps;
+    int32_t evenShare = getEvenRegisterShare(
+        (defaultWarps + ws.getTotalPartitionWarps()) * TargetInfo::kWarpSize);
     for (auto [i, region] : llvm::enumerate(ws->getRegions())) {
       Block *entry = &region.front();
       for (Block &block : region) {
@@ -133,9 +137,12 @@ void warpforge::lowerWarpSpecializeOps(ModuleOp module) {
           NVVM::SetMaxRegisterOp::create(
               rb, loc, *ws.getDefaultRegisters(),
               NVVM::SetMaxRegisterAction::increase);
-        else
-          NVVM::SetMaxRegisterOp::create(rb, loc, (*requested)[i - 1],
-                                         NVVM::SetMaxRegisterAction::decrease);
+        else if ((*requested)[i - 1] != evenShare)
+          NVVM::SetMaxRegisterOp::create(
+              rb, loc, (*requested)[i - 1],
+              (*requested)[i - 1] > evenShare
+                  ? NVVM::SetMaxRegisterAction::increase
+                  : NVVM::SetMaxRegisterAction::decrease);
       }
       if (i > 0)
         limit += ws.getPartitionNumWarps()[i - 1];

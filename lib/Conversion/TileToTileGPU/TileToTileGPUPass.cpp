@@ -128,6 +128,12 @@ struct ConvertTileToTileGPUPass
              << "convert-tile-to-tilegpu: num-consumer-groups = "
              << static_cast<int>(numConsumerGroups)
              << " needs num-buffers-warp-spec of at least 1";
+    // Ping-pong is two groups, each the kernel's num-warps.
+    if (pingPong && numConsumerGroups != 2)
+      return module.emitError()
+             << "convert-tile-to-tilegpu: ping-pong runs two consumer "
+             << "groups, got num-consumer-groups = "
+             << static_cast<int>(numConsumerGroups);
     if (numBuffersWarpSpec < 0)
       return module.emitError() << "convert-tile-to-tilegpu: "
                                    "num-buffers-warp-spec must not be "

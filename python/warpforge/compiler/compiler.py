@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import dataclasses
 import os
+import re
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -494,7 +495,14 @@ def _from_ir_error(fn, e: IRError, ir_name: str, config: str = "") -> Exception:
     source = None
     if d.file == fn.filename and fn.first_line <= d.line < fn.first_line + len(fn.source_lines):
         source = fn.source_lines[d.line - fn.first_line]
-    return CompilationError(d.message, d.file, d.line, max(d.column - 1, 0), source)
+    return CompilationError(_PASS_PREFIX.sub("", d.message, count=1), d.file, d.line,
+                            max(d.column - 1, 0), source)
+
+
+# The pass that found an error names itself first ("tile-verify-kernels:
+# ..."), which helps in warpforge-opt's output but means nothing to the
+# kernel's author.
+_PASS_PREFIX = re.compile(r"^(?:convert-)?tile(?:gpu)?(?:-[a-z0-9]+)+: ")
 
 
 def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
@@ -513,7 +521,8 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
             f"{fn.__name__}: warp specialization declined: {why}; compiled without it, on "
             f"num_warps={options.num_warps} warps", WarpSpecializationWarning, fn.filename,
             fn.first_line)
-        options = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0)
+        options = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0,
+                                  ping_pong=False)
     text, used_globals = generate_tile_ir(fn, signature, constants, divisibility, options)
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
                             used_globals=used_globals,
@@ -586,7 +595,8 @@ def _compile_unspecialized(fn, signature, constants, divisibility, options, gpu,
         f"{options.num_buffers_warp_spec} needs more shared memory than the GPU has "
         f"({error}); compiled without it, on num_warps={options.num_warps} warps",
         WarpSpecializationWarning, fn.filename, fn.first_line)
-    plain = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0)
+    plain = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0,
+                                ping_pong=False)
     return compile_kernel(fn, signature, constants, divisibility, plain, gpu, capability)
 
 

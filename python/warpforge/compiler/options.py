@@ -65,6 +65,13 @@ class KernelOptions:
         0, "Shared-memory buffers (channel slots) between the producer and the "
            "consumers of a warp-specialized kernel; 0 with "
            "tl.range(warp_specialize=True): num_stages.")
+    ping_pong: bool = _option(
+        False, "With num_consumer_groups=2: each consumer group of num_warps warps "
+               "computes whole tiles of a persistent tile loop (every other tile) and "
+               "the two take turns at the tensor cores, one's epilogue under the "
+               "other's products (CUTLASS's ping-pong schedule); False: the groups "
+               "split every tile (cooperative). A kernel that cannot take turns gets a "
+               "WarpSpecializationWarning and runs one cooperative group.")
     maxnreg: Optional[int] = _option(
         None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
               "to 256; None: no cap.")
@@ -73,9 +80,9 @@ class KernelOptions:
     def __post_init__(self):
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name == "debug":
+            if f.name in ("debug", "ping_pong"):
                 if not isinstance(value, bool):
-                    self._fail(f"debug must be True or False, got {value!r}")
+                    self._fail(f"{f.name} must be True or False, got {value!r}")
             elif not (value is None and f.name == "maxnreg"):
                 if isinstance(value, bool) or not isinstance(value, numbers.Integral):
                     self._fail(f"{f.name} must be an integer, got {value!r}")
@@ -94,6 +101,9 @@ class KernelOptions:
         if self.num_consumer_groups and not self.num_buffers_warp_spec:
             self._fail("warp specialization (num_consumer_groups > 0) needs "
                        "num_buffers_warp_spec > 0")
+        if self.ping_pong and self.num_consumer_groups != 2:
+            self._fail(f"ping_pong=True runs two consumer groups that take turns: set "
+                       f"num_consumer_groups=2 (got {self.num_consumer_groups})")
         # Consumer warps that are not a power of 2 (three groups of 4):
         # accepted, and compile_kernel falls back with a warning
         # (unsplittable_consumer_groups).
@@ -166,5 +176,6 @@ OPTION_NAMES: Tuple[str, ...] = tuple(f.name for f in dataclasses.fields(KernelO
 # Those the C++ stages take (warpforge._C.CompileOptions has each); the rest
 # (maxnreg for ptxas, debug for the frontend) are applied in Python.
 CORE_OPTION_NAMES: Tuple[str, ...] = ("num_warps", "num_stages", "num_ctas",
-                                      "num_consumer_groups", "num_buffers_warp_spec")
+                                      "num_consumer_groups", "num_buffers_warp_spec",
+                                      "ping_pong")
 DEFAULTS: Dict[str, Any] = {f.name: f.default for f in dataclasses.fields(KernelOptions)}

@@ -142,6 +142,12 @@ void lowerWarpSpecializeOps(mlir::ModuleOp module);
 int32_t getPartitionWarps(mlir::Operation *root);
 /// Whether one of them moves registers (setmaxnreg).
 bool hasRegisterRequests(mlir::Operation *root);
+/// The registers every thread of a kernel of `threads` threads starts with
+/// when warp partitions move registers (`.maxnreg`): its even share of the
+/// SM's 64K, in steps of 8, at most 248.
+inline int32_t getEvenRegisterShare(int32_t threads) {
+  return std::min<int32_t>(248, 65536 / threads / 8 * 8);
+}
 
 void populateDebugOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                    mlir::RewritePatternSet &patterns,

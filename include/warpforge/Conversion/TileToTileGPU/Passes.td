@@ -53,11 +53,14 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
            "CTAs per cluster (only 1 is supported yet)">,
     Option<"numConsumerGroups", "num-consumer-groups", "int",
            /*default=*/"::warpforge::CompileOptions{}.numConsumerGroups",
-           "Consumer warpgroups of warp specialization (0: none; only 0 is "
-           "supported yet)">,
+           "Consumer groups of warp specialization (0: none)">,
     Option<"numBuffersWarpSpec", "num-buffers-warp-spec", "int",
            /*default=*/"::warpforge::CompileOptions{}.numBuffersWarpSpec",
            "Buffers between producer and consumers of warp specialization">,
+    Option<"pingPong", "ping-pong", "bool",
+           /*default=*/"::warpforge::CompileOptions{}.pingPong",
+           "Warp specialization with two consumer groups that own whole "
+           "tiles and take turns (num-warps: one group's)">,
     Option<"target", "target", "std::string", /*default=*/"\"cuda:90\"",
            "Target, as cuda:<compute capability>">,
   ];

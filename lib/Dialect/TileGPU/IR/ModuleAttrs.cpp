@@ -21,9 +21,12 @@ void setCompileOptions(ModuleOp module, const CompileOptions &options,
   Builder b(module.getContext());
   // With warp specialization, num_warps is one consumer group's warps (as
   // in Triton): the kernel's own warps, which run everything but the
-  // producer partition, are all the groups'.
+  // producer partition, are all the groups'.  Ping-pong groups each own
+  // whole tiles: the kernel's layouts are one group's, and
+  // tilegpu-ws-code-partition adds the second group as a partition.
   int consumerWarps =
-      options.numWarps * std::max(1, options.numConsumerGroups);
+      options.pingPong ? options.numWarps
+                       : options.numWarps * std::max(1, options.numConsumerGroups);
   module->setAttr(attr::kNumWarps, b.getI32IntegerAttr(consumerWarps));
   module->setAttr(attr::kThreadsPerWarp, b.getI32IntegerAttr(threadsPerWarp));
   module->setAttr(attr::kNumStages, b.getI32IntegerAttr(options.numStages));
@@ -32,6 +35,8 @@ void setCompileOptions(ModuleOp module, const CompileOptions &options,
                   b.getI32IntegerAttr(options.numConsumerGroups));
   module->setAttr(attr::kNumBuffersWarpSpec,
                   b.getI32IntegerAttr(options.numBuffersWarpSpec));
+  if (options.pingPong)
+    module->setAttr(attr::kPingPong, b.getBoolAttr(true));
   module->setAttr(attr::kTarget, b.getStringAttr(formatCudaTarget(
                                      options.computeCapability)));
 }
@@ -68,6 +73,11 @@ int getNumConsumerGroups(ModuleOp module) {
 int getNumBuffersWarpSpec(ModuleOp module) {
   return getInt(module, attr::kNumBuffersWarpSpec,
                 CompileOptions{}.numBuffersWarpSpec);
+}
+
+bool getPingPong(ModuleOp module) {
+  auto value = module->getAttrOfType<BoolAttr>(attr::kPingPong);
+  return value && value.getValue();
 }
 
 std::string getTarget(ModuleOp module) {

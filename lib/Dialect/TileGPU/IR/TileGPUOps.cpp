@@ -654,6 +654,39 @@ LogicalResult WarpSpecializeOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Named barriers
+//===----------------------------------------------------------------------===//
+
+/// The hardware's 16 named barriers, of which the CTA's and the enclosing
+/// warp_specialize regions' own are taken; whole warps.
+static LogicalResult verifyNamedBarrier(Operation *op, int32_t id,
+                                        int32_t threads) {
+  if (id < 1 || id > 15)
+    return op->emitOpError("barrier id must be from 1 to 15 (0 is the "
+                           "CTA's tile.barrier), got ")
+           << id;
+  if (threads <= 0 || threads % 32 != 0 || threads > 1024)
+    return op->emitOpError("thread count must be a positive multiple of "
+                           "32 up to 1024, got ")
+           << threads;
+  if (auto ws = op->getParentOfType<WarpSpecializeOp>())
+    if (id < ws.getFirstFreeBarrierId())
+      return op->emitOpError("barrier id ")
+             << id << " is one of the enclosing tilegpu.warp_specialize "
+             << "regions' own barriers (0 to "
+             << ws.getFirstFreeBarrierId() - 1 << ")";
+  return success();
+}
+
+LogicalResult NamedBarrierArriveOp::verify() {
+  return verifyNamedBarrier(*this, getBarrierId(), getNumThreads());
+}
+
+LogicalResult NamedBarrierWaitOp::verify() {
+  return verifyNamedBarrier(*this, getBarrierId(), getNumThreads());
+}
+
+//===----------------------------------------------------------------------===//
 // Channels
 //===----------------------------------------------------------------------===//
 

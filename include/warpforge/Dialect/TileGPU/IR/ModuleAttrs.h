@@ -32,6 +32,10 @@ inline constexpr llvm::StringLiteral kNumConsumerGroups =
     "tilegpu.num-consumer-groups";
 inline constexpr llvm::StringLiteral kNumBuffersWarpSpec =
     "tilegpu.num-buffers-warp-spec";
+/// Whether warp specialization runs two consumer groups that each own
+/// whole tiles and take turns (ping-pong) instead of splitting each tile
+/// (cooperative); num-warps is then one group's warps.
+inline constexpr llvm::StringLiteral kPingPong = "tilegpu.ping-pong";
 inline constexpr llvm::StringLiteral kTarget = "tilegpu.target";
 inline constexpr llvm::StringLiteral kSharedBytes = "tilegpu.shared";
 inline constexpr llvm::StringLiteral kSharedLimit = "tilegpu.shared-limit";
@@ -89,6 +93,7 @@ int getNumStages(mlir::ModuleOp module);
 int getNumCtas(mlir::ModuleOp module);
 int getNumConsumerGroups(mlir::ModuleOp module);
 int getNumBuffersWarpSpec(mlir::ModuleOp module);
+bool getPingPong(mlir::ModuleOp module);
 /// The target, as `cuda:<compute capability>` (default `cuda:90`).
 std::string getTarget(mlir::ModuleOp module);
 /// The compute capability of a `cuda:<cc>` target, or nothing when the

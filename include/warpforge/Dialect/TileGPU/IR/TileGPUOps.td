@@ -633,6 +633,11 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
   let extraClassDeclaration = [{
     /// Warps of all partitions (not the default region's).
     int32_t getTotalPartitionWarps();
+    /// The lowest named barrier id free for the code inside: 0 is the
+    /// CTA's, 1 the default region's own, 2 + i partition i's.
+    int32_t getFirstFreeBarrierId() {
+      return 2 + static_cast<int32_t>(getPartitionRegions().size());
+    }
   }];
 }
 
@@ -665,6 +670,58 @@ def TileGPU_WarpReturnOp : TileGPU_Op<"warp_return", [
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+class TileGPU_NamedBarrierOp<string mnemonic>
+    : TileGPU_Op<mnemonic, [
+        MemoryEffects<[MemRead<TileGPU_SharedMemory>,
+                       MemWrite<TileGPU_SharedMemory>]>]> {
+  let arguments = (ins I32Attr:$barrierId, I32Attr:$numThreads);
+  let assemblyFormat = "$barrierId `,` $numThreads attr-dict";
+  let hasVerifier = 1;
+}
+
+def TileGPU_NamedBarrierArriveOp
+    : TileGPU_NamedBarrierOp<"named_barrier_arrive"> {
+  let summary = "Count the executing warps at a named barrier and go on";
+  let description = [{
+    `bar.arrive barrierId, numThreads`: the executing threads count towards
+    the `numThreads` the named barrier waits for, without waiting
+    themselves.  Paired with `tilegpu.named_barrier_wait` on the same id in
+    other warps, it orders groups of warps: the waiting group goes on once
+    the arriving group has passed this point.  Ping-pong consumers take
+    turns at the tensor cores this way; the first turn must be primed by
+    an arrival with no wait before it, or the first wait never completes.
+
+    Barrier 0 is the CTA's (`tile.barrier`); inside a
+    `tilegpu.warp_specialize` the default region and each partition
+    synchronize their own warps on barriers 1, 2, ..., so a named barrier
+    there takes an id above those (the op's first free id).  Ids stop at
+    15; `numThreads` is a multiple of the warp size.
+
+    Example:
+
+    ```mlir
+    tilegpu.named_barrier_arrive 4, 256
+    ```
+  }];
+}
+
+def TileGPU_NamedBarrierWaitOp : TileGPU_NamedBarrierOp<"named_barrier_wait"> {
+  let summary = "Wait at a named barrier for its thread count";
+  let description = [{
+    `bar.sync barrierId, numThreads`: the executing threads arrive at the
+    named barrier and wait until `numThreads` threads have arrived there,
+    these and those of `tilegpu.named_barrier_arrive` on the same id.
+    Memory accesses of the arriving threads before the barrier are visible
+    to the waiting ones after it.  Ids as for `named_barrier_arrive`.
+
+    Example:
+
+    ```mlir
+    tilegpu.named_barrier_wait 4, 256
+    ```
+  }];
 }
 
 def TileGPU_CreateChannelOp : TileGPU_Op<"create_channel", [

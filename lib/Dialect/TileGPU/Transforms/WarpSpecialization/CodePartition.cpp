@@ -48,6 +48,24 @@
 // reads.  Data partition among consumer warpgroups is the wgmma layout's:
 // its warps split the tile's rows.
 //
+// Ping-pong (the module's tilegpu.ping-pong; CUTLASS's
+// KernelTmaWarpSpecializedPingpong): the kernel's layouts are one consumer
+// group's, and a second group, a partition of as many warps, runs a copy
+// of the default region.  Each group takes every other tile of the
+// persistent loop (group g: tiles start + g * step, step 2 * step) and its
+// channel count starts at g times the product loop's trip count and skips
+// the other group's tile after each of its own, so both read the slots
+// the producer fills in tile order.  The groups take turns at the tensor
+// cores on two named barriers: group g waits on its own before its product
+// loop and arrives on the other's after it, so one group's epilogue runs
+// under the other's products.  Group 1 arrives on group 0's barrier once
+// before its tile loop: without that first arrival group 0's first wait
+// never completes.  Ping-pong declines, leaving one cooperative group of
+// num-warps warps and a warning, when the kernel has no persistent tile
+// loop directly around the product loop, the tile loop carries values, the
+// product loop's trip count can change from tile to tile, or code outside
+// the tile loop writes memory (both groups would run it).
+//
 //===----------------------------------------------------------------------===//
 
 #include "TaskPartition.h"
@@ -62,6 +80,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace warpforge::tilegpu {
 #define GEN_PASS_DEF_TILEGPUWSCODEPARTITION
@@ -158,8 +177,216 @@ scf::ForOp eraseIterArgs(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.eraseOp(loop);
   return newLoop;
 }
+/// Registers for the producer and the consumer groups of `ws`, whose
+/// default region runs `numWarps` warps (one group's, or all the groups'
+/// of a cooperative kernel): set when the even share (what every thread
+/// starts with, FuncOpToLLVM's .maxnreg) is short of what the consumers
+/// get, since setmaxnreg.inc below the current count is not allowed.  A
+/// cp.async producer keeps the even share: it holds its copies' 64-bit
+/// addresses and masks in registers (a 128x64 tile over 128 threads is
+/// eight vector addresses a thread, carried across iterations), which a
+/// TMA producer's 40 registers cannot take.
+void assignRegisters(WarpSpecializeOp ws, int numWarps, bool pointerCopies) {
+  ArrayRef<int32_t> partitionWarps = ws.getPartitionNumWarps();
+  int consumerWarps = numWarps;
+  for (int32_t warps : partitionWarps.drop_front())
+    consumerWarps += warps;
+  int totalWarps = numWarps + ws.getTotalPartitionWarps();
+  int evenShare = std::min(248, 65536 / (totalWarps * 32) / 8 * 8);
+  if (numWarps % 4 != 0 || pointerCopies)
+    return;
+  auto [producerRegs, consumerRegs] = registerSplit(consumerWarps / 4);
+  if (consumerRegs <= evenShare)
+    return;
+  SmallVector<int32_t> requested{producerRegs};
+  requested.resize(partitionWarps.size(), consumerRegs);
+  Builder b(ws.getContext());
+  ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr(requested));
+  ws.setDefaultRegistersAttr(b.getI32IntegerAttr(consumerRegs));
+}
+
+/// Whether `op` (or an op nested in it) may write memory.
+bool writesMemory(Operation *op) {
+  WalkResult result = op->walk([](Operation *nested) {
+    if (auto iface = dyn_cast<MemoryEffectOpInterface>(nested)) {
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      iface.getEffects(effects);
+      for (const MemoryEffects::EffectInstance &effect : effects)
+        if (!isa<MemoryEffects::Read>(effect.getEffect()))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    if (nested->hasTrait<OpTrait::HasRecursiveMemoryEffects>() ||
+        nested->hasTrait<OpTrait::IsTerminator>())
+      return WalkResult::advance();
+    return WalkResult::interrupt();
+  });
+  return result.wasInterrupted();
+}
+
+/// The loop of `block` (directly in it) with partition mark `mark`.
+scf::ForOp findPartitionLoop(Block &block, StringRef mark) {
+  for (Operation &op : block)
+    if (auto loop = dyn_cast<scf::ForOp>(op))
+      if (auto attr = loop->getAttrOfType<StringAttr>("tilegpu.partition"))
+        if (attr.getValue() == mark)
+          return loop;
+  return nullptr;
+}
+
+/// What iter_arg `i` of `loop` adds to itself each iteration when that is
+/// the same in every iteration (`tile_id_c += NUM_SMS`), else null.
+Value getAdvance(scf::ForOp loop, unsigned i) {
+  Value arg = loop.getRegionIterArgs()[i];
+  Value next = loop.getBody()->getTerminator()->getOperand(i);
+  auto add = next.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return nullptr;
+  Value step = add.getLhs() == arg   ? add.getRhs()
+               : add.getRhs() == arg ? add.getLhs()
+                                     : Value();
+  return step && loop.isDefinedOutsideOfLoop(step) ? step : nullptr;
+}
+
+/// Why the consumers of `ws` cannot split into ping-pong groups, or "".
+std::string pingPongObstacle(WarpSpecializeOp ws) {
+  Block &block = ws.getDefaultRegion().front();
+  scf::ForOp tiles = findPartitionLoop(block, "consumer-tiles");
+  if (!tiles)
+    return "ping-pong needs a persistent tile loop (the groups take every "
+           "other tile)";
+  scf::ForOp products = findPartitionLoop(*tiles.getBody(), "consumer");
+  if (!products)
+    return "ping-pong needs the loop of products directly in the tile loop";
+  // The count is the last iter_arg; the others must advance by the same
+  // step every tile, so that a group skipping a tile can add it twice.
+  for (unsigned i = 0; i + 1 < tiles.getNumRegionIterArgs(); ++i)
+    if (!getAdvance(tiles, i))
+      return "ping-pong: the tile loop carries a value that does not advance "
+             "by a fixed step from one tile to the next, and each group runs "
+             "only every other tile";
+  for (Value bound : {products.getLowerBound(), products.getUpperBound(),
+                      products.getStep()})
+    if (!tiles.isDefinedOutsideOfLoop(bound))
+      return "ping-pong: the loop of products runs a different number of "
+             "times from tile to tile";
+  for (Operation &op : block)
+    if (&op != tiles.getOperation() && writesMemory(&op))
+      return "ping-pong: code outside the tile loop writes memory, which "
+             "both groups would run";
+  return "";
+}
+
+/// Makes the consumers of group `group` in `region` (a copy of the default
+/// region) take every other tile and their turn at the tensor cores (see
+/// the file's comment).
+void takeTurns(Region &region, int group, int32_t firstBarrier,
+               int32_t threads) {
+  Block &block = region.front();
+  scf::ForOp tiles = findPartitionLoop(block, "consumer-tiles");
+  scf::ForOp products = findPartitionLoop(*tiles.getBody(), "consumer");
+  Location loc = tiles.getLoc();
+  OpBuilder b(tiles);
+  Value step = tiles.getStep();
+  if (group == 1)
+    tiles.getLowerBoundMutable().assign(
+        arith::AddIOp::create(b, loc, tiles.getLowerBound(), step));
+  tiles.getStepMutable().assign(arith::MulIOp::create(
+      b, loc, step,
+      arith::ConstantIntOp::create(b, loc, step.getType(), 2)));
+  // The product loop's trip count, the same in every tile.
+  Value lower = products.getLowerBound(), upper = products.getUpperBound(),
+        kStep = products.getStep();
+  Type type = lower.getType();
+  Value zero = arith::ConstantIntOp::create(b, loc, type, 0);
+  Value trips = arith::MaxSIOp::create(
+      b, loc,
+      arith::CeilDivSIOp::create(
+          b, loc, arith::SubIOp::create(b, loc, upper, lower), kStep),
+      zero);
+  Type i32 = b.getI32Type();
+  if (type.isIndex())
+    trips = arith::IndexCastOp::create(b, loc, i32, trips);
+  else if (type.getIntOrFloatBitWidth() > 32)
+    trips = arith::TruncIOp::create(b, loc, i32, trips);
+  else if (type.getIntOrFloatBitWidth() < 32)
+    trips = arith::ExtSIOp::create(b, loc, i32, trips);
+  // Values the tile loop advances by a step every tile: group 1 starts one
+  // step on, and each group adds the other's step too.
+  unsigned count = tiles.getNumRegionIterArgs() - 1;
+  Operation *yield = tiles.getBody()->getTerminator();
+  OpBuilder yb(yield);
+  for (unsigned i = 0; i < count; ++i) {
+    Value advance = getAdvance(tiles, i);
+    if (group == 1)
+      tiles.getInitArgsMutable()[i].assign(arith::AddIOp::create(
+          b, loc, tiles.getInitArgs()[i], advance));
+    yield->setOperand(i, arith::AddIOp::create(yb, loc, yield->getOperand(i),
+                                               advance));
+  }
+  tiles.getInitArgsMutable()[count].assign(
+      group == 0 ? createI32(b, loc, 0) : trips);
+  // After each of its tiles, the count skips the other group's.
+  yield->setOperand(count, arith::AddIOp::create(
+                               yb, loc, yield->getOperand(count), trips));
+  tiles->setAttr("tilegpu.consumer-group", b.getI32IntegerAttr(group));
+  // Turns: wait for this group's, then hand the other group its.
+  OpBuilder tb(products);
+  NamedBarrierWaitOp::create(tb, loc, firstBarrier + group, threads);
+  tb.setInsertionPointAfter(products);
+  NamedBarrierArriveOp::create(tb, loc, firstBarrier + 1 - group, threads);
+  if (group == 1)
+    NamedBarrierArriveOp::create(b, loc, firstBarrier, threads);
+}
+
+/// `ws` with a second consumer group: a partition of `numWarps` warps
+/// running a copy of the default region, each group taking turns.
+WarpSpecializeOp makePingPong(WarpSpecializeOp ws, int numWarps) {
+  OpBuilder b(ws);
+  Location loc = ws.getLoc();
+  SmallVector<int32_t> warps(ws.getPartitionNumWarps());
+  warps.push_back(numWarps);
+  auto pingPong = WarpSpecializeOp::create(
+      b, loc, ws.getExplicitCaptures(), b.getDenseI32ArrayAttr(warps),
+      /*requestedRegisters=*/nullptr, /*defaultRegisters=*/nullptr,
+      /*partitionRegionsCount=*/warps.size());
+  pingPong.getDefaultRegion().takeBody(ws.getDefaultRegion());
+  for (auto [from, to] :
+       llvm::zip(ws.getPartitionRegions(), pingPong.getPartitionRegions()))
+    to.takeBody(from);
+  ws.erase();
+  Region &second = pingPong.getPartitionRegions().back();
+  IRMapping map;
+  pingPong.getDefaultRegion().cloneInto(&second, map);
+  for (Block &block : second)
+    if (auto yield = dyn_cast<WarpYieldOp>(block.getTerminator())) {
+      OpBuilder yb(yield);
+      WarpReturnOp::create(yb, yield.getLoc());
+      yield.erase();
+    }
+  int32_t threads = 2 * numWarps * 32;
+  int32_t first = pingPong.getFirstFreeBarrierId();
+  takeTurns(pingPong.getDefaultRegion(), 0, first, threads);
+  takeTurns(second, 1, first, threads);
+  return pingPong;
+}
+
+/// Records on the module that ping-pong declined at `loc`, and why, for
+/// the frontend's warning.
+void recordDecline(ModuleOp module, Location loc, StringRef why) {
+  Builder b(module.getContext());
+  SmallVector<Attribute> declined;
+  if (auto existing =
+          module->getAttrOfType<ArrayAttr>(attr::kWarpSpecializeDeclined))
+    llvm::append_range(declined, existing);
+  declined.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("loc", LocationAttr(loc)),
+       b.getNamedAttr("reason", b.getStringAttr(why))}));
+  module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
+}
+
 void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
-                bool remarks) {
+                bool remarks, bool pingPong) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   auto func = loop->getParentOfType<FunctionOpInterface>();
@@ -183,37 +410,20 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
       b, loc, ValueRange(), b.getDenseI32ArrayAttr({kProducerWarps}),
       /*requestedRegisters=*/nullptr, /*defaultRegisters=*/nullptr,
       /*partitionRegionsCount=*/1);
-  // Registers move only when the even share (what every thread starts
-  // with, FuncOpToLLVM's .maxnreg) is short of what the consumers get:
-  // setmaxnreg.inc below the current count is not allowed.
-  int evenShare = std::min(248, 65536 / ((numWarps + kProducerWarps) * 32) / 8 * 8);
-  // A cp.async producer keeps the even share: it holds its copies' 64-bit
-  // addresses and masks in registers (a 128x64 tile over 128 threads is
-  // eight vector addresses a thread, carried across iterations), which a
-  // TMA producer's 40 registers cannot take.
-  if (numWarps % 4 == 0 && !pointerCopies) {
-    auto [producerRegs, consumerRegs] = registerSplit(numWarps / 4);
-    if (consumerRegs > evenShare) {
-      ws.setRequestedRegistersAttr(b.getDenseI32ArrayAttr({producerRegs}));
-      ws.setDefaultRegistersAttr(b.getI32IntegerAttr(consumerRegs));
-    }
-  }
-  if (remarks) {
-    // The plan, for a reader of the pass: each operand's copy, what the
-    // producer carries, the slots and the registers.
-    InFlightDiagnostic remark = loop.emitRemark("warp-specialized:");
+  // The plan, for a reader of the pass (remarks): each operand's copy,
+  // what the producer carries and the slots; the groups and registers
+  // follow once they are known.
+  std::string planText;
+  {
+    llvm::raw_string_ostream os(planText);
     for (auto [i, operand, block] :
          llvm::enumerate(plan.operands, plan.blocks))
-      remark << " operand " << i << " "
-             << (operand.isTMA() ? "tma" : block ? "tma-block" : "cp.async")
-             << ";";
-    remark << " producer carries [";
-    llvm::interleaveComma(plan.producerCarried, remark);
-    remark << "]; " << numBuffers << " slots; registers ";
-    if (auto requested = ws.getRequestedRegistersAttr())
-      remark << requested[0] << "/" << ws.getDefaultRegistersAttr().getInt();
-    else
-      remark << "unmoved";
+      os << " operand " << i << " "
+         << (operand.isTMA() ? "tma" : block ? "tma-block" : "cp.async")
+         << ";";
+    os << " producer carries [";
+    llvm::interleaveComma(plan.producerCarried, os);
+    os << "]; " << numBuffers << " slots;";
   }
   Block *defaultBlock = b.createBlock(&ws.getDefaultRegion());
   Operation *terminator = entry.getTerminator();
@@ -481,6 +691,27 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
       op->erase();
   // ... and what computed their first values.
   eraseDeadOps(*scope);
+
+  if (pingPong) {
+    std::string why = pingPongObstacle(ws);
+    if (why.empty())
+      ws = makePingPong(ws, numWarps);
+    else
+      recordDecline(func->getParentOfType<ModuleOp>(), loc,
+                    why + " (one consumer group of num_warps warps instead)");
+  }
+  assignRegisters(ws, numWarps, pointerCopies);
+  if (remarks) {
+    InFlightDiagnostic remark = emitRemark(loc, "warp-specialized:");
+    remark << planText;
+    if (ws.getPartitionRegions().size() > 1)
+      remark << " ping-pong;";
+    remark << " registers ";
+    if (auto requested = ws.getRequestedRegistersAttr())
+      remark << requested[0] << "/" << ws.getDefaultRegistersAttr().getInt();
+    else
+      remark << "unmoved";
+  }
 }
 
 } // namespace
@@ -519,7 +750,8 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
   if (walk.wasInterrupted())
     return failure();
   for (auto &[plan, channel] : work)
-    specialize(plan, channel, getNumWarps(module), remarks);
+    specialize(plan, channel, getNumWarps(module), remarks,
+               getPingPong(module));
   return success();
 }
 
