@@ -348,3 +348,109 @@ def test_interpreter_enforces_the_compilers_rules(interpret, monkeypatch, fronte
         returns_a_value[(1,)](x)
     with pytest.raises(Exception, match="must be a tl.constexpr integer"):
         runtime_shape[(1,)](x, 16)
+
+
+@warpforge.jit
+def dict_literal(x_ptr):
+    d = {"a": 1.0}
+    tl.store(x_ptr, 1.0)
+
+
+@warpforge.jit
+def walrus(x_ptr, n):
+    if (y := n + 1) > 0:
+        tl.store(x_ptr, 1.0)
+
+
+@warpforge.jit
+def f_string_of_a_tensor(x_ptr):
+    v = tl.load(x_ptr)
+    s = f"{v}"
+    tl.store(x_ptr, 1.0)
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_interpreter_rejects_the_constructs_the_compiler_rejects(interpret, monkeypatch,
+                                                                 frontend_only):
+    """A dict literal, a walrus and an f-string of a tensor: the same error
+    at the same line, compiled or interpreted, and nothing runs."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", interpret)
+    x = np.zeros(16, np.float32)
+    for kernel, args, needle, message in [
+            (dict_literal, (x,), "d = {", "unsupported Python construct: Dict"),
+            (walrus, (x, 3), ":=", "unsupported Python construct: NamedExpr"),
+            (f_string_of_a_tensor, (x,), 's = f"', "f-strings can only format compile-time "
+                                                   "values")]:
+        with pytest.raises(CompilationError, match=message) as info:
+            kernel[(1,)](*args)
+        assert info.value.lineno == line_of(kernel, needle)
+    assert (x == 0).all()
+
+
+@warpforge.jit
+def broadcasts_beyond_the_cap(x_ptr, B: tl.constexpr):
+    a = tl.arange(0, B)
+    z = a[:, None] + a[None, :]
+    tl.store(x_ptr + tl.arange(0, 16), 1.0)
+
+
+@warpforge.jit
+def broadcast_to_beyond_the_cap(x_ptr):
+    x = tl.load(x_ptr)
+    y = tl.broadcast_to(x, (1 << 30,))
+    tl.store(x_ptr + tl.arange(0, 16), 2.0)
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_tensors_made_by_broadcasting_honour_the_size_cap(interpret, monkeypatch,
+                                                          frontend_only):
+    """A tensor of more than 2^20 elements made by broadcasting (no tl.zeros
+    or tl.arange of that size in sight) is an error at its line, compiled or
+    interpreted, before the interpreter allocates it (32768x32768 int32
+    would take 4 GiB). The compiler's pass name stays out of the message."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", interpret)
+    x = np.zeros(16, np.float32)
+    with pytest.raises(CompilationError) as info:
+        broadcasts_beyond_the_cap[(1,)](x, B=32768)
+    assert info.value.lineno == line_of(broadcasts_beyond_the_cap, "a[:, None] + a[None, :]")
+    assert str(info.value).split(": ", 1)[1].startswith(
+        "'tensor<32768x32768xi32>' has 1073741824 elements; a tensor in a kernel holds at "
+        "most 1048576")
+    with pytest.raises(CompilationError) as info:
+        broadcasts_beyond_the_cap[(1,)](x, B=2048)  # 4M elements: 16 MiB
+    assert "'tensor<2048x2048xi32>' has 4194304 elements" in str(info.value)
+    # 2^20: the largest allowed (a frontend-only compile cannot launch).
+    if interpret == "1":
+        broadcasts_beyond_the_cap[(1,)](x, B=1024)
+    else:
+        broadcasts_beyond_the_cap.warmup(x, B=1024, grid=(1,))
+    with pytest.raises(CompilationError) as info:
+        broadcast_to_beyond_the_cap[(1,)](x)
+    assert info.value.lineno == line_of(broadcast_to_beyond_the_cap, "tl.broadcast_to")
+    assert "'tensor<1073741824xf32>' has 1073741824 elements" in str(info.value)
+    assert "tile-verify-kernels" not in str(info.value)
+    assert (x == (1.0 if interpret == "1" else 0.0)).all()
+
+
+def test_the_compilers_own_size_check_says_the_same(monkeypatch, frontend_only):
+    """With the frontend's check out of the way, tile-verify-kernels (C++)
+    rejects the same op at the same line with the same words, its pass
+    name left out: one rule, whichever layer applies it."""
+    from warpforge.language import _semantic_shapes
+    monkeypatch.setattr(_semantic_shapes, "MAX_TENSOR_NUMEL", 1 << 40)
+    err = compile_error(broadcasts_beyond_the_cap, F32, B=2048)
+    assert err.lineno == line_of(broadcasts_beyond_the_cap, "a[:, None] + a[None, :]")
+    assert str(err).split(": ", 1)[1].startswith(
+        "'tensor<2048x2048xi32>' has 4194304 elements; a tensor in a kernel holds at most "
+        "1048576")
+
+
+@pytest.mark.parametrize("interpret", ["0", "1"])
+def test_unhashable_constexpr_is_an_error_interpreted_too(interpret, monkeypatch,
+                                                          frontend_only):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", interpret)
+    x = np.zeros(16, np.float32)
+    with pytest.raises(TypeError, match="takes_constexpr: tl.constexpr argument 'C' must be "
+                                        "hashable .* got ndarray"):
+        takes_constexpr[(1,)](x, C=np.zeros(3))
+    assert (x == 0).all()

@@ -10,7 +10,8 @@ from typing import List
 from . import core
 from .core import block_type, pointer_type, tensor, tensor_descriptor_type
 from ._semantic_arith import cast, greater_equal, logical_and, logical_not, where
-from ._semantic_shapes import _lift_rank, broadcast_pair, broadcast_to, validate_block_shape
+from ._semantic_shapes import (_lift_rank, broadcast_pair, broadcast_to, checked_block_type,
+                              validate_block_shape)
 from ._semantic_types import SemanticError, _b, _op, _result_type, to_tensor, unwrap
 
 
@@ -241,7 +242,8 @@ def _desc_offsets(desc: tensor, offsets) -> List:
 
 
 def descriptor_load(desc: tensor, offsets) -> tensor:
-    bt = desc.type.block_type
+    # A host descriptor's block shape was not checked in the kernel.
+    bt = checked_block_type(desc.type.block_type.element_ty, desc.type.block_type.shape)
     return tensor(_b().descriptor_load(desc.handle, _desc_offsets(desc, offsets), bt.to_ir()), bt)
 
 

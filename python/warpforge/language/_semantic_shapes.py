@@ -11,7 +11,20 @@ from . import core
 from .core import block_type, tensor
 from ._semantic_types import SemanticError, _b, to_tensor, unwrap
 
-MAX_TENSOR_NUMEL = 1 << 20
+MAX_TENSOR_NUMEL = 1 << 20  # the compiler's kMaxTensorElements (Tile.h)
+
+
+def checked_block_type(elem, shape) -> block_type:
+    """The type of a tensor an op makes: the compiler's rule that a tensor
+    in a kernel holds at most MAX_TENSOR_NUMEL elements (tile-verify-kernels
+    would reject the op), enforced here, before the builder allocates
+    anything, so that compiling and interpreting reject the same kernels
+    with the same message at the same line."""
+    bt = block_type(elem, shape)
+    if bt.numel > MAX_TENSOR_NUMEL:
+        raise SemanticError(f"'{bt.to_ir()}' has {bt.numel} elements; a tensor in a kernel "
+                            f"holds at most {MAX_TENSOR_NUMEL}")
+    return bt
 
 
 # ---------------------------------------------------------------------------
@@ -45,7 +58,7 @@ def splat(x: tensor, shape: Sequence[int]) -> tensor:
         raise SemanticError("cannot splat a block tensor")
     if not shape:
         return x
-    bt = block_type(x.dtype, shape)
+    bt = checked_block_type(x.dtype, shape)
     return tensor(_b().splat(x.handle, bt.to_ir()), bt)
 
 
@@ -62,7 +75,7 @@ def broadcast_to(x: tensor, shape: Sequence[int]) -> tensor:
     for have, want in zip(x.shape, shape):
         if have != want and have != 1:
             raise SemanticError(f"cannot broadcast shape {list(x.shape)} to {list(shape)}")
-    bt = block_type(x.dtype, shape)
+    bt = checked_block_type(x.dtype, shape)
     return tensor(_b().broadcast(x.handle, bt.to_ir()), bt)
 
 
@@ -114,7 +127,7 @@ def expand_dims(x: tensor, axis) -> tensor:
             continue
         shape = list(x.shape)
         shape.insert(ax, 1)
-        bt = block_type(x.dtype, shape)
+        bt = checked_block_type(x.dtype, shape)
         x = tensor(_b().expand_dims(x.handle, ax, bt.to_ir()), bt)
     return x
 
@@ -124,7 +137,7 @@ def reshape(x: tensor, shape: Sequence[int], can_reorder: bool = False) -> tenso
     x = to_tensor(x)
     if not x.type.is_block():
         return splat(x, shape) if all(s == 1 for s in shape) else _shape_error(x, shape)
-    bt = block_type(x.dtype, shape)
+    bt = checked_block_type(x.dtype, shape)
     if bt.numel != x.numel:
         raise SemanticError(f"cannot reshape a tensor of {x.numel} elements "
                             f"{list(x.shape)} to {shape} ({bt.numel} elements)")
@@ -147,7 +160,7 @@ def permute(x: tensor, order: Optional[Sequence[int]]) -> tensor:
     order = [int(unwrap(o)) for o in order]
     if sorted(order) != list(range(rank)):
         raise SemanticError(f"permutation {order} is not a permutation of 0..{rank - 1}")
-    bt = block_type(x.dtype, [x.shape[o] for o in order])
+    bt = checked_block_type(x.dtype, [x.shape[o] for o in order])
     return tensor(_b().trans(x.handle, order, bt.to_ir()), bt)
 
 

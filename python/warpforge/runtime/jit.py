@@ -106,9 +106,14 @@ def _hashable(value):
 
 
 def const_spec(value) -> Tuple:
+    """("c", value); TypeError when the value cannot key a compiled kernel
+    (unhashable: a NumPy array, a dict), so that the launchers, which key
+    their caches with it, hand the call to `run`, which names the argument."""
     if isinstance(value, constexpr):
         value = value.value
-    return ("c", _hashable(value))
+    spec = ("c", _hashable(value))
+    hash(spec)
+    return spec
 
 
 def arg_spec(value, specialize: bool = True) -> Tuple:
@@ -390,9 +395,8 @@ class JITFunction(KernelFunction):
         """(kind, type, detail): kind 'c' for compile-time values, 'a' for
         run-time arguments with their type and known divisibility."""
         if name in self.constexpr_params:
-            spec = const_spec(value)
             try:
-                hash(spec)
+                spec = const_spec(value)
             except TypeError:
                 raise TypeError(f"{self.__name__}: tl.constexpr argument '{name}' must be "
                                 f"hashable (an int, float, bool, str, dtype, None or a tuple "
@@ -439,7 +443,12 @@ class JITFunction(KernelFunction):
         by the interpreter with the same located CompilationError, not run.
         Checked once per specialization.  Kernels without source (made with
         exec, which only the interpreter runs) and arguments the compiler
-        cannot specialize (the interpreter's own wrappers) skip it."""
+        cannot specialize (the interpreter's own wrappers) skip it; a
+        constexpr the compiler cannot key on (an unhashable value) is the
+        compiler's TypeError here too."""
+        for n in self.constexpr_params:
+            if n in arguments:
+                self.specialize(n, arguments[n])
         if self._source_error:
             return
         try:
