@@ -28,3 +28,17 @@ def assert_on_tensor_kernel(x_ptr, LIMIT: tl.constexpr):
     x = tl.load(x_ptr + tl.arange(0, 16))
     assert x < LIMIT, "an element reached the limit"
     tl.store(x_ptr + tl.arange(0, 16), x + 1)
+
+
+@warpforge.jit
+def assert_without_message_kernel(x_ptr, BLOCK: tl.constexpr):
+    x = tl.load(x_ptr + tl.arange(0, BLOCK))
+    assert x < 5
+    tl.store(x_ptr + tl.arange(0, BLOCK), x + 1)
+
+
+@warpforge.jit
+def assert_on_a_scalar_kernel(x_ptr):
+    x = tl.load(x_ptr)
+    assert x < 5
+    tl.store(x_ptr, x + 1)

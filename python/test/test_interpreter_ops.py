@@ -568,3 +568,27 @@ def test_access_past_an_argument_into_another_is_an_error():
     # Overlapping views of one array are one allocation: reading across is fine.
     read_past_end_kernel[(1,)](buf[:16], buf[8:24], out, 16, EXTRA=8)
     np.testing.assert_array_equal(out, buf[8:24])
+
+
+def test_failed_assert_statement_says_what_the_compiled_kernel_says():
+    """`assert x < 5` without a message: the compiled kernel's device assert
+    says "assertion `x < 5` failed"; the interpreter says the same at the
+    assert's line (not an empty AssertionError), on a block and on a scalar."""
+    from interp_helpers import assert_on_a_scalar_kernel, assert_without_message_kernel
+    from warpforge.runtime.interpreter import DeviceAssertionError
+    x = np.arange(16, dtype=np.float32)
+    with pytest.raises(DeviceAssertionError) as info:
+        assert_without_message_kernel[(1,)](x, BLOCK=16)
+    assert isinstance(info.value, AssertionError)  # still what `assert` raises
+    assert "assertion `x < 5` failed (first failing element at index [5])" in str(info.value)
+    k = assert_without_message_kernel
+    assert info.value.lineno == k.first_line + next(
+        i for i, l in enumerate(k.source_lines) if "assert x < 5" in l)
+    np.testing.assert_array_equal(x, np.arange(16, dtype=np.float32))  # stopped there
+    y = np.array([7.0], np.float32)
+    with pytest.raises(DeviceAssertionError, match=r"device assertion failed: "
+                                                   r"assertion `x < 5` failed"):
+        assert_on_a_scalar_kernel[(1,)](y)
+    y[0] = 1.0
+    assert_on_a_scalar_kernel[(1,)](y)
+    assert y[0] == 2.0

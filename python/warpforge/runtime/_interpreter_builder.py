@@ -64,6 +64,38 @@ class DeviceAssertionError(InterpreterError):
     """A `tl.device_assert` (or `assert` on a tensor) failed."""
 
 
+class AssertStatementError(DeviceAssertionError, AssertionError):
+    """An `assert` statement on a tensor failed: the device assert it
+    compiles to, and still the AssertionError Python's `assert` raises."""
+
+
+def _assert_message(frame) -> Optional[str]:
+    """The message the compiler gives the device assert of the `assert`
+    statement running in `frame` (codegen's visit_Assert): its own message,
+    else "assertion `<test>` failed"; None when the source is not at hand."""
+    import ast
+    import inspect
+    import textwrap
+    try:
+        lines, first = inspect.getsourcelines(frame.f_code)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+    except (OSError, TypeError, SyntaxError):
+        return None
+    line = frame.f_lineno - max(first, 1) + 1
+    node = next((n for n in ast.walk(tree) if isinstance(n, ast.Assert)
+                 and n.lineno <= line <= (n.end_lineno or n.lineno)), None)
+    if node is None:
+        return None
+    if node.msg is None:
+        return f"assertion `{ast.unparse(node.test)}` failed"
+    try:  # compile time evaluates the message too
+        msg = eval(compile(ast.Expression(node.msg), "<assert message>", "eval"),
+                   frame.f_globals, dict(frame.f_locals))
+    except Exception:
+        return None
+    return str(getattr(msg, "value", msg))
+
+
 # ---------------------------------------------------------------------------
 # The builder
 # ---------------------------------------------------------------------------
@@ -482,7 +514,7 @@ class InterpreterBuilder:
         # earlier accesses are already done: the barrier has nothing to wait for.
         return None
 
-    def device_assert(self, cond: TensorHandle, message: str):
+    def device_assert(self, cond: TensorHandle, message: str, cls=DeviceAssertionError):
         data = np.asarray(cond.data)
         if data.all():
             return
@@ -492,7 +524,7 @@ class InterpreterBuilder:
         if data.ndim:
             bad = tuple(int(i) for i in np.argwhere(~data.astype(np.bool_))[0])
             text += f" (first failing element at index {list(bad)})"
-        raise self.error(text, DeviceAssertionError)
+        raise self.error(text, cls)
 
     def device_print(self, prefix: str, args: Sequence[TensorHandle], hex: bool,
                      signed: Sequence[int]):
@@ -522,15 +554,32 @@ class InterpreterBuilder:
         return fn(*args, **kwargs)
 
     def to_bool(self, t) -> bool:
+        # (_in_assert_statement looks at the caller's caller's caller: call
+        # it from here only.)
         data = np.asarray(t.handle.data)
-        if (t.type.is_block() or data.size != 1) and _in_assert_statement():
+        if t.type.is_block() or data.size != 1:
+            if not _in_assert_statement():
+                raise SemanticError(f"a tensor of shape {list(t.shape)} has no single truth "
+                                    "value; reduce it (tl.max, tl.sum, ...) or use tl.where")
             # `assert mask` on a tensor is a device assert when compiled:
             # every element must hold.
-            return bool(data.all())
-        if t.type.is_block() or data.size != 1:
-            raise SemanticError(f"a tensor of shape {list(t.shape)} has no single truth "
-                                "value; reduce it (tl.max, tl.sum, ...) or use tl.where")
-        return bool(data.reshape(()))
+            value = bool(data.all())
+        else:
+            value = bool(data.reshape(()))
+            if value or not _in_assert_statement():
+                return value
+        if not value:
+            self._failed_assert_statement(t.handle)
+        return value
+
+    def _failed_assert_statement(self, cond: TensorHandle):
+        """Raises what the device assert an `assert` on a tensor compiles
+        to reports, with the compiler's message."""
+        frame = self._kernel_frame()
+        message = _assert_message(frame) if frame is not None else None
+        if message is None:
+            return  # Python's own AssertionError follows
+        self.device_assert(cond, message, AssertStatementError)
 
     def to_int(self, t) -> int:
         data = np.asarray(t.handle.data)
