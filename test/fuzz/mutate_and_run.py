@@ -16,7 +16,16 @@ reproduction.
 With --pass=ARG (repeatable), every mutant goes through those warpforge-opt
 arguments instead (e.g. --pass=-test-print-axis-info).
 
-Usage: mutate_and_run.py --opt PATH [--count N] [--seed S] [--pass=ARG]... INPUT...
+With --zero-sweep, no random mutants: every tensor dimension of every input
+is set to 0, one at a time, and each such mutant goes through every
+pipeline; --count N then runs an evenly spread slice of N of those runs
+(the lit test's), else all of them (by hand).
+
+A run taking longer than --timeout seconds (10) is a hang; --slowest N
+prints the N slowest runs (to check the timeout's margin).
+
+Usage: mutate_and_run.py --opt PATH [--count N] [--seed S] [--pass=ARG]...
+                         [--zero-sweep] [--timeout S] [--slowest N] INPUT...
 """
 
 import argparse
@@ -26,7 +35,9 @@ import random
 import re
 import subprocess
 import sys
+import time
 
+DIMENSION = re.compile(r"(?<=tensor<)\d+|(?<=x)\d+(?=x)")
 TOKEN = re.compile(r"%[\w.]+|@[\w.]+|![\w.<>, ]+?>|\b\d+\b|\b[a-z_]+(?:\.[a-z_]+)*\b|[(){}<>\[\],:=]")
 PIPELINES = [[], ["-canonicalize", "-tile-combine", "-cse"], ["-tile-to-tilegpu"],
              ["--tile-optimize", "--tile-to-tilegpu", "--tilegpu-optimize",
@@ -50,7 +61,7 @@ def mutate(text, rng, corpus):
     if kind == 8:
         # A zero-sized dimension in one tensor type (the sweep the
         # lowerings used to divide by).
-        dims = [m for m in re.finditer(r"(?<=tensor<)\d+|(?<=x)\d+(?=x)", text)]
+        dims = list(DIMENSION.finditer(text))
         if dims:
             m = rng.choice(dims)
             return text[: m.start()] + "0" + text[m.end():]
@@ -83,19 +94,32 @@ def mutate(text, rng, corpus):
     return "\n".join(lines) + "\n"
 
 
-def run(opt, text, args):
+def zero_sized(seeds):
+    """Every input with one tensor dimension set to 0, for each dimension
+    in turn (those already 0 left out)."""
+    for text in seeds:
+        for m in DIMENSION.finditer(text):
+            if m.group(0) != "0":
+                yield text[: m.start()] + "0" + text[m.end():]
+
+
+def run(opt, text, args, timeout):
+    start = time.monotonic()
     try:
         proc = subprocess.run([opt, "-", *args], input=text, text=True,
-                              capture_output=True, timeout=30)
+                              capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        return "timeout", ""
-    return proc.returncode, proc.stderr[-2000:]
+        return "timeout", "", time.monotonic() - start
+    return proc.returncode, proc.stderr[-2000:], time.monotonic() - start
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--opt", required=True)
-    parser.add_argument("--count", type=int, default=400)
+    parser.add_argument("--count", type=int, default=None)
+    parser.add_argument("--zero-sweep", action="store_true")
+    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--slowest", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pass", dest="passes", action="append")
     parser.add_argument("inputs", nargs="+")
@@ -120,27 +144,46 @@ def main():
     rng = random.Random(args.seed)
     pipelines = [args.passes] if args.passes else PIPELINES
     jobs = []
-    for n in range(args.count):
-        text = rng.choice(seeds)
-        for _ in range(rng.randrange(1, 4)):
-            text = mutate(text, rng, corpus)
-        jobs.append((n, text, pipelines[n % len(pipelines)]))
+    if args.zero_sweep:
+        mutants = list(zero_sized(seeds))
+        runs = [(n, text, pipeline) for n, text in enumerate(mutants) for pipeline in pipelines]
+        if args.count is not None and args.count < len(runs):
+            runs = [runs[i * len(runs) // args.count] for i in range(args.count)]
+        jobs = runs
+    else:
+        for n in range(400 if args.count is None else args.count):
+            text = rng.choice(seeds)
+            for _ in range(rng.randrange(1, 4)):
+                text = mutate(text, rng, corpus)
+            jobs.append((n, text, pipelines[n % len(pipelines)]))
 
     failures = 0
     statuses = {0: 0, 1: 0}
+    times = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = pool.map(lambda job: (job, run(args.opt, job[1], job[2])), jobs)
-        for (n, text, pipeline), (status, stderr) in results:
+        results = pool.map(lambda job: (job, run(args.opt, job[1], job[2], args.timeout)), jobs)
+        for (n, text, pipeline), (status, stderr, seconds) in results:
+            times.append((seconds, n, pipeline))
             if status in (0, 1):
                 statuses[status] += 1
                 continue
             failures += 1
-            print(f"=== mutant {n} (seed {args.seed}, args {pipeline}): status {status}")
+            if args.zero_sweep:
+                print(f"=== zero-sized mutant {n} (args {pipeline}): status {status}")
+            else:
+                print(f"=== mutant {n} (seed {args.seed}, args {pipeline}): status {status}")
             print(text)
             print("--- stderr:")
             print(stderr)
-    print(f"{args.count} mutants of {len(seeds)} inputs: {statuses[0]} valid, "
-          f"{statuses[1]} diagnosed, {failures} crashed or hung")
+    for seconds, n, pipeline in sorted(times, reverse=True)[: args.slowest]:
+        print(f"slow: {seconds:.2f} s, mutant {n}, args {pipeline}", file=sys.stderr)
+    if args.zero_sweep:
+        print(f"zero-size sweep: {len(jobs)} runs of {len({j[0] for j in jobs})} mutants of "
+              f"{len(seeds)} inputs: {statuses[0]} valid, {statuses[1]} diagnosed, "
+              f"{failures} crashed or hung")
+    else:
+        print(f"{len(jobs)} mutants of {len(seeds)} inputs: {statuses[0]} valid, "
+              f"{statuses[1]} diagnosed, {failures} crashed or hung")
     return 1 if failures else 0
 
 
