@@ -285,3 +285,112 @@ def test_eviction_takes_an_entry_and_its_stages_together(monkeypatch, tmp_path):
     os.utime(cache._stages_path(keys[2]), (1, 1))
     assert cache.evict() > 0 and not os.path.exists(cache._stages_path(keys[2]))
     assert cache.load_stages(keys[0]) == {"big": "b" * 5000}
+
+
+def test_lock_files_go_with_their_entries_but_never_while_held(monkeypatch, tmp_path):
+    """Eviction takes the lock file of each entry it removes and of each
+    compile that stored nothing, except a lock a process holds (its compile
+    is under way); the kept entries keep theirs."""
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    keys = [f"{i:02x}" + "2" * 62 for i in range(3)]
+    for i, key in enumerate(keys):
+        with cache.compile_lock(key):
+            cache.store(key, {"blob": "x" * 4000, "i": i})
+        os.utime(cache._path(key), (1000 + i, 1000 + i))
+    orphan, held = "aa" + "3" * 62, "bb" + "4" * 62
+    with cache.compile_lock(orphan):
+        pass  # a compile that stored nothing
+    ctx = multiprocessing.get_context("spawn")
+    started = ctx.Event()
+    p = ctx.Process(target=_hold_lock, args=(held, started, 3.0))
+    p.start()
+    try:
+        assert started.wait(30)
+        size = os.path.getsize(cache._path(keys[2]))
+        cache.evict(limit=size + size // 2)
+        assert [os.path.exists(cache._lock_path(k)) for k in keys] == [False, False, True]
+        assert not os.path.exists(cache._lock_path(orphan))
+        assert os.path.exists(cache._lock_path(held))
+    finally:
+        p.join(30)
+    cache.evict()
+    assert not os.path.exists(cache._lock_path(held))  # let go: it goes
+
+
+def test_compile_lock_follows_its_file_when_eviction_replaces_it(monkeypatch, tmp_path):
+    """A process waiting on a lock file that eviction removes meanwhile
+    (after its holder let go) does not keep a lock on the removed file:
+    it locks the file at the path, which anyone else then waits for."""
+    import fcntl
+    import threading
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    key = "cc" + "5" * 62
+    path = cache._lock_path(key)
+    os.makedirs(os.path.dirname(path))
+    first = os.open(path, os.O_RDWR | os.O_CREAT)
+    fcntl.flock(first, fcntl.LOCK_EX)  # another compile holds it
+    holding, release = threading.Event(), threading.Event()
+
+    def waiter():
+        with cache.compile_lock(key):
+            holding.set()
+            release.wait(30)
+
+    t = threading.Thread(target=waiter)
+    t.start()
+    try:
+        assert not holding.wait(0.3)  # waiting on the first file
+        os.unlink(path)  # evicted (as _remove_lock_if_free does, holding it)
+        os.close(first)
+        assert holding.wait(10)
+        probe = os.open(path, os.O_RDWR)  # the file at the path is the one held
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(probe)
+    finally:
+        release.set()
+        t.join(30)
+
+
+def test_one_process_never_leaves_the_cache_an_entry_over_the_limit(monkeypatch, tmp_path):
+    """The size limit holds after every store of a process, not only at
+    every 64th (where eviction scans for other processes' entries)."""
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache, "_stores", 0)
+    monkeypatch.setattr(cache, "_estimate", None)
+    cache.store("dd" + "6" * 62, {"blob": "x" * 4000, "i": -1})
+    size = os.path.getsize(cache._path("dd" + "6" * 62))
+    limit = 3 * size + size // 2
+    monkeypatch.setenv("WARPFORGE_CACHE_MAX_BYTES", str(limit))
+    for i in range(20):
+        key = f"{i:02x}" + "6" * 62
+        cache.store(key, {"blob": "x" * 4000, "i": i})
+        total = sum(p.stat().st_size for p in tmp_path.rglob("*.json"))
+        assert total <= limit, f"store {i}: {total} bytes over the limit of {limit}"
+    assert len(list(tmp_path.rglob("*.json"))) == 3
+
+
+def test_temporaries_of_a_writer_that_is_gone_go_at_once(monkeypatch, tmp_path):
+    """A temporary file of a write whose process was killed goes at the
+    next eviction scan (its name carries the writer's process tag), not an
+    hour later; a live writer's stays."""
+    import subprocess
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    tag = cache.process_tag()
+    folder = tmp_path / "ee"
+    folder.mkdir()
+    gone = folder / f".tmp-{tag.replace(f'p{os.getpid()}.', f'p{int(dead.stdout)}.')}-x1.json"
+    live = folder / f".tmp-{tag}-x2.json"
+    for f in (gone, live):
+        f.write_text("{")
+    cache.evict()
+    assert not gone.exists() and live.exists()
+    seen = []
+    real_replace = os.replace
+    monkeypatch.setattr(os, "replace", lambda a, b: seen.append(a) or real_replace(a, b))
+    cache._write(str(folder / "entry.json"), {"a": 1})
+    assert os.path.basename(seen[0]).startswith(f".tmp-{tag}-")

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 
 import pytest
 
@@ -374,3 +375,108 @@ def test_the_jits_last_stage_goes_on_to_ptx_in_memory():
         ir.run_stage_to_ptx("module {\n  tile.func public @k() {\n    tile.return\n  }\n}\n",
                             "tilegpu-to-llvm", options, "bad.mlir")
     assert "tilegpu-to-llvm" in str(info.value)
+
+
+def test_ptxas_temporaries_of_a_process_that_is_gone_go_at_once(tmp_path, monkeypatch):
+    """Temporaries named with their process's tag (cache.process_tag()) go
+    at the next sweep as soon as that process is gone, not an hour later;
+    those of a live process (this one), of another machine or PID
+    namespace, and untagged fresh ones stay."""
+    import tempfile
+    from warpforge.compiler import target as target_module
+    from warpforge.runtime import cache
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    monkeypatch.setattr(target_module, "_swept", False)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)
+    dead_tag = cache.process_tag().replace(f"p{os.getpid()}.", f"p{int(dead.stdout)}.")
+    gone = [tmp_path / f"warpforge-{dead_tag}-a1b2c3.{s}" for s in ("ptx", "cubin", "log")]
+    live = tmp_path / f"warpforge-{cache.process_tag()}-d4e5f6.ptx"
+    elsewhere = tmp_path / f"warpforge-{dead_tag[:-8]}00000000-a1b2c3.ptx"
+    untagged = tmp_path / "warpforge-0a1b2c.ptx"
+    for f in (*gone, live, elsewhere, untagged):
+        f.write_text("x")
+    target_module._remove_stale_temporaries()
+    assert not any(f.exists() for f in gone)
+    assert live.exists() and elsewhere.exists() and untagged.exists()
+
+
+def _setpriv_kills_on_parent_death() -> bool:
+    setpriv, true = shutil.which("setpriv"), shutil.which("true")
+    if setpriv is None or true is None:
+        return False
+    return subprocess.run([setpriv, "--pdeathsig", "KILL", "--", true],
+                          capture_output=True).returncode == 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")  # a zombie has died (its reaper may be slow)
+
+
+@pytest.mark.skipif(not _setpriv_kills_on_parent_death(),
+                    reason="needs util-linux's setpriv with --pdeathsig")
+def test_ptxas_dies_with_the_process_compiling(tmp_path):
+    """A compiling process killed with SIGKILL (no chance to clean up) takes
+    its ptxas with it: ptxas runs under `setpriv --pdeathsig KILL`. The
+    stand-in ptxas (a fake CUDA home) sleeps instead of assembling."""
+    real = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+    if not os.path.exists(real) or not os.path.isdir("/usr/local/cuda/nvvm"):
+        pytest.skip("needs CUDA's ptxas and /usr/local/cuda/nvvm (libdevice)")
+    cuda = tmp_path / "cuda"
+    (cuda / "bin").mkdir(parents=True)
+    (cuda / "nvvm").symlink_to("/usr/local/cuda/nvvm")
+    pidfile = tmp_path / "ptxas.pid"
+    fake = cuda / "bin" / "ptxas"
+    fake.write_text(textwrap.dedent(f"""\
+        #!/bin/sh
+        [ "$1" = --version ] && exec {real} --version
+        echo $$ > {pidfile}.tmp && mv {pidfile}.tmp {pidfile}
+        exec sleep 300
+        """))
+    fake.chmod(0o755)
+    (tmp_path / "kernel_module.py").write_text(textwrap.dedent("""\
+        import numpy as np
+        import warpforge
+        import warpforge.language as tl
+
+        @warpforge.jit
+        def kernel(x_ptr, BLOCK: tl.constexpr):
+            offs = tl.arange(0, BLOCK)
+            tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1.0)
+
+        kernel.warmup(np.zeros(64, np.float32), BLOCK=64, grid=(1,))
+        """))
+    (tmp_path / "tmp").mkdir()
+    env = dict(os.environ, CUDA_HOME=str(cuda), CUDA_PATH="", WARPFORGE_ALWAYS_COMPILE="1",
+               WARPFORGE_CACHE_DIR=str(tmp_path / "cache"), TMPDIR=str(tmp_path / "tmp"),
+               PYTHONPATH=os.path.join(REPO, "python"))
+    env.pop("WARPFORGE_INTERPRET", None)
+    child = subprocess.Popen([sys.executable, str(tmp_path / "kernel_module.py")], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    ptxas_pid = None
+    try:
+        deadline = time.monotonic() + 120
+        while not pidfile.exists():
+            if child.poll() is not None:
+                pytest.fail(f"the compile ended before ptxas ran: {child.stdout.read()!r}")
+            assert time.monotonic() < deadline, "the stand-in ptxas never started"
+            time.sleep(0.05)
+        ptxas_pid = int(pidfile.read_text())
+        assert _alive(ptxas_pid)
+        child.kill()
+        child.wait(30)
+        deadline = time.monotonic() + 5
+        while _alive(ptxas_pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(ptxas_pid), "ptxas outlived the process that ran it"
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        if ptxas_pid is not None and _alive(ptxas_pid):
+            os.kill(ptxas_pid, 9)

@@ -52,8 +52,10 @@ _swept = False
 
 def _remove_stale_temporaries() -> None:
     """Once per process: the PTX, cubin and log files of ptxas runs whose
-    process was killed (the backend removes its own when it finishes) go,
-    when they are more than an hour old."""
+    process was killed (the backend removes its own when it finishes) go:
+    at once when their name carries the process's tag
+    (`warpforge-<runtime.cache.process_tag()>-*`) and that process is gone,
+    else when they are more than an hour old."""
     global _swept
     if _swept:
         return
@@ -62,11 +64,13 @@ def _remove_stale_temporaries() -> None:
     import os
     import tempfile
     import time
+    from ..runtime.cache import owner_is_gone
     now = time.time()
     for suffix in ("ptx", "cubin", "log"):
         for path in glob.glob(os.path.join(tempfile.gettempdir(), f"warpforge-*.{suffix}")):
             try:
-                if now - os.stat(path).st_mtime > _STALE_AFTER_SECONDS:
+                if now - os.stat(path).st_mtime > _STALE_AFTER_SECONDS or \
+                        owner_is_gone(os.path.basename(path)):
                     os.unlink(path)
             except OSError:
                 pass

@@ -12,8 +12,12 @@ place, so concurrent processes never see a partial entry. One process at a
 time compiles a given key (`compile_lock`, an advisory file lock): the
 others wait and load what it stored. The cache is bounded
 (`WARPFORGE_CACHE_MAX_BYTES`, default 1 GiB): past it, the least recently
-used entries go (loading an entry marks it used), checked at a process's
-first store and every 64 stores after. Each entry carries
+used entries go (loading an entry marks it used) with their lock files
+(those no process holds), checked at a process's first store, every 64
+stores after (for what other processes stored) and at any store that takes
+the cache past the limit by the process's own count: one process never
+leaves the cache more than the entry it is storing over the limit. Each
+entry carries
 a checksum of its payload; an entry that does not parse, or whose checksum
 or format does not match, is ignored (and replaced by the next compile),
 never loaded.
@@ -32,9 +36,11 @@ import functools
 import hashlib
 import json
 import os
+import re
+import socket
 import tempfile
 import time
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 FORMAT = 2
 TARGET = "cuda:sm_90a"
@@ -138,37 +144,139 @@ def max_bytes() -> int:
         return DEFAULT_MAX_BYTES
 
 
+# ---------------------------------------------------------------------------
+# Temporary files named by the process that made them
+# ---------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _host_and_namespace() -> str:
+    """This machine and PID namespace: process ids compare only within
+    them (a cache directory on a shared file system, a container's /tmp)."""
+    try:
+        namespace = os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        namespace = 0
+    host = hashlib.sha256(socket.gethostname().encode()).hexdigest()[:8]
+    return f"n{namespace}.h{host}"
+
+
+def process_tag() -> str:
+    """`p<pid>.n<PID namespace>.h<host>`: the prefix of this process's
+    temporary files, by which `owner_is_gone` tells a killed run's."""
+    return f"p{os.getpid()}.{_host_and_namespace()}"
+
+
+_TAG = re.compile(r"p(\d+)\.(n\d+\.h[0-9a-f]{8})-")
+
+
+def owner_is_gone(name: str) -> bool:
+    """Whether the file `name` (its base name), made by a process that
+    tagged it with `process_tag()`, outlived that process: true only for a
+    process of this machine and PID namespace that no longer runs (a
+    reused PID keeps the file: an old one goes after an hour anyway)."""
+    m = _TAG.search(name)
+    if m is None or m.group(2) != _host_and_namespace():
+        return False
+    pid = int(m.group(1))
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # alive, another user's
+        return False
+    return False
+
+
+# ---------------------------------------------------------------------------
+# Locks
+# ---------------------------------------------------------------------------
+
+
+def _lock_path(key: str) -> str:
+    return os.path.join(cache_dir(), key[:2], key + ".lock")
+
+
 @contextlib.contextmanager
 def compile_lock(key: str):
     """Held while the process compiles `key`, so that concurrent processes
     compile it once (the others wait, then find the entry). Advisory
-    (fcntl.flock); where locking is not available, it does nothing."""
-    path = os.path.join(cache_dir(), key[:2], key + ".lock")
+    (fcntl.flock); where locking is not available, it does nothing.
+
+    Eviction removes lock files, only while holding them itself: the lock
+    held is the one whose file is still at the path (a lock taken on a
+    file removed meanwhile is let go and taken again on the new one)."""
+    path = _lock_path(key)
     try:
         import fcntl
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except (ImportError, OSError):
         yield
         return
+    fd = -1
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        for _ in range(100):
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError:
+                break
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                here = os.stat(path)
+                mine = os.fstat(fd)
+                if (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino):
+                    break
+            except OSError:
+                pass
+            os.close(fd)  # evicted while we waited: lock the new file
+            fd = -1
         yield
     finally:
-        os.close(fd)  # releases the lock
+        if fd >= 0:
+            os.close(fd)  # releases the lock
+
+
+def _remove_lock_if_free(path: str) -> bool:
+    """Removes the lock file at `path` unless a process holds it (taking
+    it first, so that no one holds it while it goes)."""
+    try:
+        import fcntl
+        fd = os.open(path, os.O_RDWR)
+    except (ImportError, OSError):
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return False  # held: a compile of that key is under way
+    try:
+        return _unlink(path)
+    finally:
+        os.close(fd)
 
 
 def evict(limit: Optional[int] = None) -> int:
-    """Removes the least recently used entries until the cache holds at
-    most `limit` bytes (default: max_bytes()); returns the bytes removed.
-    Stale temporary files of interrupted writes go too."""
+    """Removes the least recently used entries, each with its stages and
+    lock files, until the cache holds at most `limit` bytes (default:
+    max_bytes()); returns the bytes removed. Temporary files of
+    interrupted writes go too (at once when the process that wrote one is
+    gone, else after an hour), and lock files without an entry that no
+    process holds."""
+    return _evict(limit)[0]
+
+
+def _evict(limit: Optional[int] = None) -> Tuple[int, int]:
+    """evict(): (bytes removed, bytes the cache holds after)."""
     limit = max_bytes() if limit is None else limit
     root = cache_dir()
     entries = []
+    locks: List[str] = []
     try:
         subdirs = os.listdir(root)
     except OSError:
-        return 0
+        return 0, 0
     now = time.time()
     stages: Dict[str, Tuple[int, float]] = {}  # entry path -> its stages file's size, mtime
     for sub in subdirs:
@@ -183,8 +291,11 @@ def evict(limit: Optional[int] = None) -> int:
                 st = os.stat(path)
             except OSError:
                 continue
-            if name.startswith(".tmp-") and now - st.st_mtime > 3600:
-                _unlink(path)  # a write killed midway, an hour ago
+            if name.startswith(".tmp-"):
+                if now - st.st_mtime > 3600 or owner_is_gone(name):
+                    _unlink(path)  # a write killed midway
+            elif name.endswith(".lock"):
+                locks.append(path)
             elif name.endswith(_STAGES_SUFFIX):
                 stages[path[:-len(_STAGES_SUFFIX)] + ".json"] = (st.st_size, st.st_mtime)
             elif name.endswith(".json"):
@@ -203,21 +314,32 @@ def evict(limit: Optional[int] = None) -> int:
         if total - removed <= limit:
             break
         if _unlink(path):
-            removed += sizes[path]
+            removed += sizes.pop(path)
             _unlink(path[:-len(".json")] + _STAGES_SUFFIX)
-    return removed + leftovers
+    # The locks of the entries gone and of compiles that stored nothing
+    # (failed, or stopped before the cubin), unless held.
+    for path in locks:
+        if path[:-len(".lock")] + ".json" not in sizes:
+            _remove_lock_if_free(path)
+    return removed + leftovers, total - removed
 
 
-# Eviction scans the whole cache: once at a process's first store, then
-# every EVICT_EVERY stores, not at each one.
+# Eviction scans the whole cache: at a process's first store, every
+# EVICT_EVERY stores (what other processes stored), and when the process's
+# own count (the cache at its last scan plus what it stored since) passes
+# the limit, so that its stores never leave the cache more than one entry
+# over it.
 EVICT_EVERY = 64
 _stores = 0
+_estimate: Optional[int] = None
 
 
-def _maybe_evict() -> None:
-    global _stores
-    if _stores % EVICT_EVERY == 0:
-        evict()
+def _maybe_evict(stored: int) -> None:
+    global _stores, _estimate
+    if _estimate is not None:
+        _estimate += stored
+    if _estimate is None or _stores % EVICT_EVERY == 0 or _estimate > max_bytes():
+        _estimate = _evict()[1]
     _stores += 1
 
 
@@ -268,12 +390,16 @@ def load_stages(key: str) -> Optional[Dict[str, str]]:
     return stages
 
 
-def _write(path: str, entry: Dict) -> None:
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-", suffix=".json")
+def _write(path: str, entry: Dict) -> int:
+    """Writes `entry` at `path` through a temporary file; returns its size."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=f".tmp-{process_tag()}-",
+                               suffix=".json")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             json.dump(entry, f)
+            size = f.tell()
         os.replace(tmp, path)
+        return size
     except BaseException:
         try:
             os.unlink(tmp)
@@ -297,11 +423,13 @@ def store(key: str, payload: Dict) -> None:
                        asm_deferred=sorted(deferred), asm_order=order)
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        stored = 0
         if deferred:  # first: an entry never names stages not yet written
-            _write(_stages_path(key), {"format": FORMAT, "key": key,
-                                       "checksum": _checksum(deferred), "payload": deferred})
-        _write(path, {"format": FORMAT, "key": key, "checksum": _checksum(payload),
-                      "payload": payload})
-        _maybe_evict()
+            stored += _write(_stages_path(key), {"format": FORMAT, "key": key,
+                                                 "checksum": _checksum(deferred),
+                                                 "payload": deferred})
+        stored += _write(path, {"format": FORMAT, "key": key, "checksum": _checksum(payload),
+                                "payload": payload})
+        _maybe_evict(stored)
     except OSError:
         pass
