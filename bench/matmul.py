@@ -35,8 +35,12 @@ seed 000's kernel with a program-id mapping valid on every shape; with
 WARP_SPECIALIZE=True warpforge's producer copies with cp.async; same one
 config), and "seed000-ws" (seed 000's kernel as written: warpforge with
 seed 000's own config, two consumer groups, Triton with its best plain one;
-square grids of tiles only),
-providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
+square grids of tiles only), and "tma-persistent-ws-pp" (the persistent
+kernel under warpforge with ping_pong=True: two consumer groups of 4 warps,
+each computing whole 128x128x64 tiles, every other tile, taking turns at the
+tensor cores, num_buffers_warp_spec=4; against Triton's
+"triton:tma-persistent-ws" at its own config, since Triton has no ping-pong
+knob), providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
 (python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
 kernel's file is; they take B K-major (an N x K copy of B, made once per
 case, outside the timing), as the tutorial does, and run one config under
@@ -48,7 +52,8 @@ with all of them; ratios are reported per variant.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
-                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws,pointer,pointer-ws]
+                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws,
+                                       tma-persistent-ws-pp,pointer,pointer-ws,seed000-ws]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
 The JSON report goes to bench/results/matmul-<date>.json and a Markdown
@@ -84,11 +89,12 @@ BACKENDS = ("torch", "triton", "warpforge")  # torch: torch.matmul, i.e. cuBLAS
 JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
-VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws", "pointer",
-            "pointer-ws", "seed000-ws")
+VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws",
+            "tma-persistent-ws-pp", "pointer", "pointer-ws", "seed000-ws")
 TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
                "tma-ws": "matmul_kernel_tma",
-               "tma-persistent-ws": "matmul_kernel_tma_persistent"}
+               "tma-persistent-ws": "matmul_kernel_tma_persistent",
+               "tma-persistent-ws-pp": "matmul_kernel_tma_persistent"}
 # Triton's tutorial 03 kernel (pointer loads, masked K, the loop under
 # tl.range(..., warp_specialize=WARP_SPECIALIZE)): seed 000's kernel with a
 # program-id mapping valid on every shape; warp-specialized, warpforge's
@@ -104,8 +110,24 @@ POINTER_VARIANTS = {"pointer", "pointer-ws", "seed000-ws"}
 # (M / 128 == N / 256): other shapes fail their check, reported as such.
 SEED000_CONFIG = (128, 256, 64)
 # Variants whose loop is warp-specialized (tl.range(..., warp_specialize=True)).
-WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws", "pointer-ws"}
-PERSISTENT = {"tma-persistent", "tma-persistent-ws"}
+WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws", "tma-persistent-ws-pp", "pointer-ws"}
+PERSISTENT = {"tma-persistent", "tma-persistent-ws", "tma-persistent-ws-pp"}
+# Ping-pong (warpforge only): the persistent kernel with two consumer groups
+# of 4 warps, each computing whole tiles (every other tile of the program)
+# and taking turns at the tensor cores, one group's epilogue (TMA store)
+# under the other's products. A group holds a whole 128 x 128 fp32
+# accumulator on 4 warps (128 x 256 would need 256 registers a thread), so
+# the config is its own: 128x128x64, GROUP_SIZE_M 8, 4 warps a group, 3
+# stages, and 4 slots (4 x 32 KiB of ring and two 32 KiB epilogue buffers:
+# 194 KiB of the H100's 227). --config does not apply to it.
+PING_PONG = {"tma-persistent-ws-pp"}
+PING_PONG_CONFIG = (128, 128, 64, 8, 4, 3)
+PING_PONG_OPTIONS = {"num_consumer_groups": 2, "num_buffers_warp_spec": 4, "ping_pong": True}
+# The variant whose Triton provider a variant is compared with: Triton 3.6
+# knows neither ping_pong nor num_consumer_groups, so the ping-pong variant
+# is measured against Triton's warp-specialized persistent kernel at its
+# own config ("triton:tma-persistent-ws", one provider for both variants).
+TRITON_VARIANT = {"tma-persistent-ws-pp": "tma-persistent-ws"}
 # The TMA variants' config without --config: tutorial 09's fp16 config for
 # its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
 TMA_DEFAULT_CONFIG = (128, 256, 64, 8, 8, 3)
@@ -348,15 +370,35 @@ def describe_config(config: Sequence[int]) -> str:
     return "x".join(map(str, config[:3])) + " g{} w{} s{}".format(*config[3:])
 
 
+def variant_config(args, variant: str) -> Tuple[int, int, int, int, int, int]:
+    """The one config a TMA or pointer variant runs under warpforge: the
+    ping-pong variant's own (PING_PONG_CONFIG), else tma_config(args)."""
+    return PING_PONG_CONFIG if variant in PING_PONG else tma_config(args)
+
+
+def variant_config_name(variant: str, config: Sequence[int]) -> str:
+    """The config's name in the report: the ping-pong variant's says so
+    ('128x128x64 g8 w4 s3 pp b4': 4 warps a group, two groups, 4 slots)."""
+    name = describe_config(config)
+    if variant in PING_PONG:
+        name += f" pp b{PING_PONG_OPTIONS['num_buffers_warp_spec']}"
+    return name
+
+
 def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
     """(kernel, grid, args, meta) for one launch of the tutorial's kernel
     `variant` under the JIT `module` was loaded for, as the tutorial's
     wrappers (matmul_tma, matmul_tma_persistent) launch it, with `config`
     (block_m, block_n, block_k, group_m, num_warps, num_stages) instead of
     its autotuner: descriptors made with a [1, 1] block, which its pre_hook
-    sets to the config's blocks; no warp specialization, no epilogue
-    subtiling. A is M x K, B K-major (N x K), C M x N."""
+    sets to the config's blocks; warp specialization in the -ws variants
+    (WARP_SPECIALIZE=True), ping-pong consumer groups in the -pp one
+    (PING_PONG_OPTIONS, warpforge only), no epilogue subtiling. A is M x K,
+    B K-major (N x K), C M x N."""
     block_m, block_n, block_k, group_m, num_warps, num_stages = config
+    if variant in PING_PONG and module.BACKEND != "warpforge":
+        raise ValueError(f"{variant} runs under warpforge only (ping_pong); Triton's "
+                         f"provider is {TRITON_VARIANT[variant]}'s")
     M, K = a.shape
     N = b_t.shape[0]
     if b_t.shape[1] != K or tuple(c.shape) != (M, N):
@@ -378,6 +420,8 @@ def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
                                            "c_desc": c_desc, **meta})
     kernel = getattr(module, TMA_KERNELS[variant]).fn  # the @jit beneath the autotuner
     meta.update(num_warps=num_warps, num_stages=num_stages)
+    if variant in PING_PONG:
+        meta.update(PING_PONG_OPTIONS)
     return kernel, grid, (a_desc, b_desc, c_desc, M, N, K), meta
 
 
@@ -390,12 +434,13 @@ def run_tma(entry: Dict[str, Any], torch, case: Case, module, variant: str, a, b
     """Launches the TMA variant once on a poisoned output, checks it, and
     returns the launch, to be timed."""
     c, guard = arrays.poisoned((case.m, case.n), case.dtype)
-    config = tma_config(args)
-    entry["config"] = {"name": describe_config(config), "fixed": True}
+    config = variant_config(args, variant)
+    name = variant_config_name(variant, config)
+    entry["config"] = {"name": name, "fixed": True}
     num_sms = torch.cuda.get_device_properties(0).multi_processor_count
     call = tma_call(module, variant, a, b_t, c, config, num_sms)
     entry["grid"] = list(call[1])
-    what = f"{provider_name(module.BACKEND, variant)} {case.label} ({describe_config(config)})"
+    what = f"{provider_name(module.BACKEND, variant)} {case.label} ({name})"
     return checked_launcher(entry, torch, case, call, what, c, guard, ref)
 
 
@@ -524,7 +569,11 @@ def time_rounds(timers: Dict[str, Any], entries: Dict[str, Dict[str, Any]], args
 
 
 def provider_name(jit: str, variant: str) -> str:
-    """"warpforge" for the blocked kernel, "warpforge:tma" for a TMA variant."""
+    """"warpforge" for the blocked kernel, "warpforge:tma" for a TMA variant;
+    Triton's provider of the ping-pong variant is its tma-persistent-ws
+    ("triton:tma-persistent-ws", TRITON_VARIANT)."""
+    if jit == "triton":
+        variant = TRITON_VARIANT.get(variant, variant)
     return jit if variant == "blocked" else f"{jit}:{variant}"
 
 
@@ -539,17 +588,18 @@ def provider_names(args) -> List[str]:
     names = ["torch"] if "torch" in args.backends else []
     for variant in args.variants:
         names += [provider_name(j, variant) for j in JITS if j in args.backends]
-    return names
+    return list(dict.fromkeys(names))  # one Triton provider for -ws and -ws-pp
 
 
 # (faster-is-above-1 provider, other provider, name) of each reported ratio:
-# per variant, warpforge against Triton and each against cuBLAS.
-RATIO_PAIRS = tuple(
+# per variant, warpforge against Triton and each against cuBLAS (a Triton
+# provider two variants share once).
+RATIO_PAIRS = tuple(dict.fromkeys(
     pair for v in VARIANTS for pair in (
         (provider_name("warpforge", v), provider_name("triton", v),
          f"{provider_name('warpforge', v)}/{provider_name('triton', v)}"),
         (provider_name("warpforge", v), "torch", f"{provider_name('warpforge', v)}/cublas"),
-        (provider_name("triton", v), "torch", f"{provider_name('triton', v)}/cublas")))
+        (provider_name("triton", v), "torch", f"{provider_name('triton', v)}/cublas"))))
 
 
 def pair_providers(pair: str) -> Tuple[str, str]:
@@ -737,21 +787,22 @@ def _compile_rows(args, variants: List[str], failures: List[str], compiled, shap
     """Compiles each variant's one config for each dtype with warpforge, on
     stand-ins of `shapes(m, n, k)` (A, B, C) for the first shape, as rows of
     the dry run's table; `call(variant, a, b, c, config)` gives the launch.
-    With `refuse_declines`, a declined warp specialization is a failure."""
+    With `refuse_declines`, and always for the ping-pong variant, a declined
+    warp specialization is a failure."""
     import warnings
     from warpforge import OutOfResources, WarpSpecializationWarning
-    config = tma_config(args)
     m, n, k = args.shapes[0]
     for dtype in args.dtypes:
         a, b, c = (StandIn(dtype, shape) for shape in shapes(m, n, k))
         for variant in variants:
+            config = variant_config(args, variant)
             row: Dict[str, Any] = {"dtype": dtype,
-                                   "config": f"{variant} {describe_config(config)}",
+                                   "config": f"{variant} {variant_config_name(variant, config)}",
                                    "compile_ms": {}}
             try:
                 t0 = time.perf_counter()
                 with warnings.catch_warnings():
-                    if refuse_declines:
+                    if refuse_declines or variant in PING_PONG:
                         warnings.simplefilter("error", WarpSpecializationWarning)
                     common.compile_only("warpforge", call(variant, a, b, c, config))
                 row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
@@ -776,7 +827,6 @@ def _dry_run_pointer(args, variants: List[str], failures: List[str], compiled):
 
 def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, interpreted):
     module = common.load_kernels(TMA_KERNEL_FILE, "warpforge")
-    config = tma_config(args)
     _compile_rows(args, variants, failures, compiled,
                   lambda m, n, k: ((m, k), (n, k), (m, n)),
                   lambda variant, a, b_t, c, config: tma_call(module, variant, a, b_t, c,
@@ -786,7 +836,8 @@ def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, inter
         for shape in DRY_RUN_TMA_SHAPES:
             case = Case("fp16", *shape)
             for variant in variants:
-                interpreted.append(interpret_tma_case(case, module, variant, config, arrays,
+                interpreted.append(interpret_tma_case(case, module, variant,
+                                                      variant_config(args, variant), arrays,
                                                       failures))
 
 
@@ -814,7 +865,7 @@ def interpret_tma_case(case: Case, module, variant: str, config, arrays,
     a, b = make_inputs(case, arrays)
     a, b_t = _aligned(a), _aligned(np.ascontiguousarray(b.T))
     ref = numpy_reference(a, b)
-    name = describe_config(config)
+    name = variant_config_name(variant, config)
     row: Dict[str, Any] = {"case": f"{case.label} {variant}", "configs": {}}
     c, guard = arrays.poisoned((case.m, case.n), case.dtype)
     what = f"interpreter {case.label} {variant} {name}"
@@ -978,11 +1029,17 @@ def _variants_note(settings) -> str:
     if not tma:
         return ""
     return (f" Rows {', '.join(tma)}: tutorial 09's TMA kernels "
-            f"({', '.join(TMA_KERNELS[v] for v in tma)}, python/test/tutorial09_kernels.py) "
+            f"({', '.join(dict.fromkeys(TMA_KERNELS[v] for v in tma))}, "
+            "python/test/tutorial09_kernels.py) "
             "under both JITs, B K-major, one config for both ("
             f"{settings.get('tma_config', describe_config(TMA_DEFAULT_CONFIG))}), "
             "no epilogue subtiling; warp specialization only in tma-ws "
-            "(WARP_SPECIALIZE=True); tma-persistent runs min(SMs, tiles) programs.")
+            "(WARP_SPECIALIZE=True); tma-persistent runs min(SMs, tiles) programs."
+            + (f" tma-persistent-ws-pp: warpforge alone with ping_pong=True (two consumer "
+               f"groups of 4 warps taking turns, whole tiles each, "
+               f"{variant_config_name('tma-persistent-ws-pp', PING_PONG_CONFIG)}) "
+               "against Triton's tma-persistent-ws at its config."
+               if any(v in PING_PONG for v in tma) else ""))
 
 
 # -- Command line -------------------------------------------------------------------------
@@ -1070,6 +1127,10 @@ class Report:
                              "providers": provider_names(args),
                              **({"tma_config": describe_config(tma_config(args))}
                                 if any(v in TMA_KERNELS for v in args.variants) else {}),
+                             **({"ping_pong_config": {
+                                 "name": variant_config_name(v, PING_PONG_CONFIG),
+                                 **PING_PONG_OPTIONS}
+                                 for v in args.variants if v in PING_PONG}),
                              "config": ("x".join(map(str, args.config[:3])) +
                                         " g{} w{} s{}".format(*args.config[3:])
                                         if args.config else "autotuned"),

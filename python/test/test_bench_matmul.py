@@ -607,3 +607,127 @@ def test_gpu_quick_run_tma_variants(tmp_path, dtypes, backends):
         entry = result["providers"][name]
         assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (name, entry)
     assert set(result["paired_ratios"]) == {f"{jit}:tma/cublas", f"{jit}:tma-persistent/cublas"}
+
+
+# -- Ping-pong (tma-persistent-ws-pp): warpforge alone, against Triton's ws kernel ----------
+
+
+def test_ping_pong_variant_names_triton_ws_as_its_rival():
+    """Triton has no ping_pong: the -pp row's Triton provider is the
+    warp-specialized persistent kernel's ("triton:tma-persistent-ws"), one
+    provider (and one set of its ratios) when both variants run."""
+    args = mm.parse_args(["--variants", "tma-persistent-ws-pp"])
+    assert mm.provider_names(args) == ["torch", "triton:tma-persistent-ws",
+                                       "warpforge:tma-persistent-ws-pp"]
+    both = mm.parse_args(["--variants", "tma-persistent-ws,tma-persistent-ws-pp"])
+    assert mm.provider_names(both) == ["torch", "triton:tma-persistent-ws",
+                                       "warpforge:tma-persistent-ws",
+                                       "warpforge:tma-persistent-ws-pp"]
+    assert mm.provider_name("triton", "tma-persistent-ws-pp") == "triton:tma-persistent-ws"
+    assert mm.provider_name("warpforge", "tma-persistent-ws-pp") == \
+        "warpforge:tma-persistent-ws-pp"
+    assert mm.pair_providers("warpforge:tma-persistent-ws-pp/triton:tma-persistent-ws") == \
+        ("warpforge:tma-persistent-ws-pp", "triton:tma-persistent-ws")
+    names = [name for _, _, name in mm.RATIO_PAIRS]
+    assert len(names) == len(set(names))
+    p = {"torch": {"ms": 1.0}, "triton:tma-persistent-ws": {"ms": 1.1},
+         "warpforge:tma-persistent-ws-pp": {"ms": 1.0}}
+    assert mm.ratios(p) == {
+        "warpforge:tma-persistent-ws-pp/triton:tma-persistent-ws": pytest.approx(1.1),
+        "warpforge:tma-persistent-ws-pp/cublas": 1.0,
+        "triton:tma-persistent-ws/cublas": pytest.approx(1 / 1.1)}
+    report = {"settings": {"variants": ["tma-persistent-ws-pp"]},
+              "results": [{"dtype": "fp16", "M": 4096, "N": 4096, "K": 4096, "ratios":
+                           mm.ratios(p), "providers": {
+                               "torch": {"tflops": 700.0},
+                               "triton:tma-persistent-ws": {
+                                   "tflops": 640.0, "config": {"name": "128x256x64 g8 w8 s3"}},
+                               "warpforge:tma-persistent-ws-pp": {
+                                   "tflops": 700.0,
+                                   "config": {"name": "128x128x64 g8 w4 s3 pp b4"}}}}]}
+    _, rows = mm.gpu_rows(report)
+    assert rows == [["fp16 4096x4096x4096 tma-persistent-ws-pp", "700", "640", "700", "1.10",
+                     "", "1.00", "0.91", "128x256x64 g8 w8 s3", "128x128x64 g8 w4 s3 pp b4"]]
+
+
+def test_ping_pong_call_takes_its_own_config(tutorial):
+    """128x128x64 tiles, 4 warps a group, two groups taking turns, 4 slots,
+    WARP_SPECIALIZE=True; --config does not apply; Triton cannot run it."""
+    args = mm.parse_args(["--variants", "tma-persistent-ws-pp", "--config", "64x128x32g8w4s4"])
+    assert mm.variant_config(args, "tma-persistent-ws-pp") == mm.PING_PONG_CONFIG == \
+        (128, 128, 64, 8, 4, 3)
+    assert mm.variant_config(args, "tma-persistent-ws") == (64, 128, 32, 8, 4, 4)
+    a = _aligned_like(np.ones((300, 72), np.float16))
+    b_t = _aligned_like(np.ones((1000, 72), np.float16))
+    c = _aligned_like(np.ones((300, 1000), np.float16))
+    kernel, grid, args, meta = mm.tma_call(tutorial, "tma-persistent-ws-pp", a, b_t, c,
+                                           mm.PING_PONG_CONFIG, num_sms=5)
+    assert kernel is tutorial.matmul_kernel_tma_persistent.fn and grid == (5,)
+    assert [d.block_shape for d in args[:3]] == [[128, 64], [128, 64], [128, 128]]
+    assert meta == {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64,
+                    "GROUP_SIZE_M": 8, "FP8_OUTPUT": False, "WARP_SPECIALIZE": True,
+                    "EPILOGUE_SUBTILE": False, "NUM_SMS": 5, "num_warps": 4, "num_stages": 3,
+                    "num_consumer_groups": 2, "num_buffers_warp_spec": 4, "ping_pong": True}
+    assert mm.variant_config_name("tma-persistent-ws-pp", mm.PING_PONG_CONFIG) == \
+        "128x128x64 g8 w4 s3 pp b4"
+    with pytest.raises(ValueError, match="runs under warpforge only"):
+        mm.tma_call(types.SimpleNamespace(BACKEND="triton"), "tma-persistent-ws-pp", a, b_t,
+                    c, mm.PING_PONG_CONFIG, num_sms=5)
+
+
+def test_dry_run_compiles_the_ping_pong_variant(tmp_path, monkeypatch):
+    """The whole pipeline to a cubin (ptxas), a declined ping-pong being a
+    failure, then the interpreter on a persistent grid of 3 programs."""
+    monkeypatch.setenv("WARPFORGE_AUTOTUNE_QUIET", "1")
+    monkeypatch.setattr(mm, "DRY_RUN_TMA_SHAPES", [(700, 200, 96)])
+    assert mm.main(["--dry-run", "--backends", "warpforge", "--results-dir", str(tmp_path),
+                    "--variants", "tma-persistent-ws-pp", "--shapes", "4096x4096x4096"]) == 0
+    report, md = _only_report(tmp_path)
+    assert report["failures"] == []
+    assert report["settings"]["ping_pong_config"] == {
+        "name": "128x128x64 g8 w4 s3 pp b4", "num_consumer_groups": 2,
+        "num_buffers_warp_spec": 4, "ping_pong": True}
+    assert [(r["dtype"], r["config"]) for r in report["compile"]["results"]] == [
+        ("fp16", "tma-persistent-ws-pp 128x128x64 g8 w4 s3 pp b4"),
+        ("bf16", "tma-persistent-ws-pp 128x128x64 g8 w4 s3 pp b4")]
+    assert all(r["compile_ms"]["warpforge"] > 0 for r in report["compile"]["results"])
+    assert report["interpreter"] == [{"case": "fp16 700x200x96 tma-persistent-ws-pp",
+                                      "configs": {"128x128x64 g8 w4 s3 pp b4": "ok"}}]
+    assert "tma-persistent-ws-pp: warpforge alone with ping_pong=True" in md
+
+
+def test_gpu_path_on_fake_torch_with_ping_pong(tmp_path, monkeypatch):
+    argv = _fake_gpu(monkeypatch, "150x136x104") + [
+        "--backends", "torch,warpforge", "--results-dir", str(tmp_path),
+        "--variants", "tma-persistent-ws-pp", "--rounds", "1"]
+    assert mm.main(argv) == 0
+    report, md = _only_report(tmp_path)
+    assert report["failures"] == []
+    assert report["settings"]["providers"] == ["torch", "warpforge:tma-persistent-ws-pp"]
+    (r,) = report["results"]
+    entry = r["providers"]["warpforge:tma-persistent-ws-pp"]
+    assert entry["config"] == {"name": "128x128x64 g8 w4 s3 pp b4", "fixed": True}
+    assert entry["grid"] == [4] and entry["max_rel_err"] < 1e-3  # 2 x 2 tiles, 132 "SMs"
+    assert set(r["ratios"]) == {"warpforge:tma-persistent-ws-pp/cublas"}
+    assert "| fp16 150x136x104 tma-persistent-ws-pp |" in md
+
+
+@pytest.mark.gpu
+def test_gpu_quick_run_ping_pong():
+    """bench/matmul.py --quick --variants tma-persistent-ws-pp on the GPU:
+    warpforge's ping-pong kernel, Triton's warp-specialized persistent
+    kernel and cuBLAS, checked, timed, and the ratio between the first two."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run([sys.executable, os.path.join(BENCH, "matmul.py"), "--quick",
+                               "--dtypes", "fp16", "--variants", "tma-persistent-ws-pp",
+                               "--warmup", "2", "--rep", "5", "--results-dir", tmp],
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        from pathlib import Path
+        report, _ = _only_report(Path(tmp))
+    (result,) = report["results"]
+    for name in ("torch", "triton:tma-persistent-ws", "warpforge:tma-persistent-ws-pp"):
+        entry = result["providers"][name]
+        assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (name, entry)
+    assert "warpforge:tma-persistent-ws-pp/triton:tma-persistent-ws" in result["paired_ratios"]
