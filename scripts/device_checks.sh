@@ -41,8 +41,10 @@ ws() {
   # cp.async producers (pointer loads, masked, persistent) arriving on the
   # full barriers as their copies land; tensor maps of pointer blocks the
   # launcher encodes (seed 000) and ones a producer makes on the device
-  # (batched seed 000, device descriptors).
-  local sel="((test_tutorial_tma_matmul_warp_specialized or test_tutorial_persistent_matmul_warp_specialized) and (77x300x136 or 257x129x64) and fp16) or ((test_masked_pointer_matmul_warp_specialized or test_persistent_pointer_matmul_warp_specialized) and (77x272x64 or 257x144x208) and fp16) or (test_seed000_kernel_warp_specialized and fp16 and 3x3tiles) or (test_batched_seed000_maps_made_on_the_device and fp16) or (test_tutorial_descriptor_persistent_warp_specialized and 77x304x144 and fp16)"
+  # (batched seed 000, device descriptors); ping-pong (two consumer groups
+  # taking turns on named barriers, each storing its own tiles) at one odd
+  # shape and on programs without tiles.
+  local sel="((test_tutorial_tma_matmul_warp_specialized or test_tutorial_persistent_matmul_warp_specialized) and (77x300x136 or 257x129x64) and fp16) or ((test_masked_pointer_matmul_warp_specialized or test_persistent_pointer_matmul_warp_specialized) and (77x272x64 or 257x144x208) and fp16) or (test_seed000_kernel_warp_specialized and fp16 and 3x3tiles) or (test_batched_seed000_maps_made_on_the_device and fp16) or (test_tutorial_descriptor_persistent_warp_specialized and 77x304x144 and fp16) or (test_tutorial_persistent_matmul_ping_pong and 257x129x64 and fp16) or (test_persistent_programs_without_tiles and pp)"
   run memcheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
   run racecheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
   run synccheck ws python/test/test_gpu_warp_specialize.py -k "$sel"

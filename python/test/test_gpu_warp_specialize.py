@@ -19,12 +19,19 @@ and the register moves (USETMAXREG).  The hang test launches every
 configuration many times in a child process under a timeout: a phase or
 arrival count that is off deadlocks, and must fail the test rather than
 hang the suite.
+
+Ping-pong (ping_pong=True, PING_PONG_CONFIGS): the persistent kernel with
+two consumer groups of 4 warps, each computing whole 128x128 tiles (every
+other tile of its program) and taking turns at the tensor cores on named
+barriers; programs with an odd number of tiles, one tile and none.
 """
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import pytest
 
@@ -45,25 +52,50 @@ SHAPES = [(999, 517, 371), (77, 300, 136), (257, 129, 64)]
 # (num_consumer_groups, num_buffers_warp_spec, num_warps): seed 000's knobs;
 # None: tl.range(warp_specialize=True) on 8 warps, num_stages slots.
 WS_CONFIGS = [(1, 2, 4), (2, 3, 4), (2, 4, 4), (1, 3, 4), (None, None, 8)]
+# Ping-pong, persistent kernels only: a 4th element, "pp" (seed 000's knobs
+# and ping_pong=True) or "range-pp" (the same with tutorial 09's
+# WARP_SPECIALIZE=True spelling); each group of 4 warps computes whole
+# 128x128 tiles, so 2 to 4 slots of 32 KiB and two 32 KiB epilogue buffers.
+PING_PONG_CONFIGS = [(2, 2, 4, "pp"), (2, 3, 4, "pp"), (2, 4, 4, "pp"), (2, 3, 4, "range-pp")]
+
+
+def ping_pong(ws):
+    """Whether `ws` (a WS_CONFIGS or PING_PONG_CONFIGS entry) asks for ping-pong."""
+    return len(ws) > 3 and ws[3] in ("pp", "range-pp")
+
+
+def range_spelling(ws):
+    """Whether `ws` launches with WARP_SPECIALIZE=True (tl.range(...,
+    warp_specialize=True)): no knobs, or "range-pp"."""
+    return ws[0] is None or (len(ws) > 3 and ws[3] == "range-pp")
 
 
 def ws_id(c):
-    groups, buffers, warps = c
-    return f"range-w{warps}" if groups is None else f"g{groups}b{buffers}w{warps}"
+    groups, buffers, warps = c[:3]
+    if groups is None:
+        return f"range-w{warps}"
+    name = f"g{groups}b{buffers}w{warps}"
+    if ping_pong(c):
+        name = ("range-" if range_spelling(c) else "") + name + "-pp"
+    return name
 
 
 def config_for(dtype_name, ws):
     """One tutorial config: 128x128 tiles (128x256 with two consumer
-    groups, each 64 rows), K steps of 64 (128 for fp8), 3 stages."""
-    groups, buffers, warps = ws
+    groups, each 64 rows), K steps of 64 (128 for fp8), 3 stages; with
+    ping-pong 128x128 tiles, each group computing whole ones."""
+    groups, buffers, warps = ws[:3]
     block_k = 128 if dtype_name == "fp8" else 64
     # Two groups of 64 rows on a 128x256 tile with 3 slots: 144 KiB of ring
     # and 64 KiB of epilogue buffer; with 4 slots 128 columns fit.
-    block_n = 256 if (groups, buffers) == (2, 3) and dtype_name != "fp8" else 128
+    block_n = 256 if (groups, buffers) == (2, 3) and dtype_name != "fp8" \
+        and not ping_pong(ws) else 128
     kwargs = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": block_k,
               "GROUP_SIZE_M": 8}
     extra = {} if groups is None else {"num_consumer_groups": groups,
                                        "num_buffers_warp_spec": buffers}
+    if ping_pong(ws):
+        extra["ping_pong"] = True
     return warpforge.Config(kwargs, num_warps=warps, num_stages=3,
                             pre_hook=tut.matmul_tma_set_block_size_hook, **extra)
 
@@ -73,7 +105,10 @@ def config_for(dtype_name, ws):
 FEW_PROGRAMS = 3
 
 
-def run_ws(a, b, c, config, ws, monkeypatch, kernel="tma"):
+def run_ws(a, b, c, config, ws, monkeypatch, kernel="tma", programs=FEW_PROGRAMS):
+    """One launch of tutorial 09's `kernel` with `config` alone; the
+    persistent kernel on min(tiles, programs) programs, or on `programs`
+    exactly when `programs` is negative (programs without tiles)."""
     M, K = a.shape
     N = b.shape[0]
     tuner = tut.matmul_kernel_tma if kernel == "tma" else tut.matmul_kernel_tma_persistent
@@ -82,27 +117,39 @@ def run_ws(a, b, c, config, ws, monkeypatch, kernel="tma"):
 
     def grid(META):
         tiles = warpforge.cdiv(M, META["BLOCK_SIZE_M"]) * warpforge.cdiv(N, META["BLOCK_SIZE_N"])
-        return (tiles if kernel == "tma" else min(tiles, FEW_PROGRAMS),)
+        if kernel == "tma":
+            return (tiles,)
+        return (-programs if programs < 0 else min(tiles, programs),)
 
-    extra = {} if kernel == "tma" else {"NUM_SMS": FEW_PROGRAMS}
-    tuner[grid](*descs, M, N, K, FP8_OUTPUT=c.dtype == torch.float8_e4m3fn,
-                WARP_SPECIALIZE=ws[0] is None, **extra)
+    extra = {} if kernel == "tma" else {"NUM_SMS": abs(programs)}
+    launch = lambda: tuner[grid](*descs, M, N, K,  # noqa: E731
+                                 FP8_OUTPUT=c.dtype == torch.float8_e4m3fn,
+                                 WARP_SPECIALIZE=range_spelling(ws), **extra)
+    if ping_pong(ws) and kernel != "tma":
+        # Ping-pong on the persistent kernel must not decline.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+            launch()
+    else:
+        launch()
 
 
-def check_ws_kernel(kernel, ws, dtype_name, shape, monkeypatch):
+def check_ws_kernel(kernel, ws, dtype_name, shape, monkeypatch, programs=FEW_PROGRAMS):
     dtype = DTYPES[dtype_name]
     m, n, k = shape
-    gen = generator("ws", kernel, ws, dtype_name, shape)
+    gen = generator("ws", kernel, ws, dtype_name, shape,
+                    *(() if programs == FEW_PROGRAMS else (programs,)))
     a, b = operands(dtype, m, n, k, gen, padded=True)
     c = Padded(m, n, dtype)
     config = config_for(dtype_name, ws)
     if kernel == "tma_persistent":
         config.kwargs["EPILOGUE_SUBTILE"] = False
-    run_ws(a, b, c.view, config, ws, monkeypatch, kernel=kernel)
+    run_ws(a, b, c.view, config, ws, monkeypatch, kernel=kernel, programs=programs)
     torch.cuda.synchronize()
     check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name],
                  f"warp-specialized {kernel} {ws_id(ws)} {dtype_name} "
-                 f"{'x'.join(map(str, shape))}", c.untouched_outside())
+                 f"{'x'.join(map(str, shape))}, {abs(programs)} programs",
+                 c.untouched_outside())
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -123,7 +170,52 @@ def test_tutorial_persistent_matmul_warp_specialized(ws, dtype_name, shape, monk
     check_ws_kernel("tma_persistent", ws, dtype_name, shape, monkeypatch)
 
 
-@pytest.mark.parametrize("ws", [(2, 3, 4), (None, None, 8)], ids=ws_id)
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", list(DTYPES))
+@pytest.mark.parametrize("ws", PING_PONG_CONFIGS, ids=ws_id)
+def test_tutorial_persistent_matmul_ping_pong(ws, dtype_name, shape, monkeypatch):
+    """matmul_kernel_tma_persistent with ping_pong: two groups of 4 warps,
+    each computing whole 128x128 tiles, every other tile of its program,
+    taking turns at the tensor cores; the producer's count runs over both
+    groups' tiles and each group skips the other's.  3 programs: 40 tiles
+    of 999x517 (14, 13 and 13: an odd count per program, one group a tile
+    ahead), 3 tiles of 77x300 (one each: the second group has none), 6 of
+    257x129 (two each).  Seed 000's knobs and tutorial 09's
+    WARP_SPECIALIZE=True spelling; 2 to 4 slots."""
+    check_ws_kernel("tma_persistent", ws, dtype_name, shape, monkeypatch)
+
+
+@pytest.mark.parametrize("programs", [1, 2, 4, 9, -12],
+                         ids=lambda p: f"{p}programs" if p > 0 else f"{-p}programs-3idle")
+@pytest.mark.parametrize("ws", [PING_PONG_CONFIGS[0], PING_PONG_CONFIGS[3]], ids=ws_id)
+def test_ping_pong_tiles_per_program(ws, programs, monkeypatch):
+    """9 tiles (257x300, 3 K steps) on 1, 2, 4, 9 and 12 programs: 9 tiles
+    on one program (5 for the first group, 4 for the second), 5 and 4, 3
+    and 2, one each (the second group idle), and 3 programs with none
+    (both groups idle: the turn handed over before the loop is never
+    taken); fp16."""
+    check_ws_kernel("tma_persistent", ws, "fp16", (257, 300, 136), monkeypatch,
+                    programs=programs)
+
+
+def test_ping_pong_without_a_persistent_loop_runs_one_group(monkeypatch):
+    """The non-persistent kernel has no tile loop to share out: ping-pong
+    declines (a warning at the kernel's loop) to one cooperative group of
+    4 warps beside the producer, which computes the right answer."""
+    dtype = torch.float16
+    m, n, k = 257, 129, 200
+    a, b = operands(dtype, m, n, k, generator("ws-pp-tma"), padded=True)
+    c = Padded(m, n, dtype)
+    with pytest.warns(warpforge.WarpSpecializationWarning,
+                      match="ping-pong needs a persistent tile loop"):
+        run_ws(a, b, c.view, config_for("fp16", PING_PONG_CONFIGS[1]), PING_PONG_CONFIGS[1],
+               monkeypatch, kernel="tma")
+        torch.cuda.synchronize()
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
+                 "non-persistent kernel with ping_pong", c.untouched_outside())
+
+
+@pytest.mark.parametrize("ws", [(2, 3, 4), (None, None, 8), (2, 3, 4, "pp")], ids=ws_id)
 def test_persistent_programs_without_tiles(ws, monkeypatch):
     """More programs than tiles (one 100x100 tile, 5 programs): four
     programs' tile loops run zero times, in the producer and the consumers
@@ -137,7 +229,7 @@ def test_persistent_programs_without_tiles(ws, monkeypatch):
     monkeypatch.setattr(tut.matmul_kernel_tma_persistent, "configs", [config])
     descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c.view)]
     tut.matmul_kernel_tma_persistent[(5,)](*descs, m, n, k, FP8_OUTPUT=False,
-                                           WARP_SPECIALIZE=ws[0] is None, NUM_SMS=5)
+                                           WARP_SPECIALIZE=range_spelling(ws), NUM_SMS=5)
     torch.cuda.synchronize()
     check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
                  f"persistent {ws_id(ws)}, 5 programs for 1 tile", c.untouched_outside())
@@ -166,6 +258,45 @@ def test_sass_warp_specialized(ws, tmp_path):
     sass = check_sass(k, f"ws {ws_id(ws)}", "HGMMA", tmp_path)
     for opcode in ("UTMALDG", "USETMAXREG", "UTMASTG"):
         assert opcode in sass, f"ws {ws_id(ws)}: no {opcode} in the SASS"
+
+
+@needs_disassembler
+@pytest.mark.parametrize("dtype_name", ["fp16", "bf16"])
+def test_sass_ping_pong(dtype_name, tmp_path):
+    """The persistent kernel with ping-pong: HGMMA, the producer's UTMALDG,
+    each group's UTMASTG, the register moves (USETMAXREG), and the turns on
+    named barriers: ptxas's BAR.SYNC (sm_90 prints bar.sync as
+    BAR.SYNC.DEFER_BLOCKING) and BAR.ARV on the ids the tilegpu IR names,
+    for both groups' 256 threads (0x100, or a register); no spills."""
+    dtype = DTYPES[dtype_name]
+    a = torch.empty((4096, 4096), device="cuda", dtype=dtype)
+    descs = [tut.TensorDescriptor.from_tensor(a, [1, 1]) for _ in range(3)]
+    meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
+            "FP8_OUTPUT": False, "WARP_SPECIALIZE": False, "EPILOGUE_SUBTILE": False,
+            "NUM_SMS": 132}
+    tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
+                                        "c_desc": descs[2], **meta})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = tut.matmul_kernel_tma_persistent.fn.warmup(
+            *descs, 4096, 4096, 4096, grid=(1,), num_warps=4, num_stages=3,
+            num_consumer_groups=2, num_buffers_warp_spec=4, ping_pong=True, **meta)
+    assert (k.metadata["num_warps"], k.metadata["partition_warps"],
+            k.metadata["num_threads"]) == (4, 8, 384)
+    what = f"ping-pong {dtype_name}"
+    sass = check_sass(k, what, "HGMMA", tmp_path)
+    for opcode in ("UTMALDG", "UTMASTG", "USETMAXREG"):
+        assert opcode in sass, f"{what}: no {opcode} in the SASS"
+    ids = {int(i) for i in re.findall(r"tilegpu\.named_barrier_(?:wait|arrive) (\d+), 256",
+                                      k.asm["tilegpu"])}
+    assert len(ids) == 2, k.asm["tilegpu"]
+    bars = re.findall(r"\bBAR\.[A-Z_.]+\s+[^;]*;", sass)
+    for i in sorted(ids):
+        operand = rf"0x{i:x},\s*(?:0x100|R\d+|UR\d+)\s*;"
+        assert any(re.fullmatch(rf"BAR\.SYNC(?:\.DEFER_BLOCKING)?\s+{operand}", b)
+                   for b in bars), f"{what}: no BAR.SYNC on barrier {i}: {bars}"
+        assert any(re.fullmatch(rf"BAR\.ARV\s+{operand}", b) for b in bars), \
+            f"{what}: no BAR.ARV on barrier {i}: {bars}"
 
 
 HANG_SCRIPT = textwrap.dedent("""
@@ -202,6 +333,27 @@ HANG_SCRIPT = textwrap.dedent("""
                 # Device-side descriptors: the producer makes its maps.
                 tut.matmul_kernel_descriptor_persistent[lambda META: (min(tiles(META), 3),)](
                     a, b, c, m, n, k, NUM_SMS=3, WARP_SPECIALIZE=ws[0] is None, FLATTEN=True)
+            torch.cuda.synchronize()
+    # Ping-pong on the persistent kernel: 3 programs (odd tile counts, one
+    # tile, two groups' turns wrapping), and 5 (programs without tiles).
+    from test_gpu_warp_specialize import PING_PONG_CONFIGS, range_spelling
+    for ws in PING_PONG_CONFIGS:
+        for (m, n, k) in [(999, 520, 376), (128, 128, 64), (300, 256, 1000)]:
+            a = torch.randn((m, k), device="cuda").half()
+            b = torch.randn((n, k), device="cuda").half()
+            c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+            descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
+            persistent = config_for("fp16", ws)
+            persistent.kwargs["EPILOGUE_SUBTILE"] = False
+            tut.matmul_kernel_tma_persistent.configs = [persistent]
+            tiles = lambda META: (warpforge.cdiv(m, META["BLOCK_SIZE_M"])
+                                  * warpforge.cdiv(n, META["BLOCK_SIZE_N"]))
+            for _ in range({repeats}):
+                for programs in (3, 5):
+                    tut.matmul_kernel_tma_persistent[
+                        lambda META: (programs if programs == 5 else min(tiles(META), 3),)](
+                        *descs, m, n, k, FP8_OUTPUT=False,
+                        WARP_SPECIALIZE=range_spelling(ws), NUM_SMS=programs)
             torch.cuda.synchronize()
     # cp.async producers: the masked and persistent pointer kernels.
     import pointer_matmul_kernels as pk
@@ -241,7 +393,8 @@ HANG_SCRIPT = textwrap.dedent("""
 
 def test_no_hang_under_repeated_launches():
     """Every configuration, 100 launches each of the non-persistent and the
-    persistent kernels (host and device descriptors, pointer producers) on three shapes (one K iteration; ring laps ending
+    persistent kernels (host and device descriptors, pointer producers;
+    ping-pong on 3 and 5 programs) on three shapes (one K iteration; ring laps ending
     mid-ring and mid-tile), in a child process that must
     finish within the timeout: a deadlocked mbarrier protocol fails here
     instead of hanging the suite."""
@@ -265,7 +418,6 @@ def test_no_hang_under_repeated_launches():
 # stride is a multiple of 16 elements; M, N and K stay odd where the kernel
 # masks them.
 
-import warnings  # noqa: E402
 
 import pointer_matmul_kernels as pk  # noqa: E402
 from warpforge import WarpSpecializationWarning  # noqa: E402
