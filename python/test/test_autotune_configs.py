@@ -47,6 +47,35 @@ def test_config_str_lists_meta_parameters_then_options():
                        "num_buffers_warp_spec: 3, maxnreg: 128")
 
 
+def test_ping_pong_config_round_trips():
+    """ping_pong beside the other warp-specialization knobs: shown by
+    str/repr when set, in the identity (the disk cache's name) and the
+    launch keywords, and a config of its own (not equal to the cooperative
+    one)."""
+    kwargs = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 128}
+    pp = triton.Config(kwargs, num_warps=4, num_stages=3, ping_pong=True, num_consumer_groups=2,
+                       num_buffers_warp_spec=3)
+    assert str(pp) == ("BLOCK_SIZE_M: 128, BLOCK_SIZE_N: 128, num_warps: 4, num_stages: 3, "
+                       "num_consumer_groups: 2, num_buffers_warp_spec: 3, ping_pong: True")
+    assert repr(pp) == f"Config({pp})"
+    assert pp.ping_pong is True
+    assert pp.all_kwargs() == {**kwargs, "num_warps": 4, "num_stages": 3, "num_ctas": 1,
+                               "num_consumer_groups": 2, "num_buffers_warp_spec": 3,
+                               "ping_pong": True}
+    assert ("ping_pong", True) in eval(pp.identity())[1]
+    again = triton.Config(dict(kwargs), num_warps=4, num_stages=3, num_consumer_groups=2,
+                          num_buffers_warp_spec=3, ping_pong=True)
+    assert again == pp and hash(again) == hash(pp) and again.identity() == pp.identity()
+    cooperative = triton.Config(kwargs, num_warps=4, num_stages=3, num_consumer_groups=2,
+                                num_buffers_warp_spec=3)
+    assert "ping_pong" not in str(cooperative) and cooperative.ping_pong is False
+    assert cooperative != pp and cooperative.identity() != pp.identity()
+    # A Config made from another's fields (as tests and benchmarks copy one).
+    copy = triton.Config(dict(pp.kwargs), **{k: v for k, v in pp.all_kwargs().items()
+                                             if k not in pp.kwargs})
+    assert copy == pp and str(copy) == str(pp)
+
+
 def test_config_all_kwargs_leaves_out_unset_options():
     c = triton.Config({"BLOCK": 64}, num_warps=2, num_stages=5)
     assert c.all_kwargs() == {"BLOCK": 64, "num_warps": 2, "num_stages": 5, "num_ctas": 1,
@@ -68,6 +97,8 @@ def test_configs_compare_by_value():
     ({"num_stages": 0}, "num_stages must be at least 1"),
     ({"maxnreg": 100}, "maxnreg must be a multiple of 8"),
     ({"num_consumer_groups": 2}, "needs num_buffers_warp_spec > 0"),
+    ({"ping_pong": True}, "ping_pong=True runs two consumer groups that take turns: set "
+                          "num_consumer_groups=2"),
 ])
 def test_bad_config_options_are_rejected_where_written(options, message):
     with pytest.raises(ValueError, match=r"Config\(BLOCK: 64, .*\): .*" + message):

@@ -70,6 +70,12 @@ def test_core_options_defaults_match():
      "threads, more than a CTA's 1024"),
     ({"maxnreg": 20}, "maxnreg must be a multiple of 8"),
     ({"debug": 1}, "debug must be True or False"),
+    ({"ping_pong": True}, r"ping_pong=True runs two consumer groups that take turns: set "
+                          r"num_consumer_groups=2 \(got 0\)"),
+    ({"ping_pong": True, "num_consumer_groups": 1, "num_buffers_warp_spec": 3},
+     r"ping_pong=True .*: set num_consumer_groups=2 \(got 1\)"),
+    ({"ping_pong": 1, "num_consumer_groups": 2, "num_buffers_warp_spec": 3},
+     "ping_pong must be True or False"),
 ])
 def test_bad_options_name_the_option(kwargs, match):
     with pytest.raises(ValueError, match=match):
@@ -87,6 +93,21 @@ def test_numpy_integers_are_accepted():
 def test_bad_launch_option_is_an_error_at_the_launch():
     with pytest.raises(ValueError, match="num_ctas=4"):
         zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_ctas=4, grid=(1,))
+
+
+def test_ping_pong_without_two_groups_is_an_error_at_the_launch():
+    """ping_pong=True at a launch without num_consumer_groups=2: a
+    ValueError naming the option, before anything compiles."""
+    with pytest.raises(ValueError, match=r"ping_pong=True .*num_consumer_groups=2 \(got 0\)"):
+        zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, ping_pong=True, grid=(1,))
+
+
+def test_ping_pong_is_in_the_cache_key():
+    cooperative = KernelOptions(num_consumer_groups=2, num_buffers_warp_spec=3)
+    ping_pong = KernelOptions(num_consumer_groups=2, num_buffers_warp_spec=3, ping_pong=True)
+    assert ("ping_pong", True) in ping_pong.cache_key()
+    assert cooperative.cache_key() != ping_pong.cache_key()
+    assert ping_pong.to_core(90).ping_pong is True and cooperative.to_core(90).ping_pong is False
 
 
 def test_num_ctas_1_is_accepted():
