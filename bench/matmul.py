@@ -40,7 +40,8 @@ kernel under warpforge with ping_pong=True: two consumer groups of 4 warps,
 each computing whole 128x128x64 tiles, every other tile, taking turns at the
 tensor cores, num_buffers_warp_spec=4; against Triton's
 "triton:tma-persistent-ws" at its own config, since Triton has no ping-pong
-knob), providers "triton:<variant>" and "warpforge:<variant>". The TMA kernels' source is the tutorial's own
+knob), providers "triton:<variant>" and "warpforge:<variant>". The TMA
+kernels' source is the tutorial's own
 (python/test/tutorial09_kernels.py), loaded under each JIT as the blocked
 kernel's file is; they take B K-major (an N x K copy of B, made once per
 case, outside the timing), as the tutorial does, and run one config under
@@ -52,7 +53,8 @@ with all of them; ratios are reported per variant.
 
     python bench/matmul.py [--quick] [--dtypes fp16,bf16] [--shapes 4096x4096x4096,...]
                            [--backends torch,triton,warpforge] [--rounds N] [--results-dir DIR]
-                           [--config 128x256x64g8w8s3] [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws,
+                           [--config 128x256x64g8w8s3]
+                           [--variants blocked,tma,tma-persistent,tma-ws,tma-persistent-ws,
                                        tma-persistent-ws-pp,pointer,pointer-ws,seed000-ws]
     python bench/matmul.py --dry-run    # no GPU: compile every config, interpret
 
