@@ -378,20 +378,20 @@ def test_the_jits_last_stage_goes_on_to_ptx_in_memory():
 
 
 def test_ptxas_temporaries_of_a_process_that_is_gone_go_at_once(tmp_path, monkeypatch):
-    """Temporaries named with their process's tag (cache.process_tag()) go
+    """Temporaries named with their process's tag (_process.process_tag()) go
     at the next sweep as soon as that process is gone, not an hour later;
     those of a live process (this one), of another machine or PID
     namespace, and untagged fresh ones stay."""
     import tempfile
+    from warpforge import _process
     from warpforge.compiler import target as target_module
-    from warpforge.runtime import cache
     monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
     monkeypatch.setattr(target_module, "_swept", False)
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                           capture_output=True, text=True, check=True)
-    dead_tag = cache.process_tag().replace(f"p{os.getpid()}.", f"p{int(dead.stdout)}.")
+    dead_tag = _process.process_tag().replace(f"p{os.getpid()}.", f"p{int(dead.stdout)}.")
     gone = [tmp_path / f"warpforge-{dead_tag}-a1b2c3.{s}" for s in ("ptx", "cubin", "log")]
-    live = tmp_path / f"warpforge-{cache.process_tag()}-d4e5f6.ptx"
+    live = tmp_path / f"warpforge-{_process.process_tag()}-d4e5f6.ptx"
     elsewhere = tmp_path / f"warpforge-{dead_tag[:-8]}00000000-a1b2c3.ptx"
     untagged = tmp_path / "warpforge-0a1b2c.ptx"
     for f in (*gone, live, elsewhere, untagged):

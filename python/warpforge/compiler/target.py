@@ -54,7 +54,7 @@ def _remove_stale_temporaries() -> None:
     """Once per process: the PTX, cubin and log files of ptxas runs whose
     process was killed (the backend removes its own when it finishes) go:
     at once when their name carries the process's tag
-    (`warpforge-<runtime.cache.process_tag()>-*`) and that process is gone,
+    (`warpforge-<_process.process_tag()>-*`) and that process is gone,
     else when they are more than an hour old."""
     global _swept
     if _swept:
@@ -64,7 +64,7 @@ def _remove_stale_temporaries() -> None:
     import os
     import tempfile
     import time
-    from ..runtime.cache import owner_is_gone
+    from .._process import owner_is_gone
     now = time.time()
     for suffix in ("ptx", "cubin", "log"):
         for path in glob.glob(os.path.join(tempfile.gettempdir(), f"warpforge-*.{suffix}")):
