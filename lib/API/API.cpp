@@ -183,9 +183,15 @@ public:
       auto reason = dict ? dict.getAs<StringAttr>("reason") : StringAttr();
       if (!loc || !reason)
         continue;
-      result.diagnostics.push_back(
-          convert(Location(loc), DiagnosticSeverity::Warning,
-                  "warp specialization declined: " + reason.str()));
+      // What was declined and what the kernel does instead, when not the
+      // whole of warp specialization (ping-pong falls back to one group).
+      auto what = dict.getAs<StringAttr>("what");
+      auto instead = dict.getAs<StringAttr>("instead");
+      result.diagnostics.push_back(convert(
+          Location(loc), DiagnosticSeverity::Warning,
+          (what ? what.str() : std::string("warp specialization")) +
+              " declined: " + reason.str() + "; " +
+              (instead ? instead.str() : std::string("compiled without it"))));
     }
   }
 

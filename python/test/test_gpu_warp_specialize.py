@@ -207,7 +207,7 @@ def test_ping_pong_without_a_persistent_loop_runs_one_group(monkeypatch):
     a, b = operands(dtype, m, n, k, generator("ws-pp-tma"), padded=True)
     c = Padded(m, n, dtype)
     with pytest.warns(warpforge.WarpSpecializationWarning,
-                      match="ping-pong needs a persistent tile loop"):
+                      match="ping-pong declined: the kernel has no persistent tile loop"):
         run_ws(a, b, c.view, config_for("fp16", PING_PONG_CONFIGS[1]), PING_PONG_CONFIGS[1],
                monkeypatch, kernel="tma")
         torch.cuda.synchronize()

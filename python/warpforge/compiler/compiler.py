@@ -611,10 +611,10 @@ def _warn_at_kernel_lines(fn, diagnostics: List[tuple], ir_name: str) -> None:
             continue
         seen.add((file, line, message))
         if file and file != ir_name and line:
-            warnings.warn_explicit(f"{fn.__name__}: {message}; compiled without it",
+            warnings.warn_explicit(f"{fn.__name__}: {message}",
                                    WarpSpecializationWarning, file, line)
         else:
-            warnings.warn(f"{fn.__name__}: {message}; compiled without it",
+            warnings.warn(f"{fn.__name__}: {message}",
                           WarpSpecializationWarning, stacklevel=4)
 
 

@@ -101,3 +101,41 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// The regions of a tilegpu.warp_specialize run at the same time: what one
+// places (its buffer, its scratch) stays out of the way of the regions
+// after it, even once freed; after the op, all of it is free again.  Two
+// ping-pong consumer groups each store their own epilogue tile.
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#shared = #tilegpu.shared<order = [1, 0]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 21628 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @concurrent_regions
+  tile.func public @concurrent_regions(%f: f32) {
+    tilegpu.warp_specialize(%f)
+    default(%df: f32) {
+      // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      %y = tile.splat %df : f32 -> tensor<32x64xf32, #row>
+      // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch = 2048 : i32}
+      %z = tilegpu.convert_layout %y : tensor<32x64xf32, #row> -> tensor<32x64xf32, #col>
+      tilegpu.local_dealloc %b : !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      tilegpu.warp_yield
+    }
+    partition0(%pf: f32) num_warps(4) {
+      // CHECK: tilegpu.local_alloc {tilegpu.offset = 11264 : i32}
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      %y = tile.splat %pf : f32 -> tensor<32x64xf32, #row>
+      // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch = 13312 : i32}
+      %z = tilegpu.convert_layout %y : tensor<32x64xf32, #row> -> tensor<32x64xf32, #col>
+      tilegpu.local_dealloc %b : !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      tilegpu.warp_return
+    }
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %after = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+    tile.return
+  }
+}

@@ -83,3 +83,40 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
     tile.return
   }
 }
+
+// -----
+
+// Ping-pong: a second consumer group as partition 1 asks for more than
+// the even share (65536 / 384 -> 168) and gets setmaxnreg.inc, the
+// producer setmaxnreg.dec; the groups' turns are bar.sync and bar.arrive
+// on named barriers 4 and 5 with both groups' 256 threads.
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  // CHECK-LABEL: llvm.func @ping_pong(
+  // CHECK-SAME: nvvm.maxnreg = 168 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
+  // CHECK: nvvm.setmaxregister increase 232
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.sync 4, 256;"
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.arrive 5, 256;"
+  // CHECK: nvvm.setmaxregister decrease 40
+  // CHECK: nvvm.setmaxregister increase 232
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.arrive 4, 256;"
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.sync 5, 256;"
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.arrive 4, 256;"
+  tile.func public @ping_pong() {
+    tilegpu.warp_specialize() attributes {defaultRegisters = 232 : i32, requestedRegisters = array<i32: 40, 232>}
+    default() {
+      tilegpu.named_barrier_wait 4, 256
+      tilegpu.named_barrier_arrive 5, 256
+      tilegpu.warp_yield
+    }
+    partition0() num_warps(4) {
+      tilegpu.warp_return
+    }
+    partition1() num_warps(4) {
+      tilegpu.named_barrier_arrive 4, 256
+      tilegpu.named_barrier_wait 5, 256
+      tilegpu.named_barrier_arrive 4, 256
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}

@@ -183,3 +183,50 @@ tile.func public @copy_arrival_on_a_non_barrier(%i: i32) {
   tilegpu.async_copy_mbarrier_arrive %a : !tilegpu.memdesc<2xi32, #tilegpu.shared<order = [0]>, mutable>
   tile.return
 }
+
+// -----
+
+tile.func public @named_barrier_zero() {
+  // expected-error @+1 {{barrier id must be from 1 to 15 (0 is the CTA's tile.barrier), got 0}}
+  tilegpu.named_barrier_wait 0, 128
+  tile.return
+}
+
+// -----
+
+tile.func public @named_barrier_sixteen() {
+  // expected-error @+1 {{barrier id must be from 1 to 15 (0 is the CTA's tile.barrier), got 16}}
+  tilegpu.named_barrier_arrive 16, 128
+  tile.return
+}
+
+// -----
+
+tile.func public @named_barrier_part_of_a_warp() {
+  // expected-error @+1 {{thread count must be a positive multiple of 32 up to 1024, got 100}}
+  tilegpu.named_barrier_wait 4, 100
+  tile.return
+}
+
+// -----
+
+tile.func public @named_barrier_too_many_threads() {
+  // expected-error @+1 {{thread count must be a positive multiple of 32 up to 1024, got 2048}}
+  tilegpu.named_barrier_arrive 4, 2048
+  tile.return
+}
+
+// -----
+
+tile.func public @named_barrier_of_a_region() {
+  tilegpu.warp_specialize()
+  default() {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(4) {
+    // expected-error @+1 {{barrier id 2 is one of the enclosing tilegpu.warp_specialize regions' own barriers (0 to 2)}}
+    tilegpu.named_barrier_arrive 2, 256
+    tilegpu.warp_return
+  }
+  tile.return
+}

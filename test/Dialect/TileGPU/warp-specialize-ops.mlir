@@ -71,6 +71,33 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     tile.return
   }
 
+  // Ping-pong consumer groups take turns on named barriers above the
+  // regions' own (the default region's 1, the partitions' 2 and 3).
+  // CHECK-LABEL: tile.func public @named_barriers
+  // CHECK: default() {
+  // CHECK-NEXT: tilegpu.named_barrier_wait 4, 256
+  // CHECK-NEXT: tilegpu.named_barrier_arrive 5, 256
+  // CHECK: partition1() num_warps(4) {
+  // CHECK-NEXT: tilegpu.named_barrier_arrive 4, 256
+  // CHECK-NEXT: tilegpu.named_barrier_wait 5, 256
+  tile.func public @named_barriers() {
+    tilegpu.warp_specialize()
+    default() {
+      tilegpu.named_barrier_wait 4, 256
+      tilegpu.named_barrier_arrive 5, 256
+      tilegpu.warp_yield
+    }
+    partition0() num_warps(4) {
+      tilegpu.warp_return
+    }
+    partition1() num_warps(4) {
+      tilegpu.named_barrier_arrive 4, 256
+      tilegpu.named_barrier_wait 5, 256
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+
   // A cp.async producer: pointers, with and without mask and fill, into a
   // channel's rings; and the arrival that the copies complete.
   // CHECK-LABEL: tile.func public @async_copy_producer

@@ -599,9 +599,11 @@ def TileGPU_WarpSpecializeOp : TileGPU_Op<"warp_specialize", [
     partition's own warps.
 
     `requestedRegisters`, when present, gives each partition's per-thread
-    register count (`setmaxnreg.dec` on entry) and `defaultRegisters` the
-    default region's (`setmaxnreg.inc`): registers move from producers
-    that need few to consumers that hold accumulators.  Both need whole
+    register count (`setmaxnreg` on entry: `.dec` below the kernel's even
+    share, `.inc` above it, as a second group of consumers asks) and
+    `defaultRegisters` the default region's (`setmaxnreg.inc`): registers
+    move from producers that need few to consumers that hold
+    accumulators.  Both need whole
     warpgroups (warp counts multiples of 4), multiples of 8 from 24 to 256,
     and must not together exceed the 64K registers of an SM's CTA.
 

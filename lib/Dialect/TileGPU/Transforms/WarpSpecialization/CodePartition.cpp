@@ -253,26 +253,26 @@ std::string pingPongObstacle(WarpSpecializeOp ws) {
   Block &block = ws.getDefaultRegion().front();
   scf::ForOp tiles = findPartitionLoop(block, "consumer-tiles");
   if (!tiles)
-    return "ping-pong needs a persistent tile loop (the groups take every "
+    return "the kernel has no persistent tile loop (the groups take every "
            "other tile)";
   scf::ForOp products = findPartitionLoop(*tiles.getBody(), "consumer");
   if (!products)
-    return "ping-pong needs the loop of products directly in the tile loop";
+    return "the loop of products is not directly in the tile loop";
   // The count is the last iter_arg; the others must advance by the same
   // step every tile, so that a group skipping a tile can add it twice.
   for (unsigned i = 0; i + 1 < tiles.getNumRegionIterArgs(); ++i)
     if (!getAdvance(tiles, i))
-      return "ping-pong: the tile loop carries a value that does not advance "
+      return "the tile loop carries a value that does not advance "
              "by a fixed step from one tile to the next, and each group runs "
              "only every other tile";
   for (Value bound : {products.getLowerBound(), products.getUpperBound(),
                       products.getStep()})
     if (!tiles.isDefinedOutsideOfLoop(bound))
-      return "ping-pong: the loop of products runs a different number of "
+      return "the loop of products runs a different number of "
              "times from tile to tile";
   for (Operation &op : block)
     if (&op != tiles.getOperation() && writesMemory(&op))
-      return "ping-pong: code outside the tile loop writes memory, which "
+      return "code outside the tile loop writes memory, which "
              "both groups would run";
   return "";
 }
@@ -373,7 +373,7 @@ WarpSpecializeOp makePingPong(WarpSpecializeOp ws, int numWarps) {
 
 /// Records on the module that ping-pong declined at `loc`, and why, for
 /// the frontend's warning.
-void recordDecline(ModuleOp module, Location loc, StringRef why) {
+void recordPingPongDecline(ModuleOp module, Location loc, StringRef why) {
   Builder b(module.getContext());
   SmallVector<Attribute> declined;
   if (auto existing =
@@ -381,7 +381,11 @@ void recordDecline(ModuleOp module, Location loc, StringRef why) {
     llvm::append_range(declined, existing);
   declined.push_back(b.getDictionaryAttr(
       {b.getNamedAttr("loc", LocationAttr(loc)),
-       b.getNamedAttr("reason", b.getStringAttr(why))}));
+       b.getNamedAttr("what", b.getStringAttr("ping-pong")),
+       b.getNamedAttr("reason", b.getStringAttr(why)),
+       b.getNamedAttr("instead",
+                      b.getStringAttr("one consumer group of num_warps warps "
+                                      "instead"))}));
   module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
 }
 
@@ -697,8 +701,7 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
     if (why.empty())
       ws = makePingPong(ws, numWarps);
     else
-      recordDecline(func->getParentOfType<ModuleOp>(), loc,
-                    why + " (one consumer group of num_warps warps instead)");
+      recordPingPongDecline(func->getParentOfType<ModuleOp>(), loc, why);
   }
   assignRegisters(ws, numWarps, pointerCopies);
   if (remarks) {
