@@ -17,8 +17,10 @@ using warpforge::api::TargetOptions;
 
 namespace {
 TargetOptions makeOptions(int cc, int optLevel, int maxRegisters = 0,
-                          std::string ptxasPath = "") {
+                          std::string ptxasPath = "",
+                          std::string temporaryPrefix = "warpforge") {
   TargetOptions options;
+  options.temporaryPrefix = std::move(temporaryPrefix);
   options.computeCapability = cc;
   options.optLevel = optLevel;
   options.maxRegisters = maxRegisters;
@@ -98,20 +100,22 @@ void warpforge::python::registerTarget(py::module_ &m) {
   m.def(
       "assemble_ptx",
       [](const std::string &ptx, int cc, int maxRegisters,
-         const std::string &ptxasPath) {
+         const std::string &ptxasPath, const std::string &temporaryPrefix) {
         warpforge::api::BinaryResult r;
         {
           py::gil_scoped_release release;
           r = warpforge::api::assemblePTX(
-              ptx, makeOptions(cc, /*optLevel=*/3, maxRegisters, ptxasPath));
+              ptx, makeOptions(cc, /*optLevel=*/3, maxRegisters, ptxasPath,
+                               temporaryPrefix));
         }
         if (!r.ok)
           raiseIRError(r.diagnostics, "assembling PTX");
         return py::make_tuple(py::bytes(r.data), r.log);
       },
       py::arg("ptx"), py::arg("cc") = 90, py::arg("max_registers") = 0,
-      py::arg("ptxas_path") = "",
+      py::arg("ptxas_path") = "", py::arg("temporary_prefix") = "warpforge",
       "Assemble PTX into a cubin with CUDA's ptxas; return (cubin bytes, "
-      "ptxas -v log).  Raise IRError with ptxas's output when it fails, or "
-      "when no ptxas is found.");
+      "ptxas -v log).  Its temporary files are named `<temporary_prefix>-"
+      "XXXXXX.{ptx,cubin,log}`.  Raise IRError with ptxas's output when it "
+      "fails, or when no ptxas is found.");
 }

@@ -420,10 +420,12 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not _setpriv_kills_on_parent_death(),
                     reason="needs util-linux's setpriv with --pdeathsig")
-def test_ptxas_dies_with_the_process_compiling(tmp_path):
+def test_ptxas_dies_with_the_process_compiling(tmp_path, monkeypatch):
     """A compiling process killed with SIGKILL (no chance to clean up) takes
     its ptxas with it: ptxas runs under `setpriv --pdeathsig KILL`. The
-    stand-in ptxas (a fake CUDA home) sleeps instead of assembling."""
+    stand-in ptxas (a fake CUDA home) sleeps instead of assembling. The
+    PTX, cubin and log files the run leaves are named by the killed
+    process, and the next sweep removes them at once."""
     real = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     if not os.path.exists(real) or not os.path.isdir("/usr/local/cuda/nvvm"):
         pytest.skip("needs CUDA's ptxas and /usr/local/cuda/nvvm (libdevice)")
@@ -474,6 +476,16 @@ def test_ptxas_dies_with_the_process_compiling(tmp_path):
         while _alive(ptxas_pid) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _alive(ptxas_pid), "ptxas outlived the process that ran it"
+        leftovers = sorted(f.name for f in (tmp_path / "tmp").iterdir()
+                           if f.name.startswith("warpforge-"))
+        assert {name.rsplit(".", 1)[1] for name in leftovers} == {"ptx", "cubin", "log"}
+        assert all(name.startswith(f"warpforge-p{child.pid}.") for name in leftovers), leftovers
+        import tempfile
+        from warpforge.compiler import target as target_module
+        monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path / "tmp"))
+        monkeypatch.setattr(target_module, "_swept", False)
+        target_module._remove_stale_temporaries()
+        assert not any(f.name.startswith("warpforge-") for f in (tmp_path / "tmp").iterdir())
     finally:
         if child.poll() is None:
             child.kill()

@@ -1,7 +1,7 @@
 """Temporary files named by the process that made them: the disk cache's
-writes and (once the backend takes the prefix) ptxas's PTX, cubin and log
-files carry `process_tag()`, by which a later sweep removes those of a run
-that was killed as soon as its process is gone, not an hour later. Shared
+writes and ptxas's PTX, cubin and log files carry `process_tag()`, by
+which a later sweep removes those of a run that was killed as soon as its
+process is gone, not an hour later. Shared
 by the compiler and the runtime (the compiler does not import the
 runtime)."""
 

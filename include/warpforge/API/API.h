@@ -117,6 +117,9 @@ struct TargetOptions {
   /// The ptxas to run; empty: the first found in $CUDA_HOME/bin,
   /// $CUDA_PATH/bin, PATH and /usr/local/cuda/bin.
   std::string ptxasPath;
+  /// The start of ptxas's temporary files' names (`<prefix>-XXXXXX.ptx`
+  /// and the cubin and log beside it, in the system's temporary directory).
+  std::string temporaryPrefix = "warpforge";
 };
 
 /// The outcome of producing a binary: its bytes in `data`, what the tool

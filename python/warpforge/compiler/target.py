@@ -42,8 +42,12 @@ def to_cubin(ptx: str, cc: int = 90, max_registers: int = 0, *,
     `ptxas_path`, or the first found in $CUDA_HOME/bin, $CUDA_PATH/bin, PATH
     and /usr/local/cuda/bin.  Read the log with `parse_ptxas_log`.
     """
+    from .._process import process_tag
     _remove_stale_temporaries()
-    return ir._core().assemble_ptx(ptx, cc, max_registers, ptxas_path)
+    # Named by this process, so that a later sweep removes the files of a
+    # run that was killed as soon as the process is gone.
+    return ir._core().assemble_ptx(ptx, cc, max_registers, ptxas_path,
+                                   f"warpforge-{process_tag()}")
 
 
 _STALE_AFTER_SECONDS = 3600

@@ -38,10 +38,11 @@ struct TemporaryFile {
   FileRemover remover;
 };
 
-Error createTemporary(StringRef suffix, TemporaryFile &file, int *fd) {
+Error createTemporary(StringRef prefix, StringRef suffix, TemporaryFile &file,
+                      int *fd) {
   std::error_code ec =
-      fd ? sys::fs::createTemporaryFile("warpforge", suffix, *fd, file.path)
-         : sys::fs::createTemporaryFile("warpforge", suffix, file.path);
+      fd ? sys::fs::createTemporaryFile(prefix, suffix, *fd, file.path)
+         : sys::fs::createTemporaryFile(prefix, suffix, file.path);
   if (ec)
     return createStringError(ec, "cannot create a temporary ." + suffix +
                                      " file: " + ec.message());
@@ -77,7 +78,7 @@ Expected<Cubin> assemblePTX(StringRef ptx, const TargetOptions &options) {
 
   TemporaryFile input, output, log;
   int inputFd = -1;
-  if (Error error = createTemporary("ptx", input, &inputFd))
+  if (Error error = createTemporary(options.temporaryPrefix, "ptx", input, &inputFd))
     return std::move(error);
   {
     raw_fd_ostream os(inputFd, /*shouldClose=*/true);
@@ -90,9 +91,9 @@ Expected<Cubin> assemblePTX(StringRef ptx, const TargetOptions &options) {
                                        ": " + ec.message());
     }
   }
-  if (Error error = createTemporary("cubin", output, nullptr))
+  if (Error error = createTemporary(options.temporaryPrefix, "cubin", output, nullptr))
     return std::move(error);
-  if (Error error = createTemporary("log", log, nullptr))
+  if (Error error = createTemporary(options.temporaryPrefix, "log", log, nullptr))
     return std::move(error);
 
   std::vector<std::string> args = {

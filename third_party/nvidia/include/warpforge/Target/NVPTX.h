@@ -46,6 +46,9 @@ struct TargetOptions {
   int maxRegisters = 0;
   /// The ptxas to run; empty: search the CUDA toolkit (see findPtxas).
   std::string ptxasPath;
+  /// The start of the temporary files' names (PTX, cubin, log), by which
+  /// the frontend tells the files of a killed run from those of live ones.
+  std::string temporaryPrefix = "warpforge";
 };
 
 /// The target triple of every module this backend produces.
