@@ -9,7 +9,9 @@
 // already orders every access; barrier placement is checked by FileCheck
 // tests instead), and the inline PTX the lowering emits for global and
 // predicated shared accesses is interpreted, as are the cp.async copies
-// (complete at once) and vectors (LLVM vector values, loads and stores).
+// (complete at once), vectors (LLVM vector values, loads and stores) and
+// llvm.fma (in double precision, rounded to the type: exact for the small
+// integers the inputs hold).
 //
 // Each pointer argument k points to a buffer of `elements` elements of
 // type `arg-types[k]`, filled with ((i * 7919 + k * 104729) mod 201) - 100
@@ -397,6 +399,16 @@ LogicalResult Simulator::step(Operation *op) {
                                   : 0;
            }),
            success();
+  if (isa<LLVM::FMAOp>(op)) {
+    Regs &r = fresh();
+    for (unsigned t = 0; t < threads; ++t)
+      r[t][0] = fromDouble(
+          std::fma(toDouble(scalar(op->getOperand(0), t), type),
+                   toDouble(scalar(op->getOperand(1), t), type),
+                   toDouble(scalar(op->getOperand(2), t), type)),
+          type);
+    return success();
+  }
   if (isa<LLVM::FAddOp>(op))
     return fbin([](double a, double b) { return a + b; }), success();
   if (isa<LLVM::FSubOp>(op))

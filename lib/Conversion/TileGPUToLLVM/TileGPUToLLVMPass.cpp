@@ -32,10 +32,12 @@ namespace {
 LogicalResult rejectUnsupportedOps(ModuleOp module) {
   WalkResult result = module.walk([](Operation *op) {
     StringRef why;
-    if (isa<tile::DotOp>(op))
-      why = "tl.dot reached the LLVM lowering: only dots that "
-            "tilegpu-accelerate-matmul turned into wgmma (Hopper) are "
-            "supported";
+    auto dot = dyn_cast<tile::DotOp>(op);
+    if (dot && !isFmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                             cast<RankedTensorType>(dot.getType())))
+      why = "tl.dot reached the LLVM lowering neither as a wgmma product nor "
+            "with its operands in the FMA layouts of its accumulator: run "
+            "tilegpu-accelerate-matmul first";
     else if (isa<tile::DescriptorLoadOp, tile::DescriptorStoreOp,
                  tile::DescriptorReduceOp>(op))
       why = "descriptor loads and stores reach the LLVM lowering only as TMA "
@@ -154,6 +156,7 @@ struct ConvertTileGPUToLLVM
     populateConvertLayoutOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns, *targetInfo);
+    populateFmaDotOpToLLVMPatterns(converter, patterns);
     populateDebugOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateTMAOpToLLVMPatterns(converter, patterns, *targetInfo);

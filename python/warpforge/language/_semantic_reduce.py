@@ -31,19 +31,22 @@ def dot(a, b, acc=None, input_precision=None, allow_tf32=None,
     kb, n = b.shape[-2:]
     if k != kb:
         raise SemanticError(f"tl.dot: the inner dimensions differ: a is {m}x{k}, b is {kb}x{n}")
-    if m < 16 or n < 16 or k < 16:
-        raise SemanticError(f"tl.dot needs every dimension to be at least 16, got "
-                            f"M={m}, N={n}, K={k}")
+    # Any size: what wgmma cannot take (tiles below its instructions, fewer
+    # than 4 warps, fp64, float32 with ieee precision) runs on the CUDA
+    # cores (FMA), as Triton's interpreter and its FMA path allow.
     ea, eb = a.dtype, b.dtype
     if ea != eb and not (ea.is_fp8() and eb.is_fp8()):
         raise SemanticError(f"tl.dot: operand types differ ({ea} and {eb}); only fp8 "
                             "kinds may be mixed")
-    if ea.name not in ("fp16", "bf16", "fp32", "fp8e4nv", "fp8e5", "int8"):
+    if ea.name not in ("fp16", "bf16", "fp32", "fp64", "fp8e4nv", "fp8e5", "int8"):
         raise SemanticError(f"tl.dot does not support {ea} operands; use float16, "
-                            "bfloat16, float8e4nv, float8e5, float32 or int8")
+                            "bfloat16, float8e4nv, float8e5, float32, float64 or int8")
     out_dtype = unwrap(out_dtype)
     if ea.is_int():
         out_dtype = core.int32
+    elif ea.name == "fp64":
+        # As in Triton: float64 products accumulate in float64.
+        out_dtype = core.float64
     precision = unwrap(input_precision)
     if precision is None:
         precision = "ieee" if unwrap(allow_tf32) is False else "tf32"
@@ -56,7 +59,8 @@ def dot(a, b, acc=None, input_precision=None, allow_tf32=None,
     acc = unwrap(acc)
     if acc is None:
         allowed = {"fp16": ("fp32", "fp16"), "fp8e4nv": ("fp32", "fp16"), "fp8e5": ("fp32", "fp16"),
-                   "bf16": ("fp32",), "fp32": ("fp32",), "int8": ("int32",)}[ea.name]
+                   "bf16": ("fp32",), "fp32": ("fp32",), "fp64": ("fp64",),
+                   "int8": ("int32",)}[ea.name]
         if out_dtype.name not in allowed:
             raise SemanticError(f"tl.dot of {ea} operands accumulates in "
                                 f"{' or '.join(allowed)}, not {out_dtype}")

@@ -310,6 +310,10 @@ class InterpreterBuilder:
                 r = np.matmul(a.data.astype(np.int64), b.data.astype(np.int64))
                 r = (r + c.data.astype(np.int64)).astype(celem.np_dtype)
                 return TensorHandle(r, celem)
+            if a.data.dtype == np.float64:
+                # float64 products (FMA on the GPU) stay float64.
+                r = np.matmul(a.data, b.data) + c.data.astype(np.float64)
+                return TensorHandle(round_to(r, celem), celem)
             x = a.data.astype(np.float32)
             y = b.data.astype(np.float32)
             if input_precision == 1:  # tf32

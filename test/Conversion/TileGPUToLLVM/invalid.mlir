@@ -60,7 +60,7 @@ module {
 #b = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>
 module attributes {"tilegpu.num-warps" = 1 : i32} {
   tile.func public @dot(%a: tensor<16x16xf16, #tilegpu.dot_op<opIdx = 0, parent = #b, kWidth = 1>>, %b: tensor<16x16xf16, #tilegpu.dot_op<opIdx = 1, parent = #b, kWidth = 1>>, %c: tensor<16x16xf32, #b>) {
-    // expected-error @below {{tl.dot reached the LLVM lowering: only dots that tilegpu-accelerate-matmul turned into wgmma (Hopper) are supported}}
+    // expected-error @below {{tl.dot reached the LLVM lowering neither as a wgmma product nor with its operands in the FMA layouts of its accumulator: run tilegpu-accelerate-matmul first}}
     %d = tile.dot %a, %b, %c : tensor<16x16xf16, #tilegpu.dot_op<opIdx = 0, parent = #b, kWidth = 1>> * tensor<16x16xf16, #tilegpu.dot_op<opIdx = 1, parent = #b, kWidth = 1>> -> tensor<16x16xf32, #b>
     tile.return
   }

@@ -332,16 +332,16 @@ tile.func public @dot_i8_acc(%a: tensor<64x32xi8>, %b: tensor<32x64xi8>, %c: ten
 
 // -----
 
-tile.func public @dot_f64(%a: tensor<64x32xf64>, %b: tensor<32x64xf64>, %c: tensor<64x64xf64>) {
-  // expected-error @+1 {{'tile.dot' op operand element type 'f64' is not supported; use f16, bf16, f8E4M3FN, f8E5M2, f32 or i8}}
-  %d = tile.dot %a, %b, %c : tensor<64x32xf64> * tensor<32x64xf64> -> tensor<64x64xf64>
+tile.func public @dot_f64_into_f32(%a: tensor<64x32xf64>, %b: tensor<32x64xf64>, %c: tensor<64x64xf32>) {
+  // expected-error @+1 {{'tile.dot' op accumulator element type 'f32' is not allowed for 'f64' operands; use f64}}
+  %d = tile.dot %a, %b, %c : tensor<64x32xf64> * tensor<32x64xf64> -> tensor<64x64xf32>
   tile.return
 }
 
 // -----
 
 tile.func public @dot_i32(%a: tensor<64x32xi32>, %b: tensor<32x64xi32>, %c: tensor<64x64xi32>) {
-  // expected-error @+1 {{'tile.dot' op operand element type 'i32' is not supported; use f16, bf16, f8E4M3FN, f8E5M2, f32 or i8}}
+  // expected-error @+1 {{'tile.dot' op operand element type 'i32' is not supported; use f16, bf16, f8E4M3FN, f8E5M2, f32, f64 or i8}}
   %d = tile.dot %a, %b, %c : tensor<64x32xi32> * tensor<32x64xi32> -> tensor<64x64xi32>
   tile.return
 }

@@ -100,6 +100,10 @@ void populateSharedMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                           const TargetInfo &targetInfo);
 /// tilegpu.warp_group_dot and tilegpu.warp_group_dot_wait (Hopper wgmma,
 /// inline PTX).
+/// tile.dot on the CUDA cores: an FMA per accumulator element and K step,
+/// for the dots tilegpu-accelerate-matmul left in FMA layouts.
+void populateFmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
                                  const TargetInfo &targetInfo);

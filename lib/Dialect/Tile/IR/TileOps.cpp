@@ -443,13 +443,16 @@ LogicalResult DotOp::verify() {
   } else if (ea.isF32()) {
     if (!ec.isF32())
       return accError("use f32");
+  } else if (ea.isF64()) {
+    if (!ec.isF64())
+      return accError("use f64");
   } else if (ea.isInteger(8)) {
     if (!ec.isInteger(32))
       return accError("use i32");
   } else {
     return emitOpError() << "operand element type " << ea
                          << " is not supported; use f16, bf16, f8E4M3FN, "
-                            "f8E5M2, f32 or i8";
+                            "f8E5M2, f32, f64 or i8";
   }
   if (getInputPrecision() != InputPrecision::IEEE && !ea.isF32())
     return emitOpError() << "input precision '"

@@ -281,6 +281,26 @@ bool isLowerableDistributed(Attribute layout) {
   return op && op.getOpIdx() == 0 && isa<WgmmaEncodingAttr>(op.getParent());
 }
 
+BlockedEncodingAttr getFmaOperandLayout(BlockedEncodingAttr acc,
+                                        unsigned opIdx, int64_t k) {
+  SmallVector<unsigned> sizePerThread(acc.getSizePerThread());
+  unsigned rank = sizePerThread.size();
+  sizePerThread[opIdx == 0 ? rank - 1 : rank - 2] = unsigned(k);
+  return BlockedEncodingAttr::get(acc.getContext(), sizePerThread,
+                                  acc.getThreadsPerWarp(), acc.getWarpsPerCTA(),
+                                  acc.getOrder());
+}
+
+bool isFmaDotForm(RankedTensorType a, RankedTensorType b,
+                  RankedTensorType d) {
+  auto acc = dyn_cast<BlockedEncodingAttr>(d.getEncoding());
+  int64_t k = a.getShape().back();
+  return acc && a.getEncoding() == getFmaOperandLayout(acc, 0, k) &&
+         b.getEncoding() == getFmaOperandLayout(acc, 1, k) &&
+         (!isa<FloatType>(a.getElementType()) ||
+          a.getElementType() == d.getElementType());
+}
+
 std::pair<int64_t, int64_t> getWgmmaReps(WgmmaEncodingAttr layout,
                                          ArrayRef<int64_t> shape) {
   int64_t tileM = 16 * layout.getWarpsPerCTA()[0];

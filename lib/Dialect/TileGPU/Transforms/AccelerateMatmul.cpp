@@ -6,7 +6,9 @@
 // NVMMA swizzled shared memory and emits the asynchronous product and its
 // wait (see Passes.td for the rules).  The software pipeliner then turns
 // the operand stores of a K loop into multi-buffered cp.async copies and
-// keeps one product in flight.
+// keeps one product in flight.  A dot wgmma cannot take (planDot says
+// why) runs on FMA instead: rewriteFmaDot puts its operands in the FMA
+// layouts of its accumulator, which FmaDotOpToLLVM.cpp lowers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,19 +53,35 @@ Attribute sourceLayout(Value operand) {
       .getEncoding();
 }
 
+/// Why wgmma cannot take a dot, written as a diagnostic would be; it
+/// converts to failure().
+class Reason {
+public:
+  explicit Reason(std::string &text) : os(text) {}
+  template <typename T> Reason &operator<<(const T &value) {
+    os << value;
+    return *this;
+  }
+  template <typename T> operator FailureOr<T>() const { return failure(); }
+
+private:
+  llvm::raw_string_ostream os;
+};
+
 /// The shared layout of an operand: `contiguousDim` of its 2-D tile is the
 /// contiguous one; `mnExtent` is how many of its M (or N) elements one
 /// instruction reads.
 FailureOr<NVMMASharedEncodingAttr>
 planOperand(tile::DotOp dot, StringRef name, RankedTensorType type,
-            unsigned contiguousDim, bool isKDim, int64_t mnExtent) {
+            unsigned contiguousDim, bool isKDim, int64_t mnExtent,
+            std::string &why) {
   unsigned bits = bitWidth(type.getElementType());
   int64_t rowBytes = type.getDimSize(contiguousDim) * bits / 8;
   int64_t swizzle = std::min<int64_t>(128, rowBytes);
   if (!isKDim)
     swizzle = std::min<int64_t>(swizzle, mnExtent * bits / 8);
   if (swizzle < 32)
-    return dot.emitError("tl.dot: the ")
+    return Reason(why) << ("tl.dot: the ")
            << name << " tile " << type.getDimSize(0) << "x"
            << type.getDimSize(1) << " of " << type.getElementType()
            << " has " << rowBytes
@@ -75,32 +93,32 @@ planOperand(tile::DotOp dot, StringRef name, RankedTensorType type,
                                       /*transposed=*/contiguousDim == 0, bits);
 }
 
-FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
+FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps,
+                           std::string &why) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
   auto dType = cast<RankedTensorType>(dot.getType());
   if (dType.getRank() != 2)
-    return dot.emitError("tl.dot: batched (3-D) products are not supported "
-                         "on Hopper yet; loop over the batch");
+    return Reason(why) << ("batched (3-D) products: wgmma multiplies 2-D "
+                           "tiles");
   Type ea = aType.getElementType(), eb = bType.getElementType();
   Type ed = dType.getElementType();
   if (ea.isF32() && dot.getInputPrecision() != tile::InputPrecision::TF32)
-    return dot.emitError("tl.dot of float32 operands runs on tf32 tensor "
-                         "cores on Hopper: pass input_precision=\"tf32\" "
-                         "(\"ieee\" and \"tf32x3\" are not supported yet)");
+    return Reason(why) << ("float32 operands with input_precision ieee or "
+                           "tf32x3: wgmma multiplies float32 as tf32");
   if (ea.isBF16() && !ed.isF32())
-    return dot.emitError("tl.dot of bfloat16 operands accumulates in "
+    return Reason(why) << ("tl.dot of bfloat16 operands accumulates in "
                          "float32 on Hopper, not ")
            << ed;
   unsigned instrK = getWgmmaInstrK(ea);
   if (instrK == 0)
-    return dot.emitError("tl.dot of ")
+    return Reason(why) << ("tl.dot of ")
            << ea << " operands has no wgmma form on Hopper; use float16, "
            << "bfloat16, float8 or float32 (as tf32)";
   int64_t m = dType.getDimSize(0), n = dType.getDimSize(1),
           k = aType.getDimSize(1);
   if (numWarps % 4 != 0)
-    return dot.emitError("tl.dot on Hopper runs on whole warpgroups: "
+    return Reason(why) << ("tl.dot on Hopper runs on whole warpgroups: "
                          "num_warps must be a multiple of 4, got ")
            << numWarps;
   // Warpgroups stack along M while the tile has rows for them, then split
@@ -113,16 +131,16 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
       wN *= 2;
   }
   if (m % (16 * wM) != 0)
-    return dot.emitError("tl.dot with M = ")
+    return Reason(why) << ("tl.dot with M = ")
            << m << ": wgmma gives each warpgroup (4 warps) 64 rows, so with "
            << "num_warps = " << numWarps << " M must be a multiple of "
            << 16 * wM << " (use BLOCK_M >= 64)";
   if (n % (8 * wN) != 0)
-    return dot.emitError("tl.dot with N = ")
+    return Reason(why) << ("tl.dot with N = ")
            << n << ": the " << wN << " warpgroups along N each need a "
            << "multiple of 8 columns";
   if (k % instrK != 0)
-    return dot.emitError("tl.dot with K = ")
+    return Reason(why) << ("tl.dot with K = ")
            << k << ": wgmma multiplies " << ea << " in steps of K = "
            << instrK << ", so K must be a multiple of " << instrK;
   int64_t perWarpN = n / wN;
@@ -145,8 +163,8 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps) {
   bool is16 = bitWidth(ea) == 16;
   unsigned aContig = is16 ? fastest(dot.getA()) : 1;
   unsigned bContig = is16 ? fastest(dot.getB()) : 0;
-  auto aLayout = planOperand(dot, "A", aType, aContig, aContig == 1, 64);
-  auto bLayout = planOperand(dot, "B", bType, bContig, bContig == 0, instrN);
+  auto aLayout = planOperand(dot, "A", aType, aContig, aContig == 1, 64, why);
+  auto bLayout = planOperand(dot, "B", bType, bContig, bContig == 0, instrN, why);
   if (failed(aLayout) || failed(bLayout))
     return failure();
   plan.aLayout = *aLayout;
@@ -240,10 +258,79 @@ void keepAccumulatorInLoop(WarpGroupDotOp dotOp, WarpGroupDotWaitOp wait,
   result.replaceAllUsesExcept(out.getResult(), out);
 }
 
-LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps) {
-  FailureOr<DotPlan> plan = planDot(dot, numWarps);
-  if (failed(plan))
-    return failure();
+/// Whether `dot` is already in the form the FMA lowering takes.
+bool isFmaDot(tile::DotOp dot) {
+  return isFmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                      cast<RankedTensorType>(dot.getType()));
+}
+/// `v` with its elements converted to `to` (the accumulator's element
+/// type) where that is wider: the FMA lowering multiplies in the
+/// accumulator's type.  Integer operands stay i8 (the lowering
+/// sign-extends them).
+Value castForFma(OpBuilder &b, Location loc, Value v, Type to) {
+  auto type = cast<RankedTensorType>(v.getType());
+  Type from = type.getElementType();
+  if (from == to || !isa<FloatType>(from))
+    return v;
+  auto castType = RankedTensorType::get(type.getShape(), to, type.getEncoding());
+  if (bitWidth(from) == 8)
+    return tile::FpToFpOp::create(b, loc, castType, v, /*rounding=*/nullptr);
+  return arith::ExtFOp::create(b, loc, castType, v);
+}
+
+/// A dot wgmma cannot take (fp64, float32 with ieee precision, fewer than
+/// 4 warps, tiles too small for its instructions, batched, or a target
+/// without wgmma) stays a tile.dot computed on the CUDA cores: its
+/// operands converted to the FMA layouts of its accumulator's blocked
+/// layout (getFmaOperandLayout), where every thread holds the rows of A and
+/// columns of B its accumulator elements need, and multiplied element by
+/// element in the accumulator's type by the LLVM lowering.
+void rewriteFmaDot(tile::DotOp dot, unsigned numWarps) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  auto dType = cast<RankedTensorType>(dot.getType());
+  auto acc = dyn_cast<BlockedEncodingAttr>(dType.getEncoding());
+  if (!acc) {
+    SmallVector<unsigned> order;
+    for (unsigned d = dType.getRank(); d-- > 0;)
+      order.push_back(d);
+    acc = BlockedEncodingAttr::getDefault(dot.getContext(), dType.getShape(),
+                                          1, 32, numWarps, order);
+  }
+  auto accType = withEncoding(dType, acc);
+  int64_t k = dot.getA().getType().getShape().back();
+  auto operand = [&](Value v, unsigned opIdx) {
+    Value src = skipConversions(v);
+    auto type = cast<RankedTensorType>(src.getType());
+    Value laidOut = ConvertLayoutOp::create(
+        b, loc, withEncoding(type, getFmaOperandLayout(acc, opIdx, k)), src);
+    return castForFma(b, loc, laidOut, dType.getElementType());
+  };
+  Value a = operand(dot.getA(), 0), bOp = operand(dot.getB(), 1);
+  Value c = ConvertLayoutOp::create(b, loc, accType, dot.getC());
+  // fp8 operands arrive in the accumulator's type: exact accumulation.
+  auto fma = tile::DotOp::create(b, loc, accType, a, bOp, c,
+                                 dot.getInputPrecision(),
+                                 /*maxNumImpreciseAcc=*/0);
+  auto back = ConvertLayoutOp::create(b, loc, dType, fma.getResult());
+  SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
+  dot.getResult().replaceAllUsesWith(back.getResult());
+  dot->erase();
+  for (Value v : oldOperands)
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
+      cvt->erase();
+}
+
+LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma) {
+  if (isFmaDot(dot))
+    return success();
+  std::string why;
+  FailureOr<DotPlan> plan =
+      hasWgmma ? planDot(dot, numWarps, why) : FailureOr<DotPlan>(failure());
+  if (failed(plan)) {
+    rewriteFmaDot(dot, numWarps);
+    return success();
+  }
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   auto dType = cast<RankedTensorType>(dot.getType());
@@ -284,9 +371,10 @@ struct TileGPUAccelerateMatmul
     : public tilegpu::impl::TileGPUAccelerateMatmulBase<TileGPUAccelerateMatmul> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    // wgmma is Hopper's (sm_90a): other targets keep their dots.
-    if (!hasCompileOptions(module) || parseCudaTarget(getTarget(module)) != 90)
+    if (!hasCompileOptions(module))
       return;
+    // wgmma is Hopper's (sm_90a): other targets' dots run on FMA.
+    bool wgmma = parseCudaTarget(getTarget(module)) == 90;
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
     // In program order, so that a dot fed by an earlier one sees that
@@ -294,7 +382,7 @@ struct TileGPUAccelerateMatmul
     // register operand.
     for (tile::DotOp dot : dots) {
       sinkConversionsThroughCasts(module);
-      if (failed(rewriteDot(dot, getNumWarps(module))))
+      if (failed(rewriteDot(dot, getNumWarps(module), wgmma)))
         return signalPassFailure();
     }
     sinkConversionsThroughCasts(module);

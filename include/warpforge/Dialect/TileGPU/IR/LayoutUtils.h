@@ -124,6 +124,21 @@ getCTAElementCoords(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape,
 /// wgmma, and wgmma register operands.
 bool isLowerableDistributed(mlir::Attribute layout);
 
+/// The layout operand `opIdx` (0: A, 1: B) of a product on CUDA cores
+/// (FMA) takes when its result has the blocked layout `acc` and the inner
+/// dimension has `k` elements: acc's thread and warp arrangement, with the
+/// whole K dimension in each thread (A's last dimension, B's next to
+/// last).  Each thread then holds, for every accumulator element it owns,
+/// the row of A and the column of B that element needs: A is replicated
+/// across the threads along N, B across those along M.
+BlockedEncodingAttr getFmaOperandLayout(BlockedEncodingAttr acc,
+                                        unsigned opIdx, int64_t k);
+/// Whether a product of `a` and `b` into `d` is in the form the FMA
+/// lowering takes: operands in the FMA layouts of the blocked accumulator,
+/// floats in the accumulator's type.
+bool isFmaDotForm(mlir::RankedTensorType a, mlir::RankedTensorType b,
+                  mlir::RankedTensorType d);
+
 /// Repetitions of the wgmma CTA tile along M and N in a `shape` tensor.
 std::pair<int64_t, int64_t> getWgmmaReps(WgmmaEncodingAttr layout,
                                          llvm::ArrayRef<int64_t> shape);

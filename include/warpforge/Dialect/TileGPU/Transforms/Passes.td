@@ -70,7 +70,8 @@ def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
 
 def TileGPUAccelerateMatmul
     : Pass<"tilegpu-accelerate-matmul", "mlir::ModuleOp"> {
-  let summary = "Put tile.dot on Hopper's warpgroup MMA (wgmma)";
+  let summary = "Put tile.dot on Hopper's warpgroup MMA (wgmma), or on "
+                "FMA where wgmma cannot take it";
   let description = [{
     On a `cuda:90` module, every `tile.dot` becomes
 
@@ -95,8 +96,16 @@ def TileGPUAccelerateMatmul
     back, which then moves half the bytes.  A dot whose A operand is a cast
     of another dot's result reads A from registers (the RS form).
 
-    Dots wgmma cannot compute (shapes, element types) get an error at the
-    dot saying what is allowed.  Other targets are left alone.
+    A dot wgmma cannot compute (float64, float32 with ieee or tf32x3
+    precision, M below a warpgroup's 64 rows per warpgroup, N or K below
+    its instructions, fewer than 4 warps, rows under 32 bytes in shared
+    memory, batched operands), and every dot of a target without wgmma
+    (below `cuda:90`), runs on the CUDA cores instead: it stays a
+    `tile.dot` with its accumulator in a blocked layout and its operands
+    converted to that layout's FMA forms (`getFmaOperandLayout`: the
+    whole K dimension in every thread) and, when they are narrower floats,
+    to the accumulator's type; convert-tilegpu-to-llvm multiplies it with
+    one FMA per accumulator element and K step.
   }];
 }
 

@@ -1,11 +1,23 @@
-// RUN: warpforge-opt %s --split-input-file --verify-diagnostics --tilegpu-accelerate-matmul
+// RUN: warpforge-opt %s --split-input-file --tilegpu-accelerate-matmul | FileCheck %s
+
+// Dots wgmma cannot take stay tile.dot on the CUDA cores (FMA): the
+// operands go to the FMA layouts of the accumulator's blocked layout (its
+// arrangement, the whole K dimension in each thread), floats narrower than
+// the accumulator widened to it, and the accumulator converted in and out.
 
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+// 32 rows: fewer than a warpgroup's 64.
+// CHECK-LABEL: tile.func public @too_few_rows(
+// CHECK: %[[A:.*]] = tilegpu.convert_layout %arg0 : tensor<32x32xf16, #dot_op> -> tensor<32x32xf16, #[[FA:blocked[0-9]*]]>
+// CHECK-NEXT: %[[AF:.*]] = arith.extf %[[A]] : tensor<32x32xf16, #[[FA]]> to tensor<32x32xf32, #[[FA]]>
+// CHECK-NEXT: %[[B:.*]] = tilegpu.convert_layout %arg1 : tensor<32x64xf16, #dot_op1> -> tensor<32x64xf16, #[[FB:blocked[0-9]*]]>
+// CHECK-NEXT: %[[BF:.*]] = arith.extf %[[B]] : tensor<32x64xf16, #[[FB]]> to tensor<32x64xf32, #[[FB]]>
+// CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %arg2 : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #blocked>
+// CHECK-NEXT: tile.dot %[[AF]], %[[BF]], %[[C]] : tensor<32x32xf32, #[[FA]]> * tensor<32x64xf32, #[[FB]]> -> tensor<32x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @too_few_rows(%a: tensor<32x32xf16, #opA>, %b: tensor<32x64xf16, #opB>, %c: tensor<32x64xf32, #bl>) {
-    // expected-error @+1 {{tl.dot with M = 32: wgmma gives each warpgroup (4 warps) 64 rows, so with num_warps = 4 M must be a multiple of 64 (use BLOCK_M >= 64)}}
     %d = tile.dot %a, %b, %c : tensor<32x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<32x64xf32, #bl>
     tile.return
   }
@@ -16,9 +28,11 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+// Two warps: not a warpgroup.
+// CHECK-LABEL: tile.func public @partial_warpgroup(
+// CHECK: tile.dot {{.*}} : tensor<64x32xf32, #[[FA:blocked[0-9]*]]> * tensor<32x64xf32, #[[FB:blocked[0-9]*]]> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 2 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @partial_warpgroup(%a: tensor<64x32xf16, #opA>, %b: tensor<32x64xf16, #opB>, %c: tensor<64x64xf32, #bl>) {
-    // expected-error @+1 {{tl.dot on Hopper runs on whole warpgroups: num_warps must be a multiple of 4, got 2}}
     %d = tile.dot %a, %b, %c : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #bl>
     tile.return
   }
@@ -29,9 +43,13 @@ module attributes {"tilegpu.num-warps" = 2 : i32, "tilegpu.target" = "cuda:90"} 
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+// fp8 with K = 16: wgmma steps K by 32.  The operands are converted to
+// the accumulator's f32 (exact).
+// CHECK-LABEL: tile.func public @fp8_k_step(
+// CHECK: tile.fp_to_fp %{{.*}} : tensor<64x16xf8E4M3FN, #[[FA:blocked[0-9]*]]> -> tensor<64x16xf32, #[[FA]]>
+// CHECK: tile.dot {{.*}} : tensor<64x16xf32, #[[FA]]> * tensor<16x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @fp8_k_step(%a: tensor<64x16xf8E4M3FN, #opA>, %b: tensor<16x64xf8E4M3FN, #opB>, %c: tensor<64x64xf32, #bl>) {
-    // expected-error @+1 {{tl.dot with K = 16: wgmma multiplies 'f8E4M3FN' in steps of K = 32, so K must be a multiple of 32}}
     %d = tile.dot %a, %b, %c : tensor<64x16xf8E4M3FN, #opA> * tensor<16x64xf8E4M3FN, #opB> -> tensor<64x64xf32, #bl>
     tile.return
   }
@@ -42,9 +60,12 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #bl = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+// float32 at ieee precision: wgmma would round to tf32.
+// CHECK-LABEL: tile.func public @f32_ieee(
+// CHECK-NOT: arith.extf
+// CHECK: tile.dot {{.*}} : tensor<64x32xf32, #[[FA:blocked[0-9]*]]> * tensor<32x64xf32, #[[FB:blocked[0-9]*]]> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @f32_ieee(%a: tensor<64x32xf32, #opA>, %b: tensor<32x64xf32, #opB>, %c: tensor<64x64xf32, #bl>) {
-    // expected-error @+1 {{tl.dot of float32 operands runs on tf32 tensor cores on Hopper: pass input_precision="tf32"}}
     %d = tile.dot %a, %b, %c : tensor<64x32xf32, #opA> * tensor<32x64xf32, #opB> -> tensor<64x64xf32, #bl>
     tile.return
   }
@@ -55,9 +76,11 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #bl = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+// Batched: wgmma multiplies 2-D tiles.
+// CHECK-LABEL: tile.func public @batched(
+// CHECK: tile.dot {{.*}} : tensor<2x64x32xf32, #{{blocked[0-9]*}}> * tensor<2x32x64xf32, #{{blocked[0-9]*}}> -> tensor<2x64x64xf32, #{{blocked[0-9]*}}>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @batched(%a: tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %b: tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %c: tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>) {
-    // expected-error @+1 {{tl.dot: batched (3-D) products are not supported on Hopper yet; loop over the batch}}
     %d = tile.dot %a, %b, %c : tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> * tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> -> tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>
     tile.return
   }

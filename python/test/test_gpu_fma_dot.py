@@ -1,0 +1,78 @@
+"""tl.dot on the CUDA cores (FMA) on the GPU, against float64.
+
+The dots wgmma cannot take: float64, float32 at ieee precision, tiles
+below its instructions (M under 64 rows per warpgroup, N or K under 16),
+fewer than 4 warps, int8 and fp8 on small tiles, and batched (3-D) dots.
+A matmul kernel with masks walks K in BLOCK_K steps over odd sizes (so the
+tiles are partial in every dimension); outputs are NaN-poisoned (int32:
+INT32_MIN) inside a larger poisoned buffer whose other elements must stay
+poisoned; the reference is torch.matmul in float64 of the very inputs.
+The same kernels are simulated thread by thread on the CPU in
+test_fma_dot_simulation.py; this file checks them on the hardware.
+"""
+
+import pytest
+
+import warpforge
+import warpforge.language as tl
+
+from fma_dot_kernels import CONFIGS, batched_dot_kernel, fma_matmul_kernel
+
+torch = pytest.importorskip("torch")
+pytestmark = pytest.mark.gpu
+
+
+DTYPES = {"fp64": (torch.float64, tl.float64, torch.float64, 1e-12),
+          "fp32": (torch.float32, tl.float32, torch.float32, 1e-5),
+          "fp16": (torch.float16, tl.float32, torch.float32, 1e-3),
+          "bf16": (torch.bfloat16, tl.float32, torch.float32, 1e-2),
+          "e4m3": (torch.float8_e4m3fn, tl.float32, torch.float32, 1e-5),
+          "int8": (torch.int8, tl.int32, torch.int32, 0)}
+
+SHAPES = [(1, 1, 1), (37, 29, 41), (100, 3, 77), (5, 130, 19)]
+
+
+def make(shape, dtype, gen):
+    if dtype == torch.int8:
+        return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8, generator=gen)
+    x = torch.randn(shape, device="cuda", dtype=torch.float64, generator=gen)
+    return x.to(dtype)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c)))
+def test_fma_matmul(config, shape):
+    name, bm, bn, bk, warps = config
+    dtype, acc, out_dtype, tol = DTYPES[name]
+    m, n, k = shape
+    gen = torch.Generator(device="cuda").manual_seed(m * 7919 + n * 31 + k)
+    a, b = make((m, k), dtype, gen), make((k, n), dtype, gen)
+    poison = torch.iinfo(torch.int32).min if out_dtype == torch.int32 else float("nan")
+    buf = torch.full((m * n + 64,), poison, device="cuda", dtype=out_dtype)
+    c = buf[:m * n].view(m, n)
+    precision = "ieee" if name in ("fp32", "fp64") else "tf32"
+    fma_matmul_kernel[(warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
+        a, b, c, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, PRECISION=precision, ACC=acc,
+        num_warps=warps)
+    torch.cuda.synchronize()
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    tail = buf[m * n:]
+    assert (tail.isnan().all() if out_dtype != torch.int32 else (tail == poison).all())
+    out = c.to(torch.float64)
+    assert not out.isnan().any(), "elements left unwritten"
+    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+    assert err <= tol, f"{config} {shape}: relative error {err}"
+
+
+@pytest.mark.parametrize("dtype_name", ["fp16", "fp32", "fp64"])
+def test_batched_dot(dtype_name):
+    dtype = DTYPES[dtype_name][0]
+    gen = torch.Generator(device="cuda").manual_seed(5)
+    a, b = make((2, 16, 32), dtype, gen), make((2, 32, 16), dtype, gen)
+    out_dtype = torch.float64 if dtype == torch.float64 else torch.float32
+    c = torch.full((2, 16, 16), float("nan"), device="cuda", dtype=out_dtype)
+    batched_dot_kernel[(1,)](a, b, c, 2, 16, 16, 32)
+    torch.cuda.synchronize()
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    err = (c.to(torch.float64) - ref).abs().max().item() / ref.abs().max().item()
+    assert err <= DTYPES[dtype_name][3], err
