@@ -165,3 +165,39 @@ def test_fma_kernel_in_the_interpreter(name, monkeypatch):
     ref = a.astype(np.float64) @ b.astype(np.float64)
     tol = {"fp64": 1e-12, "fp32": 1e-5, "fp16": 1e-3, "int8": 0}[name]
     assert np.abs(c - ref).max() <= tol * np.abs(ref).max()
+
+
+def run_batched_dot(num_warps, bt, m, n, k, acc, a_layout, b_layout):
+    """C[b] = A[b] @ B[b] + C0[b], f32, batch dimension first."""
+    kern = Kernel(num_warps, ["f32", "f32", "f32"])
+    sa, sb, sc = [bt, m, k], [bt, k, n], [bt, m, n]
+    a = kern.load(0, sa, a_layout)
+    b = kern.load(1, sb, b_layout)
+    c = kern.load(2, sc, acc)
+    a_op = kern.emit(f"tilegpu.convert_layout {a} : {kern.ttype(sa, 'f32', a_layout)} -> "
+                     f"{kern.ttype(sa, 'f32', acc)}")
+    b_op = kern.emit(f"tilegpu.convert_layout {b} : {kern.ttype(sb, 'f32', b_layout)} -> "
+                     f"{kern.ttype(sb, 'f32', acc)}")
+    d = kern.emit(f"tile.dot {a_op}, {b_op}, {c} : {kern.ttype(sa, 'f32', acc)} * "
+                  f"{kern.ttype(sb, 'f32', acc)} -> {kern.ttype(sc, 'f32', acc)}")
+    kern.store(2, d, sc, acc)
+    out = simulate_fma(kern.text(), ["f32"] * 3)
+    x = input_values(0, bt * m * k).reshape(sa).astype(np.float64)
+    y = input_values(1, bt * k * n).reshape(sb).astype(np.float64)
+    c0 = input_values(2, bt * m * n).reshape(sc).astype(np.float64)
+    np.testing.assert_array_equal(written(out, 2, bt * m * n).reshape(sc), x @ y + c0)
+
+
+def batched_cases(count, seed):
+    rng = random.Random(seed)
+    return [(w, rng.choice([1, 2, 4]), rng.choice([1, 4, 16]), rng.choice([1, 4, 16]),
+             rng.choice([1, 4, 8]), random_blocked(rng, 3, w), random_blocked(rng, 3, w),
+             random_blocked(rng, 3, w))
+            for w in [rng.choice([1, 2, 4]) for _ in range(count)]]
+
+
+@pytest.mark.parametrize("case", batched_cases(8, seed=9), ids=str)
+def test_batched_fma_dot(case):
+    """Batched (3-D) dots, which wgmma does not take, whatever layout the
+    operands arrive in (here: blocked ones, not dot_op)."""
+    run_batched_dot(*case)
