@@ -14,15 +14,13 @@ are small integers, so every sum is exact in any order.
 """
 
 import random
-import re
-import subprocess
 
 import numpy as np
 import pytest
 
 import warpforge.language as tl
 from fma_dot_kernels import CONFIGS, fma_matmul_kernel
-from test_layout_simulation import (OPT, Kernel, blocked, input_values, random_blocked,
+from test_layout_simulation import (Kernel, blocked, input_values, random_blocked, simulate,
                                     written)
 
 
@@ -31,20 +29,11 @@ def dot_op(op_idx, parent):
 
 
 def simulate_fma(ir: str, arg_types, target="cuda:90"):
+    """The dot through tilegpu-accelerate-matmul, then simulate()."""
     ir = ir.replace('attributes {"tilegpu.num-warps"',
                     f'attributes {{tilegpu.target = "{target}", "tilegpu.num-warps"', 1)
-    proc = subprocess.run(
-        [OPT, "--tilegpu-accelerate-matmul", "--canonicalize", "--tilegpu-to-llvm",
-         f"--test-simulate-cta=arg-types={','.join(arg_types)} elements=32768"],
-        input=ir, capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        raise AssertionError(f"warpforge-opt failed:\n{proc.stderr}\n--- IR ---\n{ir}")
-    out = {}
-    for line in proc.stdout.splitlines():
-        m = re.match(r"arg(\d+)\[(\d+)\] = (\S+)", line)
-        if m:
-            out[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))
-    return out
+    return simulate(ir, arg_types, passes=("--tilegpu-accelerate-matmul", "--canonicalize",
+                                           "--tilegpu-to-llvm"))
 
 
 def run_dot(num_warps, m, n, k, acc, a_layout, b_layout, elem, acc_elem,

@@ -37,9 +37,11 @@ def input_values(arg: int, n: int) -> np.ndarray:
     return ((i * 7919 + arg * 104729) % 201 - 100).astype(np.int64)
 
 
-def simulate(ir: str, arg_types):
+def simulate(ir: str, arg_types, passes=("--tilegpu-to-llvm",)):
+    """Lowers `ir` with `passes` and simulates its CTA: {(arg, index): value}
+    for every element stored."""
     proc = subprocess.run(
-        [OPT, "--tilegpu-to-llvm",
+        [OPT, *passes,
          f"--test-simulate-cta=arg-types={','.join(arg_types)} elements={ELEMENTS}"],
         input=ir, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
