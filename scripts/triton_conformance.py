@@ -11,8 +11,9 @@ The tests run under pytest in a child process, in the CPU interpreter
 ``device`` set to "cpu" the way Triton's interpreter CI does
 (``pytest -m interpreter ... --device=cpu``). ``import triton`` and every
 ``triton.X`` submodule resolve to ``warpforge`` and ``warpforge.X`` through a
-sys.meta_path shim installed by a small pytest plugin that this script writes
-into a temporary directory (never into the project's tests).
+sys.meta_path shim (scripts/triton_alias.py, shared with triton_tutorials.py)
+installed by a small pytest plugin that this script writes into a temporary
+directory (never into the project's tests).
 
 Names that the test files import at module level but warpforge lacks
 (``from triton.runtime.jit import TensorWrapper``, a missing submodule such as
@@ -47,152 +48,23 @@ DEFAULT_FILES = ("test_core.py", "test_standard.py", "test_random.py")
 # The pytest plugin loaded (with -p) into the child pytest before any test
 # module is imported.
 PLUGIN = r'''
-import ast
 import collections
 import importlib
-import importlib.abc
-import importlib.util
 import json
 import os
-import sys
-import types
 from pathlib import Path
 
 import pytest
+
+import triton_alias  # scripts/triton_alias.py: the shared aliasing shim and stubs
+from triton_alias import WarpforgeMissing  # noqa: F401  (the tests' error type)
 
 SRC, DST = "triton", os.environ.get("WF_CONFORMANCE_TARGET", "warpforge")
 TESTS_DIR = Path(os.environ["WF_CONFORMANCE_TESTS"])
 RESULT = os.environ["WF_CONFORMANCE_RESULT"]
 USE_STUBS = os.environ.get("WF_CONFORMANCE_STUBS", "1") == "1"
-STUBBED = []          # "triton.X.name" or "triton.X (module)"
-ALIASED = set()       # triton names that resolved to a real warpforge module
-
-
-class WarpforgeMissing(Exception):
-    """Raised when a test uses a name that warpforge does not have."""
-
-
-class _StubMeta(type):
-    def __getattr__(cls, attr):
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        raise WarpforgeMissing(f"{cls._wf_name} (.{attr})")
-
-    def __call__(cls, *a, **k):
-        raise WarpforgeMissing(cls._wf_name)
-
-    def __getitem__(cls, key):
-        raise WarpforgeMissing(f"{cls._wf_name}[{key!r}]")
-
-    def __iter__(cls):
-        raise WarpforgeMissing(cls._wf_name)
-
-    def __contains__(cls, key):
-        raise WarpforgeMissing(cls._wf_name)
-
-
-def _stub(qualname):
-    # An Exception subclass, so `except X` / pytest.raises(X) still parse,
-    # isinstance(obj, X) is False, and any other use raises WarpforgeMissing.
-    return _StubMeta(qualname.rsplit(".", 1)[-1], (Exception,), {"_wf_name": qualname})
-
-
-def _stub_module(fullname):
-    mod = types.ModuleType(fullname)
-    mod.__path__ = []
-
-    def __getattr__(attr, _n=fullname):
-        if attr.startswith("__"):
-            raise AttributeError(attr)
-        return _stub(f"{_n}.{attr}")
-    mod.__getattr__ = __getattr__
-    return mod
-
-
-class _Existing(importlib.abc.Loader):
-    def __init__(self, module):
-        self.module = module
-        self.spec = getattr(module, "__spec__", None)
-
-    def create_module(self, spec):
-        return self.module
-
-    def exec_module(self, module):
-        # importlib overwrote __spec__ (and maybe __loader__): give warpforge's back.
-        module.__spec__ = self.spec
-        if self.spec is not None:
-            module.__loader__ = self.spec.loader
-
-
-class _StubLoader(importlib.abc.Loader):
-    def create_module(self, spec):
-        STUBBED.append(f"{spec.name} (module)")
-        return _stub_module(spec.name)
-
-    def exec_module(self, module):
-        pass
-
-
-class TritonAlias(importlib.abc.MetaPathFinder):
-    def find_spec(self, fullname, path=None, target=None):
-        if fullname != SRC and not fullname.startswith(SRC + "."):
-            return None
-        tail = fullname[len(SRC):]
-        if tail == "._internal_testing":
-            try:
-                importlib.import_module(DST + tail)
-            except ImportError:
-                local = TESTS_DIR / "_internal_testing.py"
-                if local.exists():
-                    _add_import_stubs(local)
-                    return importlib.util.spec_from_file_location(fullname, local)
-        try:
-            module = importlib.import_module(DST + tail)
-        except ImportError:
-            if not USE_STUBS:
-                return None
-            return importlib.util.spec_from_loader(fullname, _StubLoader(), is_package=True)
-        ALIASED.add(fullname)
-        return importlib.util.spec_from_loader(fullname, _Existing(module))
-
-
-def _wf_has_submodule(name):
-    """Whether triton module `name` has a real warpforge counterpart."""
-    try:
-        importlib.import_module(DST + name[len(SRC):])
-        return True
-    except ImportError:
-        return False
-
-
-def _add_import_stubs(path):
-    """Stub the names that `path` imports at module level from triton.X but
-    warpforge.X lacks, so that the file can be imported at all."""
-    if not USE_STUBS:
-        return
-    try:
-        tree = ast.parse(Path(path).read_text())
-    except (OSError, SyntaxError):
-        return
-    for node in tree.body:
-        if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
-            continue
-        if node.module != SRC and not node.module.startswith(SRC + "."):
-            continue
-        try:
-            module = importlib.import_module(node.module)
-        except ImportError:
-            continue
-        for alias in node.names:
-            if alias.name == "*" or hasattr(module, alias.name):
-                continue
-            if _wf_has_submodule(f"{node.module}.{alias.name}"):
-                continue
-            setattr(module, alias.name, _stub(f"{node.module}.{alias.name}"))
-            STUBBED.append(f"{node.module}.{alias.name}")
-
-
-sys.meta_path.insert(0, TritonAlias())
+triton_alias.install(SRC, DST, use_stubs=USE_STUBS, internal_testing_dir=TESTS_DIR)
+STUBBED, ALIASED = triton_alias.STUBBED, triton_alias.ALIASED
 
 
 def pytest_addoption(parser):
@@ -239,71 +111,10 @@ def fresh_knobs():
 fresh_knobs_except_libraries = fresh_knobs
 
 
-def _module_level_nodes(tree):
-    """The nodes evaluated when a module is imported: module-level statements,
-    plus decorators, defaults and base classes of its functions and classes."""
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            parts = list(stmt.decorator_list)
-            if isinstance(stmt, ast.ClassDef):
-                parts += stmt.bases
-            else:
-                parts += stmt.args.defaults + [d for d in stmt.args.kw_defaults if d]
-            for part in parts:
-                yield from ast.walk(part)
-        else:
-            yield from ast.walk(stmt)
-
-
-def _add_attribute_stubs(path):
-    """Stub missing attributes of triton modules (tl.float8e4b15 in a
-    parametrize list) that `path` reads while it is imported."""
-    if not USE_STUBS:
-        return
-    try:
-        tree = ast.parse(Path(path).read_text())
-    except (OSError, SyntaxError):
-        return
-    names = {}
-    for node in tree.body:
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.name == SRC or a.name.startswith(SRC + "."):
-                    names[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
-    for node in _module_level_nodes(tree):
-        if not isinstance(node, ast.Attribute):
-            continue
-        chain, cur = [node.attr], node.value
-        while isinstance(cur, ast.Attribute):
-            chain.insert(0, cur.attr)
-            cur = cur.value
-        if not isinstance(cur, ast.Name) or cur.id not in names:
-            continue
-        modname = names[cur.id]
-        for i, attr in enumerate(chain):
-            try:
-                module = importlib.import_module(modname)
-            except ImportError:
-                break
-            if hasattr(module, attr):
-                modname = f"{modname}.{attr}"
-                if not isinstance(getattr(module, attr), types.ModuleType):
-                    break
-                continue
-            if _wf_has_submodule(f"{modname}.{attr}"):
-                modname = f"{modname}.{attr}"
-                continue
-            setattr(module, attr, _stub(f"{modname}.{attr}"))
-            STUBBED.append(f"{modname}.{attr}")
-            break
-
-
 def _configure_stubs():
     # Test files import each other (test_standard imports test_core): stub for all.
-    for path in sorted(TESTS_DIR.glob("*.py")):
-        if path.name != "_internal_testing.py":
-            _add_import_stubs(path)
-            _add_attribute_stubs(path)
+    triton_alias.stub_names_used_by(
+        path for path in sorted(TESTS_DIR.glob("*.py")) if path.name != "_internal_testing.py")
 
 
 _configure_stubs()
@@ -431,7 +242,7 @@ def run_file(test_file: Path, args, workdir: Path) -> dict:
         "WF_CONFORMANCE_STUBS": "0" if args.no_stubs else "1",
         "WARPFORGE_CACHE_DIR": str(workdir / "cache"),
     })
-    paths = [str(workdir), str(REPO / "python")]
+    paths = [str(workdir), str(REPO / "scripts"), str(REPO / "python")]
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
