@@ -530,6 +530,32 @@ def test_isinstance(backend):
 
 
 @triton.jit
+def identity_and_introspection_kernel(x_ptr, out_ptr, maybe):
+    # `is` / `is not` are identity, decided at compile time even for
+    # tensors (Triton's test_short_circuiting); hasattr, getattr, type and
+    # callable introspect the compile-time objects.
+    if (x_ptr is not None) and hasattr(x_ptr, "dtype") and \
+            (getattr(x_ptr, "dtype").element_ty == tl.float32):
+        tl.store(out_ptr, tl.load(x_ptr) + 1.0)
+    if maybe is None:
+        tl.store(out_ptr + 1, 7.0)
+    if maybe is not None:
+        tl.store(out_ptr + 2, 9.0)
+
+
+@pytest.mark.parametrize("maybe", [None, 3], ids=["None", "int"])
+def test_identity_and_introspection_in_kernels(backend, maybe):
+    x = np.array([2.5], np.float32)
+    out = np.zeros(3, np.float32)
+    launch(identity_and_introspection_kernel, backend, x, out, maybe)
+    expected = [3.5, 7.0, 0.0] if maybe is None else [3.5, 0.0, 9.0]
+    np.testing.assert_array_equal(out, expected)
+    if backend == "interp":
+        assert identity_and_introspection_kernel.warmup(x, out, maybe,
+                                                        grid=(1,)).asm["cubin"]
+
+
+@triton.jit
 def isinstance_constexpr(out_ptr, n, BLOCK: tl.constexpr):
     tl.static_assert(isinstance(BLOCK, tl.constexpr))
     tl.static_assert(isinstance(BLOCK, int))

@@ -417,6 +417,10 @@ class CodeGenerator(ast.NodeVisitor):
             py, sem = _CMPOPS[type(op)]
             if not is_tensor(left) and not is_tensor(right):
                 r = constexpr(py(unwrap(left), unwrap(right)))
+            elif isinstance(op, (ast.Is, ast.IsNot)):
+                # Identity, as in Triton: decided at compile time (a tensor
+                # `is not None`), never per element.
+                r = constexpr(py(unwrap(left), unwrap(right)))
             elif sem is None:
                 raise self.error(node, f"'{type(op).__name__}' cannot compare tensors")
             else:
@@ -515,6 +519,11 @@ class CodeGenerator(ast.NodeVisitor):
             raise CompilationError("range() can only be used in a for loop")
         if fn is isinstance:
             return constexpr(_kernel_isinstance(*args))
+        if fn in (hasattr, getattr, type, callable):
+            # Introspection of the compile-time objects tensors are (Triton
+            # calls any builtin so): decided now, no code emitted.
+            return _value(fn(*[unwrap(a) for a in args],
+                             **{k: unwrap(v) for k, v in kwargs.items()}))
         if fn in (min, max) and any(is_tensor(a) for a in args):
             # Python's min/max on run-time values, as Triton maps them.
             combine = semantic.minimum if fn is min else semantic.maximum
