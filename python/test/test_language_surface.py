@@ -556,6 +556,25 @@ def test_identity_and_introspection_in_kernels(backend, maybe):
 
 
 @triton.jit
+def one_element_condition_kernel(x_ptr):
+    condition = tl.load(x_ptr + tl.arange(0, 1)) > 42
+    if condition:
+        tl.store(x_ptr, 42)
+
+
+def test_if_on_a_one_element_tensor(backend):
+    """A one-element tensor as an `if` condition is its element, with
+    Triton's warning at its line (test_unsplat); larger ones stay an
+    error."""
+    below, above = np.array([41], np.int32), np.array([43], np.int32)
+    with pytest.warns(UserWarning, match="If conditional called with multidimensional "
+                                         "Tensor of shape \\[1\\]"):
+        launch(one_element_condition_kernel, backend, below)
+    launch(one_element_condition_kernel, backend, above)
+    assert (below[0], above[0]) == (41, 42)
+
+
+@triton.jit
 def isinstance_constexpr(out_ptr, n, BLOCK: tl.constexpr):
     tl.static_assert(isinstance(BLOCK, tl.constexpr))
     tl.static_assert(isinstance(BLOCK, int))

@@ -668,6 +668,15 @@ class CodeGenerator(ast.NodeVisitor):
         semantic.device_assert(cond, msg or f"assertion `{ast.unparse(node.test)}` failed")
 
     def _scalar_condition(self, cond: tensor, node) -> tensor:
+        if cond.type.is_block() and cond.numel == 1:
+            # A one-element tensor is its element, as in Triton (which
+            # warns the same way).
+            line, _ = self._abs_pos(node)
+            warnings.warn_explicit(
+                f"If conditional called with multidimensional Tensor of shape "
+                f"{list(cond.type.shape)}: its one element is the condition",
+                UserWarning, self.fn.filename, line)
+            cond = tl.item(cond)
         if cond.type.is_block():
             raise self.error(node, "the condition of `if` must be a scalar; for tensors use "
                                    "tl.where")

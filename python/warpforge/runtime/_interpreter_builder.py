@@ -561,6 +561,9 @@ class InterpreterBuilder:
         # (_in_assert_statement looks at the caller's caller's caller: call
         # it from here only.)
         data = np.asarray(t.handle.data)
+        if t.type.is_block() and data.size == 1 and not _in_assert_statement():
+            # A one-element tensor is its element (the compiler warns).
+            return bool(data.reshape(()))
         if t.type.is_block() or data.size != 1:
             if not _in_assert_statement():
                 raise SemanticError(f"a tensor of shape {list(t.shape)} has no single truth "
@@ -587,6 +590,9 @@ class InterpreterBuilder:
 
     def to_int(self, t) -> int:
         data = np.asarray(t.handle.data)
+        if t.type.is_block() and data.size == 1 and not _in_assert_statement():
+            # A one-element tensor is its element (the compiler warns).
+            return bool(data.reshape(()))
         if t.type.is_block() or data.size != 1:
             raise SemanticError(f"a tensor of shape {list(t.shape)} cannot be used as "
                                 "an integer")
