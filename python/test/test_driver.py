@@ -70,6 +70,39 @@ def test_launch_without_a_driver_is_a_clear_error():
     assert "WARPFORGE_INTERPRET=1 runs kernels on the CPU" in message
 
 
+def test_driver_active_answers_for_the_interpreter_without_a_gpu():
+    # Triton's tutorials start with driver.active.get_active_torch_device()
+    # and read the target and the device's properties: in the interpreter
+    # without a GPU those are the CPU and a nominal H100 (sm_90).
+    result = run_python("""
+        import json
+        import torch
+        from warpforge.errors import DriverUnavailable
+        from warpforge.runtime import driver
+        a = driver.active
+        props = a.utils.get_device_properties(None)
+        print(json.dumps([str(a.get_active_torch_device()), list(a.get_current_target()),
+                          a.get_current_device(), a.get_current_stream(),
+                          props["multiprocessor_count"], props["max_shared_mem"],
+                          props["max_num_regs"], props["warpSize"], a.get_device_capability()]))
+    """, WARPFORGE_LIBCUDA=MISSING_LIBCUDA, WARPFORGE_INTERPRET="1")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == ["cpu", ["cuda", 90, 32], 0, 0, 132, 232448, 65536, 32,
+                                         [9, 0]]
+    # Without the interpreter the same calls need the driver, as before.
+    result = run_python("""
+        from warpforge.errors import DriverUnavailable
+        from warpforge.runtime import driver
+        for call in (driver.active.get_active_torch_device, driver.active.get_current_target):
+            try:
+                call()
+            except DriverUnavailable:
+                print("unavailable")
+    """, WARPFORGE_LIBCUDA=MISSING_LIBCUDA, WARPFORGE_INTERPRET="0")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["unavailable", "unavailable"]
+
+
 def test_a_library_that_is_not_the_driver_is_a_clear_error():
     result = run_python("""
         from warpforge import _C

@@ -188,8 +188,42 @@ class _Utils:
         block), multiprocessor_count, warpSize, sm_clock_rate and
         mem_clock_rate (kHz), mem_bus_width (bits); plus warpforge's others
         (see `get_device_properties`)."""
+        if _interpreter_only():
+            return dict(INTERPRETER_PROPERTIES)
         _require_driver()
         return get_device_properties(device)
+
+
+# -- The interpreter without a GPU -----------------------------------------------
+#
+# With WARPFORGE_INTERPRET=1 on a machine without a CUDA device, kernels run
+# on the CPU on CPU tensors, and `driver.active` answers for the device that
+# the interpreter stands in for, so that Triton programs (the tutorials) run
+# unchanged: the torch device is "cpu", the device 0, the stream 0, the target
+# ("cuda", 90, 32), and the properties a nominal H100 SXM's (132 SMs, 227 KiB
+# of opt-in shared memory, 64K registers). With a GPU, the GPU answers, as
+# without the interpreter.
+
+INTERPRETER_PROPERTIES: Dict[str, Any] = {
+    "name": "warpforge interpreter (nominal H100 SXM)", "cc": 90, "capability": (9, 0),
+    "multiprocessor_count": 132, "max_shared_mem": 232448, "max_shared_mem_default": 49152,
+    "max_shared_mem_per_multiprocessor": 233472, "max_num_regs": 65536,
+    "max_regs_per_multiprocessor": 65536, "max_threads_per_block": 1024,
+    "max_threads_per_multiprocessor": 2048, "max_grid": (2147483647, 65535, 65535),
+    "warpSize": 32, "l2_cache_size": 52428800, "sm_clock_rate": 1980000,
+    "mem_clock_rate": 2619000, "mem_bus_width": 5120, "total_memory": 85520809984,
+}
+
+
+def _interpreter_only() -> bool:
+    """WARPFORGE_INTERPRET is on and there is no CUDA device to answer."""
+    from .jit import _interpret_env
+    if not _interpret_env():
+        return False
+    try:
+        return device_count() == 0
+    except Exception:  # noqa: BLE001 - no driver library: no device either
+        return True
 
 
 class ActiveDriver:
@@ -198,19 +232,27 @@ class ActiveDriver:
     against Triton's host API (its tutorials among them).
 
     The current device and stream are those kernels launch on: torch's once
-    torch has initialized CUDA, else device 0 and the default stream (0)."""
+    torch has initialized CUDA, else device 0 and the default stream (0).
+    With WARPFORGE_INTERPRET=1 and no CUDA device, it answers for the
+    interpreter: see INTERPRETER_PROPERTIES."""
 
     backend = "cuda"
     utils = _Utils()
 
     def get_current_device(self) -> int:
-        """The index of the current CUDA device."""
+        """The index of the current CUDA device (0 in the interpreter
+        without a GPU)."""
+        if _interpreter_only():
+            return 0
         _require_driver()
         return _device()
 
     def get_current_stream(self, device: Optional[int] = None) -> int:
         """The CUstream handle (int) of the current stream on `device`
-        (default: the current device): torch's current stream."""
+        (default: the current device): torch's current stream (0 in the
+        interpreter without a GPU)."""
+        if _interpreter_only():
+            return 0
         _require_driver()
         return _stream(_device() if device is None else int(device))
 
@@ -220,12 +262,16 @@ class ActiveDriver:
 
     def get_current_target(self) -> GPUTarget:
         """The current device's target: `.backend` "cuda", `.arch` (90 for
-        sm_90) and `.warp_size`."""
+        sm_90) and `.warp_size`; ("cuda", 90, 32) in the interpreter
+        without a GPU."""
         properties = self.utils.get_device_properties(None)
         return GPUTarget("cuda", properties["cc"], properties["warpSize"])
 
     def get_active_torch_device(self):
-        """`torch.device("cuda", current device)` (needs torch)."""
+        """`torch.device("cuda", current device)` (needs torch); in the
+        interpreter without a GPU, `torch.device("cpu")`, where its tensors live."""
+        if _interpreter_only():
+            return _import_torch("get_active_torch_device").device("cpu")
         _require_driver()
         return _import_torch("get_active_torch_device").device("cuda", _device())
 
