@@ -71,6 +71,27 @@ def test_grid_swept_in_order_with_the_right_kwargs():
         {"M": 64, "N": 128, "provider": "b", **fixed}]
 
 
+def test_quick_mode_runs_the_first_x_value_only(monkeypatch):
+    # WARPFORGE_BENCHMARK_QUICK=1: each Benchmark's first x value, every line.
+    calls = []
+
+    @perf_report([_bench(x_vals=[128, 256, 512]), _bench(x_vals=[(1, 2), (3, 4)],
+                                                         x_names=["M", "N"], plot_name="mn")])
+    def bench(provider, **xs):
+        calls.append((tuple(sorted(xs.items())), provider))
+        return 1.0
+
+    monkeypatch.setenv("WARPFORGE_BENCHMARK_QUICK", "1")
+    first, second = bench.run(return_df=True)
+    assert calls == [((("N", 128),), "wf"), ((("N", 128),), "torch"),
+                     ((("M", 1), ("N", 2)), "wf"), ((("M", 1), ("N", 2)), "torch")]
+    assert len(first) == 1 and len(second) == 1
+    monkeypatch.setenv("WARPFORGE_BENCHMARK_QUICK", "0")
+    calls.clear()
+    bench.run()
+    assert len(calls) == 10
+
+
 def test_line_arg_values_reach_the_function_and_name_the_columns():
     @perf_report(_bench(line_vals=[1, 2, 3], line_names=["one", "two", "three"],
                         line_arg="stages"))

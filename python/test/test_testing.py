@@ -82,15 +82,56 @@ def test_testing_imports_without_torch():
     assert run.returncode == 0, run.stderr
 
 
-def test_do_bench_without_cuda_says_why():
+def test_do_bench_without_cuda_says_why(monkeypatch):
     try:
         import torch
         if torch.cuda.is_available():
             pytest.skip("a CUDA device is present")
     except ImportError:
         pass
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
     with pytest.raises(RuntimeError, match=r"warpforge.testing.do_bench .*(PyTorch|CUDA)"):
         testing.do_bench(lambda: None)
+
+
+def _no_cuda():
+    try:
+        import torch
+        if torch.cuda.is_available():
+            pytest.skip("a CUDA device is present")
+    except ImportError:
+        pass
+
+
+def test_do_bench_in_the_interpreter_without_cuda_times_on_the_host(monkeypatch):
+    # Programs written for the GPU (Triton's tutorials) call do_bench and
+    # do_bench_cudagraph; in the interpreter without a GPU those time on the host.
+    _no_cuda()
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    monkeypatch.delenv("WARPFORGE_BENCHMARK_QUICK", raising=False)
+    calls = []
+    ms = testing.do_bench(lambda: (calls.append(1), time.sleep(0.002)), warmup=1, rep=10,
+                          quantiles=[0.5, 0.2, 0.8])
+    assert len(ms) == 3 and all(1.5 < m < 50 for m in ms)
+    assert len(calls) >= 3
+    assert 1.5 < testing.do_bench_cudagraph(lambda: time.sleep(0.002), rep=5) < 50
+
+
+def test_quick_mode_times_one_call(monkeypatch):
+    _no_cuda()
+    monkeypatch.setenv("WARPFORGE_BENCHMARK_QUICK", "1")
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    assert testing.quick_mode()
+    for bench in (testing.do_bench_cpu, testing.do_bench):
+        calls = []
+        ms = bench(lambda: (calls.append(1), time.sleep(0.001)), warmup=1000, rep=1000,
+                   quantiles=[0.5, 0.2, 0.8])
+        assert len(calls) == 2  # one untimed, one timed: not a second of repetitions
+        assert len(ms) == 3 and ms[0] == ms[1] == ms[2] > 0.5
+    assert testing.do_bench_cpu(lambda: None, return_mode="all") != []
+    assert len(testing.do_bench_cpu(lambda: None, return_mode="all")) == 1
+    monkeypatch.setenv("WARPFORGE_BENCHMARK_QUICK", "0")
+    assert not testing.quick_mode()
 
 
 # ---------------------------------------------------------------------------

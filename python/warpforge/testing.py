@@ -9,6 +9,18 @@ over a grid of arguments and report the results as a table, a CSV file and a
 line plot. Importing this module needs neither PyTorch nor a GPU: torch is
 imported when a GPU benchmark runs; pandas (for the tables) and matplotlib
 (for the plots) are optional and imported when a report is made.
+
+In the interpreter (WARPFORGE_INTERPRET=1) on a machine without a CUDA
+device, `do_bench` and `do_bench_cudagraph` time on the host clock, as
+`do_bench_cpu`, so that programs written for the GPU run unchanged.
+
+Quick mode, `WARPFORGE_BENCHMARK_QUICK=1` (read at each call), is for
+checking that benchmarks run at all (Triton's tutorials in the interpreter,
+where a full sweep takes hours): `perf_report` runs only the first x value
+of each Benchmark, and every `do_bench*` calls the function once untimed
+and times one more call (one iteration for `do_bench_interleaved`), with no
+warm-up, L2 flush or repetition budget. The numbers are then not
+measurements.
 """
 
 from __future__ import annotations
@@ -67,6 +79,31 @@ def summarize(times: Sequence[float], quantiles: Optional[Sequence[float]] = Non
             "median": statistics.median_low}[return_mode](times)
 
 
+def quick_mode() -> bool:
+    """Whether WARPFORGE_BENCHMARK_QUICK is set (and not "" or "0")."""
+    return os.environ.get("WARPFORGE_BENCHMARK_QUICK", "0") not in ("", "0")
+
+
+def _host_timed_in_interpreter() -> bool:
+    """The interpreter is on and torch sees no CUDA device (or there is no
+    torch): GPU timers fall back to the host clock."""
+    if os.environ.get("WARPFORGE_INTERPRET", "0") in ("", "0"):
+        return False
+    try:
+        import torch
+    except ImportError:
+        return True
+    return not torch.cuda.is_available()
+
+
+def _quick_cpu(fn, quantiles, return_mode: str) -> Result:
+    """Quick mode on the host clock: one untimed call, one timed."""
+    fn()
+    t0 = time.perf_counter()
+    fn()
+    return summarize([(time.perf_counter() - t0) * 1e3], quantiles, return_mode)
+
+
 def _cuda_torch(what: str):
     """torch, when it can run on a CUDA device; a clear error otherwise."""
     try:
@@ -102,11 +139,25 @@ def do_bench(fn: Callable[[], object], warmup: float = 25, rep: float = 100,
     zeroing a 256 MB buffer so that every run starts with a cold L2. The
     estimate counts the flush, so the measurement takes about `rep` ms.
     `grad_to_none` tensors have `.grad` cleared before each run. Returns the
-    `quantiles` of the runs when given, else the `return_mode` statistic."""
+    `quantiles` of the runs when given, else the `return_mode` statistic.
+    In the interpreter without a CUDA device it times on the host clock
+    (`do_bench_cpu`); in quick mode (WARPFORGE_BENCHMARK_QUICK=1) it times
+    one call after one untimed call."""
     _check(quantiles, return_mode)
+    if _host_timed_in_interpreter():
+        return do_bench_cpu(fn, warmup, rep, quantiles, return_mode)
     torch = _cuda_torch("do_bench")
     fn()
     torch.cuda.synchronize()
+    if quick_mode():
+        _clear_grads(grad_to_none)
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        return summarize([start.elapsed_time(end)], quantiles, return_mode)
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
 
     start = torch.cuda.Event(enable_timing=True)
@@ -148,7 +199,8 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     first; untimed iterations fill `warmup` ms, then timed ones until each
     function's launches fill about `rep` ms. Returns, for each name, the
     milliseconds of its timed launches in iteration order: index j of any
-    two lists comes from the same iteration."""
+    two lists comes from the same iteration. In quick mode
+    (WARPFORGE_BENCHMARK_QUICK=1), one timed iteration after the first."""
     if not fns:
         raise ValueError("do_bench_interleaved needs at least one function")
     torch = _cuda_torch("do_bench_interleaved")
@@ -156,6 +208,16 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     for name in names:
         fns[name]()
     torch.cuda.synchronize()
+    if quick_mode():
+        out = {}
+        for name in names:
+            start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
+            start.record()
+            fns[name]()
+            end.record()
+            torch.cuda.synchronize()
+            out[name] = [start.elapsed_time(end)]
+        return out
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
 
     turns = itertools.count()  # one rotation across estimate, warm-up and timing
@@ -196,8 +258,13 @@ def do_bench_cudagraph(fn: Callable[[], object], rep: float = 20, grad_to_none=N
                        return_mode: str = "mean") -> Result:
     """Like do_bench, but replays `fn` from a CUDA graph, which removes the
     host's launch cost from the measurement (no L2 flush). `fn` must launch
-    its work on PyTorch's current stream, which is being captured."""
+    its work on PyTorch's current stream, which is being captured. In the
+    interpreter without a CUDA device it times on the host clock; quick mode
+    times one replay of a one-call graph."""
     _check(quantiles, return_mode)
+    if _host_timed_in_interpreter():
+        _clear_grads(grad_to_none)
+        return do_bench_cpu(fn, rep=rep, quantiles=quantiles, return_mode=return_mode)
     torch = _cuda_torch("do_bench_cudagraph")
     with torch.cuda.stream(torch.cuda.Stream()):
         fn()  # outside the capture: compiles, allocates
@@ -212,7 +279,7 @@ def do_bench_cudagraph(fn: Callable[[], object], rep: float = 20, grad_to_none=N
         graph.replay()
         end.record()
         torch.cuda.synchronize()
-        n_repeat = _runs(rep, start.elapsed_time(end))
+        n_repeat = 1 if quick_mode() else _runs(rep, start.elapsed_time(end))
 
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
@@ -221,7 +288,7 @@ def do_bench_cudagraph(fn: Callable[[], object], rep: float = 20, grad_to_none=N
                 fn()
         torch.cuda.synchronize()
         times = []
-        for _ in range(10):
+        for _ in range(1 if quick_mode() else 10):
             start = torch.cuda.Event(enable_timing=True)
             end = torch.cuda.Event(enable_timing=True)
             start.record()
@@ -237,8 +304,11 @@ def do_bench_cpu(fn: Callable[[], object], warmup: float = 25, rep: float = 100,
                  return_mode: str = "median") -> Result:
     """The time of one call of `fn` in milliseconds on the host clock: the
     autotuner's benchmark for interpreted kernels. One call estimates the
-    cost; then enough calls to fill `warmup` ms, then `rep` ms, each timed."""
+    cost; then enough calls to fill `warmup` ms, then `rep` ms, each timed.
+    Quick mode (WARPFORGE_BENCHMARK_QUICK=1): one untimed call, one timed."""
     _check(quantiles, return_mode)
+    if quick_mode():
+        return _quick_cpu(fn, quantiles, return_mode)
     t0 = time.perf_counter()
     fn()
     estimate_ms = (time.perf_counter() - t0) * 1e3
@@ -431,7 +501,7 @@ class Mark:
         """The x values of every row, and every line's (mid, min, max) per row."""
         x_names = list(bench.x_names)
         xs, values = [], []
-        for x in bench.x_vals:
+        for x in bench.x_vals[:1] if quick_mode() else bench.x_vals:
             x = list(x) if isinstance(x, (list, tuple)) else [x] * len(x_names)
             if len(x) != len(x_names):
                 raise ValueError(f"Benchmark {bench.plot_name!r}: the x value {x!r} has "
@@ -505,7 +575,9 @@ class Mark:
         `show_plots` shows them. The plots need matplotlib: without it, one
         MatplotlibMissing warning, and the tables and CSV files as usual.
         `diff_col=True` adds a "Diff" column to a table of two columns. Other
-        keyword arguments go to the function. Returns the table (a list of
+        keyword arguments go to the function. In quick mode
+        (WARPFORGE_BENCHMARK_QUICK=1) each Benchmark runs its first x value
+        only. Returns the table (a list of
         them for a list of Benchmarks) when `return_df`, else None."""
         single = isinstance(self.benchmarks, Benchmark)
         benchmarks = [self.benchmarks] if single else list(self.benchmarks)
