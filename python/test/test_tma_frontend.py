@@ -401,12 +401,13 @@ def test_tutorial_source_is_shared_with_triton():
 def ws_warmup(kernel, n_buffers, groups=2, block_n=256, warp_specialize=False,
               base=lambda: aligned((1024, 1024), np.float16), fp8=False, **options):
     """`kernel` (tutorial 09's) compiled for 1024^3 with num_warps=4 and
-    seed 000's knobs; `options`: more launch options (ping_pong)."""
+    seed 000's knobs; `options`: more launch options (ping_pong), and
+    subtile=True for the persistent kernel's EPILOGUE_SUBTILE."""
     descs = [TensorDescriptor.from_tensor(base(), [1, 1]) for _ in range(3)]
     meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": block_n, "BLOCK_SIZE_K": 128 if fp8 else 64,
             "GROUP_SIZE_M": 8, "FP8_OUTPUT": fp8, "WARP_SPECIALIZE": warp_specialize}
     if kernel is tut.matmul_kernel_tma_persistent:
-        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=132)
+        meta.update(EPILOGUE_SUBTILE=options.pop("subtile", False), NUM_SMS=132)
     tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
                                         "c_desc": descs[2], **meta})
     return kernel.fn.warmup(*descs, 1024, 1024, 1024, grid=(1,), num_warps=4, num_stages=3,
@@ -565,3 +566,22 @@ def test_ping_pong_without_a_persistent_loop_runs_one_group(monkeypatch):
     assert "named_barrier" not in k.asm["tilegpu"]
     assert (k.metadata["num_warps"], k.metadata["partition_warps"],
             k.metadata["num_threads"]) == (4, 4, 256)
+
+
+def test_ping_pong_without_room_for_two_epilogues_runs_cooperative(monkeypatch):
+    """The subtiled epilogue's buffers and exchanges, once per ping-pong
+    group, do not fit beside the ring (268 KB): ping-pong declines with a
+    warning at the kernel and the two groups split each tile instead
+    (cooperative: 8 consumer warps), rather than dropping warp
+    specialization."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with pytest.warns(warpforge.WarpSpecializationWarning,
+                      match=r"matmul_kernel_tma_persistent: ping-pong declined: two groups' "
+                            r"epilogues .* need more shared memory than the GPU has .*; the two "
+                            r"consumer groups split each tile instead") as record:
+        k = ws_warmup(tut.matmul_kernel_tma_persistent, 2, block_n=128, ping_pong=True,
+                      subtile=True)
+    assert len(record) == 1
+    assert (k.metadata["num_warps"], k.metadata["partition_warps"]) == (8, 4)
+    assert "named_barrier" not in k.asm["tilegpu"]
+    assert "tilegpu.warp_specialize" in k.asm["tilegpu"]

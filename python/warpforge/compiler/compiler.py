@@ -589,6 +589,17 @@ _STAGE_FILES = {"llir": "ll", "ptx": "ptx", "cubin": "cubin"}
 def _compile_unspecialized(fn, signature, constants, divisibility, options, gpu, capability,
                            error: Exception) -> CompiledKernel:
     from .options import WarpSpecializationWarning
+    if options.ping_pong:
+        # Each ping-pong group keeps its own epilogue buffers and scratch;
+        # the cooperative groups share one set, so try them first.
+        warnings.warn_explicit(
+            f"{fn.__name__}: ping-pong declined: two groups' epilogues with "
+            f"num_buffers_warp_spec={options.num_buffers_warp_spec} need more shared memory "
+            f"than the GPU has ({error}); the two consumer groups split each tile instead",
+            WarpSpecializationWarning, fn.filename, fn.first_line)
+        cooperative = dataclasses.replace(options, ping_pong=False)
+        return compile_kernel(fn, signature, constants, divisibility, cooperative, gpu,
+                              capability)
     warnings.warn_explicit(
         f"{fn.__name__}: warp specialization declined: num_consumer_groups="
         f"{options.num_consumer_groups} with num_buffers_warp_spec="
