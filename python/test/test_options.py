@@ -493,3 +493,27 @@ def test_one_channel_takes_a_tma_block_and_a_cp_async_operand(monkeypatch):
     assert producer.count("tilegpu.channel_async_copy") == 1
     counts = set(re.findall(r"mbarrier.init.shared.b64 \[%r\d+\], (\d+)", k.asm["ptx"]))
     assert counts == {"129", "256"}
+
+
+def test_ping_pong_groups_make_their_own_output_maps(monkeypatch):
+    """Tutorial 09's descriptor-persistent kernel makes C's tensor map on
+    the device before its tile loop, in the consumers' code: with
+    ping-pong each group makes its own, in a global-scratch slot of its
+    own (4 x 128 bytes per program: A and B for the producer, C for each
+    group), so the two never write one map; no warning."""
+    import tutorial09_kernels as tut
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = tut.matmul_kernel_descriptor_persistent.fn.warmup(
+            F16, F16, F16, 999, 528, 384, BLOCK_SIZE_M=128, BLOCK_SIZE_N=128,
+            BLOCK_SIZE_K=64, GROUP_SIZE_M=8, EPILOGUE_SUBTILE=False, NUM_SMS=3,
+            WARP_SPECIALIZE=False, FLATTEN=True, num_stages=3, grid=(3,), num_warps=4,
+            num_consumer_groups=2, num_buffers_warp_spec=3, ping_pong=True)
+    assert (k.metadata["num_warps"], k.metadata["partition_warps"]) == (4, 8)
+    text = k.asm["tilegpu"]
+    default, rest = text.split("partition0(")
+    producer, second = rest.split("partition1(")
+    assert [part.count("tile.make_tensor_descriptor") for part in (default, producer, second)] \
+        == [1, 2, 1]
+    assert k.metadata["global_scratch_size"] == 4 * 128
