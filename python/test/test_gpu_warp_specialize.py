@@ -665,14 +665,15 @@ from test_gpu_tma import with_allocator  # noqa: E402
 @pytest.mark.parametrize("shape", [(999, 528, 368), (77, 304, 144)],
                          ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("dtype_name", list(DTYPES))
-@pytest.mark.parametrize("ws", WS_CONFIGS, ids=ws_id)
+@pytest.mark.parametrize("ws", WS_CONFIGS + PING_PONG_CONFIGS[1:2], ids=ws_id)
 def test_tutorial_descriptor_persistent_warp_specialized(ws, dtype_name, shape, monkeypatch):
     """Tutorial 09's matmul_kernel_descriptor_persistent: descriptors made
     on the device (tl.make_tensor_descriptor) before the tile loop.  The
     producer makes the operands' maps itself (its thread 0 writes them and
-    issues every copy), the consumers make the output's; contiguous
-    operands (the kernel's strides are [K, 1] and [N, 1]), so C is all NaN
-    before the launch; 3 programs walking several tiles."""
+    issues every copy), the consumers make the output's (with ping-pong,
+    each group its own); contiguous operands (the kernel's strides are
+    [K, 1] and [N, 1]), so C is all NaN before the launch; 3 programs
+    walking several tiles."""
     m, n, k = shape
     dtype = DTYPES[dtype_name]
     gen = generator("ws-device-desc", ws, dtype_name, shape)
@@ -684,7 +685,8 @@ def test_tutorial_descriptor_persistent_warp_specialized(ws, dtype_name, shape, 
     config = warpforge.Config(dict(base.kwargs, EPILOGUE_SUBTILE=False),
                               num_warps=base.num_warps, num_stages=base.num_stages,
                               num_consumer_groups=base.num_consumer_groups,
-                              num_buffers_warp_spec=base.num_buffers_warp_spec)
+                              num_buffers_warp_spec=base.num_buffers_warp_spec,
+                              ping_pong=base.ping_pong)
     tuner = tut.matmul_kernel_descriptor_persistent
     monkeypatch.setattr(tuner, "configs", [config])
     grid = lambda META: (min(FEW_PROGRAMS, warpforge.cdiv(m, META["BLOCK_SIZE_M"])  # noqa: E731
