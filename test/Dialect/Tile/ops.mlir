@@ -415,6 +415,14 @@ tile.func public @dot_f16_f16_acc(%a: tensor<128x64xf16>, %b: tensor<64x128xf16>
   tile.return
 }
 
+// CHECK-LABEL: tile.func public @dot_f64_small(
+// CHECK-SAME: %[[A:.*]]: tensor<8x4xf64>, %[[B:.*]]: tensor<4x2xf64>, %[[C:.*]]: tensor<8x2xf64>)
+tile.func public @dot_f64_small(%a: tensor<8x4xf64>, %b: tensor<4x2xf64>, %c: tensor<8x2xf64>) {
+  // CHECK-NEXT: tile.dot %[[A]], %[[B]], %[[C]] : tensor<8x4xf64> * tensor<4x2xf64> -> tensor<8x2xf64>
+  %0 = tile.dot %a, %b, %c : tensor<8x4xf64> * tensor<4x2xf64> -> tensor<8x2xf64>
+  tile.return
+}
+
 // CHECK-LABEL: tile.func public @dot_f32_input_precision(
 // CHECK-SAME: %[[A:.*]]: tensor<64x32xf32>, %[[B:.*]]: tensor<32x64xf32>, %[[C:.*]]: tensor<64x64xf32>)
 tile.func public @dot_f32_input_precision(%a: tensor<64x32xf32>, %b: tensor<32x64xf32>, %c: tensor<64x64xf32>) {

@@ -522,7 +522,12 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
     | bf16                    | f32           |
     | f8E4M3FN, f8E5M2 (mixed)| f32 or f16    |
     | f32                     | f32           |
+    | f64                     | f64           |
     | i8                      | i32           |
+
+    Any M, N and K: on Hopper, what wgmma cannot take (f64, f32 at `ieee`
+    precision, small tiles, fewer than 4 warps, batched operands) is
+    computed on the CUDA cores (see tilegpu-accelerate-matmul).
 
     `inputPrecision` applies to f32 operands only: `tf32` rounds them to
     tf32 for the tensor cores, `tf32x3` recovers most of the precision with
