@@ -3,7 +3,8 @@
 // Dots wgmma cannot take stay tile.dot on the CUDA cores (FMA): the
 // operands go to the FMA layouts of the accumulator's blocked layout (its
 // arrangement, the whole K dimension in each thread), floats narrower than
-// the accumulator widened to it, and the accumulator converted in and out.
+// the accumulator widened to it, and the accumulator converted in and out;
+// the dot says why in its tilegpu.fma attribute.
 
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
@@ -15,7 +16,7 @@
 // CHECK-NEXT: %[[B:.*]] = tilegpu.convert_layout %arg1 : tensor<32x64xf16, #dot_op1> -> tensor<32x64xf16, #[[FB:blocked[0-9]*]]>
 // CHECK-NEXT: %[[BF:.*]] = arith.extf %[[B]] : tensor<32x64xf16, #[[FB]]> to tensor<32x64xf32, #[[FB]]>
 // CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %arg2 : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #blocked>
-// CHECK-NEXT: tile.dot %[[AF]], %[[BF]], %[[C]] : tensor<32x32xf32, #[[FA]]> * tensor<32x64xf32, #[[FB]]> -> tensor<32x64xf32, #blocked>
+// CHECK-NEXT: tile.dot %[[AF]], %[[BF]], %[[C]] {tilegpu.fma = "tl.dot with M = 32: wgmma gives each warpgroup (4 warps) 64 rows, so with num_warps = 4 M must be a multiple of 64 (use BLOCK_M >= 64)"} : tensor<32x32xf32, #[[FA]]> * tensor<32x64xf32, #[[FB]]> -> tensor<32x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @too_few_rows(%a: tensor<32x32xf16, #opA>, %b: tensor<32x64xf16, #opB>, %c: tensor<32x64xf32, #bl>) {
     %d = tile.dot %a, %b, %c : tensor<32x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<32x64xf32, #bl>
@@ -30,7 +31,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
 // Two warps: not a warpgroup.
 // CHECK-LABEL: tile.func public @partial_warpgroup(
-// CHECK: tile.dot {{.*}} : tensor<64x32xf32, #[[FA:blocked[0-9]*]]> * tensor<32x64xf32, #[[FB:blocked[0-9]*]]> -> tensor<64x64xf32, #blocked>
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "tl.dot on Hopper runs on whole warpgroups: num_warps must be a multiple of 4, got 2"} : tensor<64x32xf32, #[[FA:blocked[0-9]*]]> * tensor<32x64xf32, #[[FB:blocked[0-9]*]]> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 2 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @partial_warpgroup(%a: tensor<64x32xf16, #opA>, %b: tensor<32x64xf16, #opB>, %c: tensor<64x64xf32, #bl>) {
     %d = tile.dot %a, %b, %c : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #bl>
@@ -47,7 +48,7 @@ module attributes {"tilegpu.num-warps" = 2 : i32, "tilegpu.target" = "cuda:90"} 
 // the accumulator's f32 (exact).
 // CHECK-LABEL: tile.func public @fp8_k_step(
 // CHECK: tile.fp_to_fp %{{.*}} : tensor<64x16xf8E4M3FN, #[[FA:blocked[0-9]*]]> -> tensor<64x16xf32, #[[FA]]>
-// CHECK: tile.dot {{.*}} : tensor<64x16xf32, #[[FA]]> * tensor<16x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #blocked>
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "tl.dot with K = 16: wgmma multiplies f8E4M3FN in steps of K = 32, so K must be a multiple of 32"} : tensor<64x16xf32, #[[FA]]> * tensor<16x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @fp8_k_step(%a: tensor<64x16xf8E4M3FN, #opA>, %b: tensor<16x64xf8E4M3FN, #opB>, %c: tensor<64x64xf32, #bl>) {
     %d = tile.dot %a, %b, %c : tensor<64x16xf8E4M3FN, #opA> * tensor<16x64xf8E4M3FN, #opB> -> tensor<64x64xf32, #bl>
@@ -63,7 +64,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 // float32 at ieee precision: wgmma would round to tf32.
 // CHECK-LABEL: tile.func public @f32_ieee(
 // CHECK-NOT: arith.extf
-// CHECK: tile.dot {{.*}} : tensor<64x32xf32, #[[FA:blocked[0-9]*]]> * tensor<32x64xf32, #[[FB:blocked[0-9]*]]> -> tensor<64x64xf32, #blocked>
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "float32 operands with input_precision ieee or tf32x3: wgmma multiplies float32 as tf32"} : tensor<64x32xf32, #[[FA:blocked[0-9]*]]> * tensor<32x64xf32, #[[FB:blocked[0-9]*]]> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @f32_ieee(%a: tensor<64x32xf32, #opA>, %b: tensor<32x64xf32, #opB>, %c: tensor<64x64xf32, #bl>) {
     %d = tile.dot %a, %b, %c : tensor<64x32xf32, #opA> * tensor<32x64xf32, #opB> -> tensor<64x64xf32, #bl>
@@ -78,10 +79,27 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
 // Batched: wgmma multiplies 2-D tiles.
 // CHECK-LABEL: tile.func public @batched(
-// CHECK: tile.dot {{.*}} : tensor<2x64x32xf32, #{{blocked[0-9]*}}> * tensor<2x32x64xf32, #{{blocked[0-9]*}}> -> tensor<2x64x64xf32, #{{blocked[0-9]*}}>
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "batched (3-D) products: wgmma multiplies 2-D tiles"} : tensor<2x64x32xf32, #{{blocked[0-9]*}}> * tensor<2x32x64xf32, #{{blocked[0-9]*}}> -> tensor<2x64x64xf32, #{{blocked[0-9]*}}>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
   tile.func public @batched(%a: tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %b: tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %c: tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>) {
     %d = tile.dot %a, %b, %c : tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> * tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> -> tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>
+    tile.return
+  }
+}
+
+// -----
+
+// A target without wgmma (sm_80): every dot, even one wgmma would take on
+// Hopper.
+// CHECK-LABEL: tile.func public @sm80(
+// CHECK-NOT: tilegpu.warp_group_dot
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "the target has no wgmma"} : tensor<128x64xf32, #{{blocked[0-9]*}}> * tensor<64x128xf32, #{{blocked[0-9]*}}> -> tensor<128x128xf32, #blocked>
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:80"} {
+  tile.func public @sm80(%a: tensor<128x64xf16, #opA>, %b: tensor<64x128xf16, #opB>, %c: tensor<128x128xf32, #bl>) {
+    %d = tile.dot %a, %b, %c : tensor<128x64xf16, #opA> * tensor<64x128xf16, #opB> -> tensor<128x128xf32, #bl>
     tile.return
   }
 }

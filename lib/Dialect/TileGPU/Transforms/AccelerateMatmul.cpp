@@ -53,8 +53,8 @@ Attribute sourceLayout(Value operand) {
       .getEncoding();
 }
 
-/// Why wgmma cannot take a dot, written as a diagnostic would be; it
-/// converts to failure().
+/// Why wgmma cannot take a dot (the FMA dot's `tilegpu.fma` attribute),
+/// written as a diagnostic would be; it converts to failure().
 class Reason {
 public:
   explicit Reason(std::string &text) : os(text) {}
@@ -164,8 +164,10 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps,
   unsigned aContig = is16 ? fastest(dot.getA()) : 1;
   unsigned bContig = is16 ? fastest(dot.getB()) : 0;
   auto aLayout = planOperand(dot, "A", aType, aContig, aContig == 1, 64, why);
+  if (failed(aLayout))
+    return failure();
   auto bLayout = planOperand(dot, "B", bType, bContig, bContig == 0, instrN, why);
-  if (failed(aLayout) || failed(bLayout))
+  if (failed(bLayout))
     return failure();
   plan.aLayout = *aLayout;
   plan.bLayout = *bLayout;
@@ -285,7 +287,7 @@ Value castForFma(OpBuilder &b, Location loc, Value v, Type to) {
 /// layout (getFmaOperandLayout), where every thread holds the rows of A and
 /// columns of B its accumulator elements need, and multiplied element by
 /// element in the accumulator's type by the LLVM lowering.
-void rewriteFmaDot(tile::DotOp dot, unsigned numWarps) {
+void rewriteFmaDot(tile::DotOp dot, unsigned numWarps, StringRef why) {
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   auto dType = cast<RankedTensorType>(dot.getType());
@@ -312,6 +314,8 @@ void rewriteFmaDot(tile::DotOp dot, unsigned numWarps) {
   auto fma = tile::DotOp::create(b, loc, accType, a, bOp, c,
                                  dot.getInputPrecision(),
                                  /*maxNumImpreciseAcc=*/0);
+  // Why, for a reader of the IR.
+  fma->setAttr("tilegpu.fma", b.getStringAttr(why));
   auto back = ConvertLayoutOp::create(b, loc, dType, fma.getResult());
   SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
   dot.getResult().replaceAllUsesWith(back.getResult());
@@ -328,7 +332,8 @@ LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma) {
   FailureOr<DotPlan> plan =
       hasWgmma ? planDot(dot, numWarps, why) : FailureOr<DotPlan>(failure());
   if (failed(plan)) {
-    rewriteFmaDot(dot, numWarps);
+    rewriteFmaDot(dot, numWarps,
+                  hasWgmma ? StringRef(why) : "the target has no wgmma");
     return success();
   }
   OpBuilder b(dot);
