@@ -92,7 +92,17 @@ JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
 VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws",
-            "tma-persistent-ws-pp", "pointer", "pointer-ws", "seed000-ws")
+            "tma-persistent-ws-pp", "pointer", "pointer-ws", "seed000-ws", "fp8-scaled",
+            "fp8-block-scaled")
+# The fp8 GEMMs of bench/kernels/fp8_matmul.py (A M x K and B K-major, fp8,
+# bf16 output, persistent, TMA): "fp8-scaled" with per-tensor scales against
+# torch._scaled_mm (cuBLASLt), "fp8-block-scaled" with DeepSeek-V3's 1x128
+# (A) and 128x128 (B) scales against torch._scaled_mm's blockwise scaling
+# where this torch has it. Each runs on the fp8 dtypes listed here, in
+# cases of its own (its inputs, scales and reference are its own).
+FP8_KERNEL_FILE = os.path.join(common.BENCH_DIR, "kernels", "fp8_matmul.py")
+FP8_DTYPES = ("e4m3", "e5m2")
+FP8_VARIANTS = {"fp8-scaled": ("e4m3", "e5m2"), "fp8-block-scaled": ("e4m3",)}
 TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
                "tma-ws": "matmul_kernel_tma",
                "tma-persistent-ws": "matmul_kernel_tma_persistent",
@@ -134,6 +144,7 @@ TRITON_VARIANT = {"tma-persistent-ws-pp": "tma-persistent-ws"}
 # its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
 TMA_DEFAULT_CONFIG = (128, 256, 64, 8, 8, 3)
 DTYPES = ("fp16", "bf16")
+ALL_DTYPES = DTYPES + FP8_DTYPES
 SHAPES: List[Tuple[int, int, int]] = [
     (4096, 4096, 4096), (8192, 8192, 8192), (8192, 8192, 1024), (1024, 16384, 8192),
     (4096, 4096, 512), (16384, 1024, 16384)]
@@ -142,7 +153,11 @@ QUICK_SHAPES: List[Tuple[int, int, int]] = [(2048, 2048, 2048)]
 # rounded once from fp32 (rms ~2e-4 of it in fp16, ~2e-3 in bf16); cuBLAS may
 # also reduce split-K partial sums in the input type. A missing K block of
 # 64 in K = 16384 still shows as 6% rms.
-TOLERANCE = {"fp16": (1e-2, 2e-3), "bf16": (1e-2, 1e-2)}
+# fp8: the reference is computed from the very fp8 inputs (dequantized, in
+# float64), so only the fp32 accumulation and the bf16 output's rounding
+# (2^-9) count.
+TOLERANCE = {"fp16": (1e-2, 2e-3), "bf16": (1e-2, 1e-2), "e4m3": (1e-2, 5e-3),
+             "e5m2": (1e-2, 5e-3)}
 TIMER = ("warpforge.testing.do_bench_interleaved: the providers launch by launch in turns, "
          "L2 flushed before each; median")
 # The stand-in shapes of the dry run, interpreted on the CPU: a partial
@@ -152,11 +167,16 @@ DRY_RUN_SHAPES: List[Tuple[int, int, int]] = [(150, 130, 100), (1, 15, 64), (700
 # TMA's strides must be): partial blocks in every dimension, one row, and
 # 6 tile rows of 128 on 3 persistent programs.
 DRY_RUN_TMA_SHAPES: List[Tuple[int, int, int]] = [(150, 136, 104), (1, 16, 64), (700, 200, 96)]
+# The fp8 variants' (K a multiple of 16 bytes, N of 8 fp16 elements):
+# partial tiles in M and N, a partial last scale block of K (208 = 128 +
+# 80), one row, and 6 x 2 tiles on 3 persistent programs.
+DRY_RUN_FP8_SHAPES: List[Tuple[int, int, int]] = [(150, 136, 208), (1, 16, 128),
+                                                  (700, 272, 384)]
 
 
 @dataclass(frozen=True)
 class Case:
-    dtype: str  # "fp16" or "bf16"
+    dtype: str  # "fp16" or "bf16"; "e4m3" or "e5m2" for the fp8 variants
     m: int
     n: int
     k: int
@@ -585,11 +605,27 @@ def split_provider(name: str) -> Tuple[str, str]:
     return jit, variant or "blocked"
 
 
-def provider_names(args) -> List[str]:
-    """The providers of a run, in order: torch, then each variant's JITs."""
+def variant_applies(variant: str, dtype: str) -> bool:
+    """Whether `variant` runs on `dtype`: the fp8 variants on their fp8
+    dtypes, the others on fp16 and bf16."""
+    if variant in FP8_VARIANTS:
+        return dtype in FP8_VARIANTS[variant]
+    return dtype in DTYPES
+
+
+def default_dtypes(variants: Sequence[str]) -> List[str]:
+    """fp16 and bf16 for the 16-bit variants, and each fp8 variant's dtypes."""
+    return [d for d in ALL_DTYPES if any(variant_applies(v, d) for v in variants)]
+
+
+def provider_names(args, dtype: Optional[str] = None,
+                   variants: Optional[Sequence[str]] = None) -> List[str]:
+    """The providers of a run, in order: torch, then each variant's JITs;
+    with `dtype`, of the variants that run on it; with `variants`, of those."""
     names = ["torch"] if "torch" in args.backends else []
-    for variant in args.variants:
-        names += [provider_name(j, variant) for j in JITS if j in args.backends]
+    for variant in (args.variants if variants is None else variants):
+        if dtype is None or variant_applies(variant, dtype):
+            names += [provider_name(j, variant) for j in JITS if j in args.backends]
     return list(dict.fromkeys(names))  # one Triton provider for -ws and -ws-pp
 
 
@@ -642,7 +678,8 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
     result: Dict[str, Any] = {"dtype": case.dtype, "M": case.m, "N": case.n, "K": case.k,
                               "flop": case.flop, "providers": {}}
     timers: Dict[str, Any] = {}
-    for name in provider_names(args):
+    for name in provider_names(args, case.dtype,
+                               [v for v in args.variants if v not in FP8_VARIANTS]):
         entry: Dict[str, Any] = {}
         try:
             jit, variant = split_provider(name)
@@ -684,6 +721,147 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
     return result
 
 
+# -- The fp8 variants (bench/kernels/fp8_matmul.py) ------------------------------------
+
+
+# (block_m, block_n, block_k, group_m, num_warps, num_stages) of each fp8
+# variant: the kernel file's SCALED_CONFIG and BLOCK_SCALED_CONFIG (checked
+# equal by the tests), so that the report can name them without loading it.
+FP8_CONFIGS = {"fp8-scaled": (128, 256, 64, 8, 8, 4),
+               "fp8-block-scaled": (128, 128, 128, 8, 8, 3)}
+FP8_SCALE_BLOCK = 128
+
+
+def fp8_config_name(variant: str) -> str:
+    return describe_config(FP8_CONFIGS[variant])
+
+
+def fp8_call(module, variant: str, a, b_t, c, a_scale, b_scale, num_sms: int):
+    """(kernel, grid, args, meta) of the fp8 variant's kernel under the JIT
+    `module` was loaded for, with the variant's config."""
+    config = module.Fp8Config(*FP8_CONFIGS[variant])
+    make = module.scaled_call if variant == "fp8-scaled" else module.block_scaled_call
+    return make(a, b_t, c, a_scale, b_scale, config, num_sms=num_sms)
+
+
+def fp8_torch_dtype(torch, dtype: str):
+    return {"e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}[dtype]
+
+
+def make_fp8_inputs(torch, case: Case, variant: str, generator):
+    """A (M x K) and B^T (N x K): unit normals rounded to the fp8 type; the
+    scales: per-tensor (1-element fp32 tensors) of about K^-1/4 each, or
+    A's 1 x 128 (M x cdiv(K, 128)) and B's 128 x 128 (cdiv(N, 128) x
+    cdiv(K, 128)) blocks' uniform in [0.5, 1.5) K^-1/4, so that the
+    products are about unit normal."""
+    fp8 = fp8_torch_dtype(torch, case.dtype)
+    a = torch.randn((case.m, case.k), generator=generator, device="cuda").to(fp8)
+    b_t = torch.randn((case.n, case.k), generator=generator, device="cuda").to(fp8)
+    unit = case.k ** -0.25
+    if variant == "fp8-scaled":
+        a_scale = torch.full((1,), 0.75 * unit, dtype=torch.float32, device="cuda")
+        b_scale = torch.full((1,), 1.25 * unit, dtype=torch.float32, device="cuda")
+    else:
+        kb = _cdiv(case.k, FP8_SCALE_BLOCK)
+        a_scale = (torch.rand((case.m, kb), generator=generator, device="cuda") + 0.5) * unit
+        b_scale = (torch.rand((_cdiv(case.n, FP8_SCALE_BLOCK), kb), generator=generator,
+                              device="cuda") + 0.5) * unit
+    return a, b_t, a_scale, b_scale
+
+
+def fp8_reference(xp, variant: str, a, b_t, a_scale, b_scale, k: int):
+    """The product from the dequantized inputs in float64 (`xp`: torch, with
+    float64 tensors, or NumPy with float64 arrays): A and B^T times their
+    scales (per tensor, or repeated over their blocks), then A @ B."""
+    if variant == "fp8-scaled":
+        return (a @ b_t.T) * (a_scale[0] * b_scale[0])
+    n = b_t.shape[0]
+    if xp.__name__ == "numpy":
+        rep = lambda x, r, axis: xp.repeat(x, r, axis=axis)  # noqa: E731
+    else:
+        rep = lambda x, r, axis: x.repeat_interleave(r, dim=axis)  # noqa: E731
+    a_full = rep(a_scale, FP8_SCALE_BLOCK, 1)[:, :k]
+    b_full = rep(rep(b_scale, FP8_SCALE_BLOCK, 0), FP8_SCALE_BLOCK, 1)[:n, :k]
+    return (a * a_full) @ (b_t * b_full).T
+
+
+def torch_scaled_mm(torch, variant: str, a, b_t, a_scale, b_scale):
+    """torch._scaled_mm (cuBLASLt) on the fp8 variant's inputs, bf16 out; B
+    goes in as the transpose of the N x K tensor (column-major, as cuBLASLt
+    wants it). Per-tensor: the 1-element fp32 scales. Blockwise (torch with
+    cuBLAS 12.9 or later): A's scales outer-dim-major (M x K/128, stride
+    (1, M)), B's as their transpose (K/128 x N/128). Raises if this torch
+    cannot."""
+    if variant == "fp8-scaled":
+        scale_a, scale_b = a_scale.reshape(()), b_scale.reshape(())
+    else:
+        scale_a, scale_b = a_scale.t().contiguous().t(), b_scale.t()
+    out = torch._scaled_mm(a, b_t.t(), scale_a=scale_a, scale_b=scale_b,
+                           out_dtype=torch.bfloat16)
+    return out[0] if isinstance(out, tuple) else out  # torch < 2.5: (out, amax)
+
+
+def run_fp8_case(torch, case: Case, variant: str, kernels: Dict[str, Any], args,
+                 failures: List[str]) -> Dict[str, Any]:
+    """One fp8 case of one variant: torch._scaled_mm, then each JIT's kernel
+    on a poisoned bf16 output, each checked against the float64 reference;
+    then timed together. torch without the call (e.g. no blockwise scaling,
+    or two e5m2 operands) is 'unsupported', not a failure."""
+    generator = torch.Generator(device="cuda").manual_seed(
+        zlib.crc32(f"{case.label} {variant}".encode()))
+    a, b_t, a_scale, b_scale = make_fp8_inputs(torch, case, variant, generator)
+    ref = fp8_reference(torch, variant, a.to(torch.float64), b_t.to(torch.float64),
+                        a_scale.to(torch.float64), b_scale.to(torch.float64),
+                        case.k).to(torch.float32)
+    torch.cuda.synchronize()
+    arrays = common.TorchArrays(torch)
+    num_sms = torch.cuda.get_device_properties(0).multi_processor_count
+    result: Dict[str, Any] = {"dtype": case.dtype, "M": case.m, "N": case.n, "K": case.k,
+                              "variant": variant, "flop": case.flop, "providers": {}}
+    timers: Dict[str, Any] = {}
+    for name in provider_names(args, case.dtype, [variant]):
+        entry: Dict[str, Any] = {}
+        what = f"{name} {case.label} {variant}"
+        try:
+            if name == "torch":
+                try:
+                    out = torch_scaled_mm(torch, variant, a, b_t, a_scale, b_scale)
+                    torch.cuda.synchronize()
+                except (RuntimeError, NotImplementedError, TypeError, AttributeError) as e:
+                    entry["unsupported"] = common.error_text(e)
+                    print(f"{what}: torch._scaled_mm cannot: {entry['unsupported'][:200]}",
+                          flush=True)
+                    result["providers"][name] = entry
+                    continue
+                entry["call"] = "torch._scaled_mm"
+                entry.update(error_metrics(torch, out, ref))
+                check_metrics(what, case.dtype, entry, out)
+                del out
+                timers[name] = (lambda: torch_scaled_mm(torch, variant, a, b_t, a_scale,
+                                                        b_scale))
+            else:
+                module = kernels[f"{split_provider(name)[0]}:fp8"]
+                if isinstance(module, Exception):
+                    raise module
+                c, guard = arrays.poisoned((case.m, case.n), "bf16")
+                call = fp8_call(module, variant, a, b_t, c, a_scale, b_scale, num_sms)
+                entry["config"] = {"name": fp8_config_name(variant), "fixed": True}
+                entry["grid"] = list(call[1])
+                timers[name] = checked_launcher(entry, torch, case, call, what, c, guard, ref)
+        except Exception as e:
+            entry.update(common.record_failure(failures, what, e))
+        result["providers"][name] = entry
+    paired = time_rounds(timers, result["providers"], args, failures)
+    for entry in result["providers"].values():
+        if "ms" in entry:
+            entry["tflops"] = tflops(case.flop, entry["ms"])
+    result["ratios"] = ratios(result["providers"])
+    result["paired_ratios"] = {pair: paired_summary(v) for pair, v in paired.items() if v}
+    del a, b_t, a_scale, b_scale, ref
+    torch.cuda.empty_cache()
+    return result
+
+
 def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
     """Every case on the GPU; `checkpoint(report)` after each."""
     import torch
@@ -697,7 +875,9 @@ def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
                 (tutorial_module_key(jit), TMA_KERNEL_FILE,
                  any(v in TMA_KERNELS for v in args.variants)),
                 (f"{jit}:pointer", POINTER_KERNEL_FILE,
-                 any(v in POINTER_VARIANTS for v in args.variants))]:
+                 any(v in POINTER_VARIANTS for v in args.variants)),
+                (f"{jit}:fp8", FP8_KERNEL_FILE,
+                 any(v in FP8_VARIANTS for v in args.variants))]:
             if not wanted:
                 continue
             try:
@@ -707,12 +887,21 @@ def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
     report: Dict[str, Any] = {"environment": common.environment(torch, sys.modules.get("triton"))}
     results = []
     for case in cases(args.dtypes, args.shapes):
-        results.append(run_case(torch, case, kernels, args, failures))
-        print(f"{case.label}: " + ", ".join(_progress_text(p, v) for p, v in
-                                            results[-1]["providers"].items()), flush=True)
-        report["results"] = results
-        if checkpoint is not None:
-            checkpoint(report)
+        if case.dtype in FP8_DTYPES:
+            runs = [(v, lambda v=v: run_fp8_case(torch, case, v, kernels, args, failures))
+                    for v in args.variants if variant_applies(v, case.dtype)]
+        elif any(variant_applies(v, case.dtype) for v in args.variants):
+            runs = [("", lambda: run_case(torch, case, kernels, args, failures))]
+        else:
+            runs = []
+        for variant, run in runs:
+            results.append(run())
+            print(f"{case.label}{' ' + variant if variant else ''}: "
+                  + ", ".join(_progress_text(p, v) for p, v in
+                              results[-1]["providers"].items()), flush=True)
+            report["results"] = results
+            if checkpoint is not None:
+                checkpoint(report)
     report["results"] = results
     return report
 
@@ -732,7 +921,8 @@ class StandIn:
     memory: dtype, shape, strides and a 16-byte aligned address."""
 
     def __init__(self, dtype: str, shape: Tuple[int, int]):
-        self.dtype = "torch." + {"fp16": "float16", "bf16": "bfloat16"}[dtype]
+        self.dtype = "torch." + {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32",
+                                 "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}[dtype]
         self.shape = tuple(shape)
         self._strides = (shape[1], 1)
 
@@ -752,7 +942,11 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
     shapes (NumPy has no bf16), checked against NumPy in float64.
     The TMA variants: their one config compiled by warpforge (Triton's
     compile here takes pointer arguments only), then interpreted on
-    DRY_RUN_TMA_SHAPES."""
+    DRY_RUN_TMA_SHAPES. The fp8 variants: compiled by warpforge to a cubin
+    for each of their fp8 dtypes (wgmma on those operands in the PTX, no
+    spills), then interpreted on DRY_RUN_FP8_SHAPES with small integers
+    (exact in e4m3 and e5m2) rounded to fp8 by warpforge's own conversion
+    (NumPy has no fp8) and an fp16 output."""
     tma_variants = [v for v in args.variants if v in TMA_KERNELS]
     compiled: List[Dict[str, Any]] = []
     interpreted: List[Dict[str, Any]] = []
@@ -764,6 +958,9 @@ def dry_run(args, failures: List[str]) -> Dict[str, Any]:
                         and v != "seed000-ws"]
     if pointer_variants:
         _dry_run_pointer(args, pointer_variants, failures, compiled)
+    fp8_variants = [v for v in args.variants if v in FP8_VARIANTS]
+    if fp8_variants:
+        _dry_run_fp8(args, fp8_variants, failures, compiled, interpreted)
     m, n, k = args.shapes[0]
     return {"compile": {"shape": f"{m}x{n}x{k}", "results": compiled},
             "interpreter": interpreted}
@@ -794,7 +991,7 @@ def _compile_rows(args, variants: List[str], failures: List[str], compiled, shap
     import warnings
     from warpforge import OutOfResources, WarpSpecializationWarning
     m, n, k = args.shapes[0]
-    for dtype in args.dtypes:
+    for dtype in [d for d in args.dtypes if d in DTYPES]:
         a, b, c = (StandIn(dtype, shape) for shape in shapes(m, n, k))
         for variant in variants:
             config = variant_config(args, variant)
@@ -847,6 +1044,138 @@ def _dry_run_tma(args, variants: List[str], failures: List[str], compiled, inter
 # several tiles.
 DRY_RUN_SMS = 3
 
+# What the fp8 dtypes are called in the PTX's wgmma and in tl.
+FP8_PTX = {"e4m3": ".e4m3", "e5m2": ".e5m2"}
+FP8_TL = {"e4m3": "float8e4nv", "e5m2": "float8e5"}
+
+
+def check_fp8_cubin(what: str, dtype: str, kernel) -> str:
+    """The compiled kernel multiplies with wgmma on `dtype` operands (both)
+    and ptxas spilled nothing; returns the first wgmma's name."""
+    ptx = kernel.asm.get("ptx", "")
+    names = sorted({line.split()[0] for line in ptx.splitlines()
+                    if line.strip().startswith("wgmma.mma_async")})
+    want = FP8_PTX[dtype] * 2
+    if not any(n.endswith(f".f32{want}") for n in names):
+        raise common.Mismatch(f"{what}: no wgmma.mma_async on {dtype} operands in the PTX "
+                              f"(found {names or 'no wgmma'})")
+    spills = (kernel.metadata.get("spill_stores"), kernel.metadata.get("spill_loads"))
+    if spills != (0, 0):
+        raise common.Mismatch(f"{what}: ptxas spills (stores, loads) = {spills}:\n"
+                              f"{kernel.metadata.get('ptxas_log', '')}")
+    return names[0]
+
+
+def _dry_run_fp8(args, variants: List[str], failures: List[str], compiled, interpreted):
+    """Each fp8 variant's config compiled by warpforge to a cubin for each
+    of its fp8 dtypes on stand-ins of the first shape (bf16 output), then
+    interpreted on DRY_RUN_FP8_SHAPES."""
+    module = common.load_kernels(FP8_KERNEL_FILE, "warpforge")
+    from warpforge import OutOfResources
+    m, n, k = args.shapes[0]
+    kb = _cdiv(k, FP8_SCALE_BLOCK)
+    for dtype in [d for d in args.dtypes if d in FP8_DTYPES]:
+        for variant in [v for v in variants if variant_applies(v, dtype)]:
+            a, b_t, c = StandIn(dtype, (m, k)), StandIn(dtype, (n, k)), StandIn("bf16", (m, n))
+            scales = ((StandIn("fp32", (1, 1)), StandIn("fp32", (1, 1)))
+                      if variant == "fp8-scaled" else
+                      (StandIn("fp32", (m, kb)), StandIn("fp32", (_cdiv(n, FP8_SCALE_BLOCK), kb))))
+            row: Dict[str, Any] = {"dtype": dtype,
+                                   "config": f"{variant} {fp8_config_name(variant)}",
+                                   "compile_ms": {}}
+            what = f"compile warpforge {dtype} {row['config']}"
+            try:
+                t0 = time.perf_counter()
+                kernel = common.compile_only("warpforge", fp8_call(
+                    module, variant, a, b_t, c, *scales, DRY_RUN_SMS))
+                row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
+                row["wgmma"] = check_fp8_cubin(what, dtype, kernel)
+                row["shared_bytes"] = kernel.metadata.get("shared")
+            except OutOfResources as e:
+                row["compile_ms"]["warpforge"] = common.record_failure(failures, what, e)
+            except Exception as e:
+                row["compile_ms"]["warpforge"] = common.record_failure(failures, what, e)
+            compiled.append(row)
+    with _Interpreting():
+        for shape in DRY_RUN_FP8_SHAPES:
+            for dtype in [d for d in args.dtypes if d in FP8_DTYPES]:
+                for variant in [v for v in variants if variant_applies(v, dtype)]:
+                    case = Case(dtype, *shape)
+                    interpreted.append(interpret_fp8_case(case, module, variant, failures))
+
+
+def _fp8_array(module, values, dtype: str):
+    """`values` (small integers, exact in fp8) as an fp8 array for the
+    interpreter: a uint8 array, 16-byte aligned, seen by kernels as
+    tl.<fp8 type> (warpforge.reinterpret), filled by a kernel that converts
+    float32 to that type (warpforge's own rounding)."""
+    import numpy as np
+    import warpforge
+    import warpforge.language as tl
+    raw = _aligned(np.zeros(values.shape, np.uint8))
+    out = warpforge.reinterpret(raw, getattr(tl, FP8_TL[dtype]))
+    x = np.ascontiguousarray(values, np.float32)
+    _quantize[(_cdiv(x.size, 1024),)](x, out, x.size, BLOCK=1024)
+    return out
+
+
+def _make_quantize():
+    import warpforge
+    import warpforge.language as tl
+
+    @warpforge.jit
+    def quantize(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        x = tl.load(x_ptr + offs, mask=offs < n)
+        tl.store(out_ptr + offs, x.to(out_ptr.dtype.element_ty), mask=offs < n)
+    return quantize
+
+
+class _LazyKernel:
+    def __init__(self, make):
+        self.make, self.kernel = make, None
+
+    def __getitem__(self, grid):
+        if self.kernel is None:
+            self.kernel = self.make()
+        return self.kernel[grid]
+
+
+_quantize = _LazyKernel(_make_quantize)
+
+
+def interpret_fp8_case(case: Case, module, variant: str, failures: List[str]) -> Dict[str, Any]:
+    """The fp8 variant in the interpreter: integers in [-4, 4] as fp8 (exact
+    in both types), scales of a few bits, fp16 output poisoned with NaN,
+    checked against the float64 product of the same values."""
+    import numpy as np
+    rng = np.random.default_rng(zlib.crc32(f"{case.label} {variant}".encode()))
+    a = rng.integers(-4, 5, (case.m, case.k)).astype(np.float64)
+    b_t = rng.integers(-4, 5, (case.n, case.k)).astype(np.float64)
+    kb = _cdiv(case.k, FP8_SCALE_BLOCK)
+    if variant == "fp8-scaled":
+        a_scale, b_scale = np.array([0.375], np.float32), np.array([1.25], np.float32)
+    else:
+        a_scale = rng.uniform(0.5, 2.0, (case.m, kb)).astype(np.float32)
+        b_scale = rng.uniform(0.5, 2.0, (_cdiv(case.n, FP8_SCALE_BLOCK), kb)).astype(np.float32)
+    ref = fp8_reference(np, variant, a, b_t, a_scale.astype(np.float64),
+                        b_scale.astype(np.float64), case.k)
+    name = fp8_config_name(variant)
+    row: Dict[str, Any] = {"case": f"{case.label} {variant}", "configs": {}}
+    what = f"interpreter {case.label} {variant} {name}"
+    arrays = common.NumpyArrays()
+    c, guard = arrays.poisoned((case.m, case.n), "fp16")
+    c = _aligned(c) if c.ctypes.data % 16 else c
+    try:
+        a8, b8 = _fp8_array(module, a, case.dtype), _fp8_array(module, b_t, case.dtype)
+        common.launch(fp8_call(module, variant, a8, b8, c, a_scale, b_scale, DRY_RUN_SMS))
+        check_metrics(what, case.dtype, error_metrics(None, c, ref), c)
+        common.check_guard(what, guard)
+        row["configs"][name] = "ok"
+    except Exception as e:
+        row["configs"][name] = common.record_failure(failures, what, e)
+    return row
+
 
 def _aligned(x):
     """`x` (a NumPy array) at a 16-byte aligned address, copied if need be:
@@ -892,7 +1221,7 @@ def _dry_run_blocked(args, failures: List[str], compiled, interpreted):
     from warpforge import OutOfResources
     kw = modules["warpforge"]
     m, n, k = args.shapes[0]
-    for dtype in args.dtypes:
+    for dtype in [d for d in args.dtypes if d in DTYPES]:
         a, b, c = StandIn(dtype, (m, k)), StandIn(dtype, (k, n)), StandIn(dtype, (m, n))
         configs = [kw.MatmulConfig(*args.config)] if args.config else kw.CONFIGS
         for config in configs:
@@ -966,15 +1295,18 @@ def gpu_rows(report) -> Tuple[List[str], List[List[str]]]:
     rows = []
     # One row per case and variant; a TMA variant's label says which
     # ("fp16 4096x4096x4096 tma"), cuBLAS is repeated on each.
-    variants = report["settings"].get("variants", ["blocked"])
+    variants = [v for v in report["settings"].get("variants", ["blocked"])
+                if v not in FP8_VARIANTS]
     for r in report["results"]:
         p, q = r["providers"], r["ratios"]
         label = Case(r["dtype"], r["M"], r["N"], r["K"]).label
-        for variant in variants:
+        # An fp8 case is one variant's: its row alone.
+        for variant in [r["variant"]] if "variant" in r else variants:
             tr, wf = provider_name("triton", variant), provider_name("warpforge", variant)
             configs = [p.get(x, {}).get("config", {}).get("name", "") for x in (tr, wf)]
             rows.append([label if variant == "blocked" else f"{label} {variant}"]
-                        + [_cell(p, x, "tflops", ".0f") for x in ("torch", tr, wf)]
+                        + [_cell(p, x, "tflops", ".0f") if "unsupported" not in p.get(x, {})
+                           else "n/a" for x in ("torch", tr, wf)]
                         + [common.fmt(q.get(f"{wf}/{tr}"), ".2f"), paired_cell(r, f"{wf}/{tr}")]
                         + [common.fmt(q.get(x), ".2f") for x in (f"{wf}/cublas", f"{tr}/cublas")]
                         + configs)
@@ -1027,6 +1359,24 @@ def markdown(report, headers, rows) -> str:
 
 
 def _variants_note(settings) -> str:
+    return _tma_note(settings) + _fp8_note(settings)
+
+
+def _fp8_note(settings) -> str:
+    fp8 = [v for v in settings.get("variants", ["blocked"]) if v in FP8_VARIANTS]
+    if not fp8:
+        return ""
+    return (" Rows " + ", ".join(fp8) + ": bench/kernels/fp8_matmul.py under both JITs "
+            "(persistent, TMA, B K-major, fp32 accumulation, bf16 output, one config: "
+            + ", ".join(f"{v} {fp8_config_name(v)}" for v in fp8) + "); its cuBLAS column is "
+            "torch._scaled_mm (cuBLASLt): per-tensor scales for fp8-scaled, blockwise "
+            "1x128 (A) and 128x128 (B) scales for fp8-block-scaled where this torch has "
+            "them; n/a: torch has no such call here (the reason is in the JSON; cuBLASLt "
+            "multiplies no two e5m2 matrices). Checked against float64 of the dequantized "
+            "fp8 inputs.")
+
+
+def _tma_note(settings) -> str:
     tma = [v for v in settings.get("variants", ["blocked"]) if v in TMA_KERNELS]
     if not tma:
         return ""
@@ -1052,8 +1402,10 @@ def parse_args(argv=None):
     p.add_argument("--quick", action="store_true",
                    help=f"one small shape ({'x'.join(map(str, QUICK_SHAPES[0]))}), "
                         "shorter timing")
-    p.add_argument("--dtypes", type=lambda s: common.parse_list(s, DTYPES), default=list(DTYPES),
-                   help=f"comma-separated subset of {','.join(DTYPES)}")
+    p.add_argument("--dtypes", type=lambda s: common.parse_list(s, ALL_DTYPES),
+                   help=f"comma-separated subset of {','.join(ALL_DTYPES)} (default: "
+                        f"{','.join(DTYPES)} for the 16-bit variants, each fp8 variant's "
+                        "fp8 dtypes: fp8-scaled e4m3,e5m2, fp8-block-scaled e4m3)")
     p.add_argument("--shapes", type=parse_shapes,
                    help="comma-separated MxNxK shapes (default: "
                         f"{','.join('x'.join(map(str, s)) for s in SHAPES)})")
@@ -1080,6 +1432,8 @@ def parse_args(argv=None):
     p.add_argument("--dry-run", action="store_true",
                    help="no GPU: compile every config, interpret small shapes")
     args = p.parse_args(argv)
+    if args.dtypes is None:
+        args.dtypes = default_dtypes(args.variants)
     if args.shapes is None:
         args.shapes = list(QUICK_SHAPES if args.quick else SHAPES)
     elif args.quick:
