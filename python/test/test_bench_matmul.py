@@ -731,3 +731,191 @@ def test_gpu_quick_run_ping_pong():
         entry = result["providers"][name]
         assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (name, entry)
     assert "warpforge:tma-persistent-ws-pp/triton:tma-persistent-ws" in result["paired_ratios"]
+
+
+# -- The fp8 variants (bench/kernels/fp8_matmul.py) --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fp8_kernels():
+    return common.load_kernels(mm.FP8_KERNEL_FILE, "warpforge")
+
+
+def test_fp8_variants_dtypes_and_providers():
+    """The fp8 variants run on their fp8 dtypes (by default e4m3 and e5m2
+    for fp8-scaled, e4m3 for the block-scaled), in cases of their own."""
+    args = mm.parse_args(["--variants", "fp8-scaled,fp8-block-scaled"])
+    assert args.dtypes == ["e4m3", "e5m2"]
+    assert mm.parse_args(["--variants", "fp8-block-scaled"]).dtypes == ["e4m3"]
+    assert mm.parse_args(["--variants", "blocked,fp8-scaled"]).dtypes == \
+        ["fp16", "bf16", "e4m3", "e5m2"]
+    assert mm.provider_names(args) == ["torch", "triton:fp8-scaled", "warpforge:fp8-scaled",
+                                       "triton:fp8-block-scaled", "warpforge:fp8-block-scaled"]
+    assert mm.provider_names(args, "e5m2") == ["torch", "triton:fp8-scaled",
+                                               "warpforge:fp8-scaled"]
+    assert mm.provider_names(args, "fp16") == ["torch"]
+    assert not mm.variant_applies("fp8-scaled", "fp16") and \
+        not mm.variant_applies("blocked", "e4m3")
+    assert mm.pair_providers("warpforge:fp8-scaled/cublas") == ("warpforge:fp8-scaled", "torch")
+    assert mm.TOLERANCE["e4m3"] == mm.TOLERANCE["e5m2"] == (1e-2, 5e-3)
+
+
+def test_fp8_configs_are_the_kernel_files(fp8_kernels):
+    assert mm.FP8_CONFIGS["fp8-scaled"] == tuple(fp8_kernels.SCALED_CONFIG)
+    assert mm.FP8_CONFIGS["fp8-block-scaled"] == tuple(fp8_kernels.BLOCK_SCALED_CONFIG)
+    assert mm.FP8_SCALE_BLOCK == fp8_kernels.SCALE_BLOCK == 128
+    assert fp8_kernels.BLOCK_SCALED_CONFIG.block_k == 128
+
+
+def test_fp8_calls_check_shapes(fp8_kernels):
+    a = _aligned_like(np.zeros((300, 256), np.uint8))
+    b_t = _aligned_like(np.zeros((200, 256), np.uint8))
+    c = _aligned_like(np.zeros((300, 200), np.float16))
+    one = np.ones(1, np.float32)
+    kernel, grid, args, meta = fp8_kernels.scaled_call(a, b_t, c, one, one, num_sms=4)
+    assert kernel is fp8_kernels.fp8_scaled_matmul_kernel and grid == (min(4, 3 * 1),)
+    assert args[5:] == (300, 200, 256) and meta["WARP_SPECIALIZE"] is False
+    assert [d.block_shape for d in args[:3]] == [[128, 64], [256, 64], [128, 256]]
+    a_scale, b_scale = np.ones((300, 2), np.float32), np.ones((2, 2), np.float32)
+    kernel, grid, args, meta = fp8_kernels.block_scaled_call(a, b_t, c, a_scale, b_scale)
+    assert args[-4:] == (2, 1, 2, 1) and meta["SCALE_BLOCK_N"] == 128 and grid == (6,)
+    with pytest.raises(ValueError, match="block scales"):
+        fp8_kernels.block_scaled_call(a, b_t, c, a_scale, np.ones((1, 2), np.float32))
+    with pytest.raises(ValueError, match="K step is its scale block"):
+        fp8_kernels.block_scaled_call(a, b_t, c, a_scale, b_scale,
+                                      fp8_kernels.Fp8Config(128, 128, 64, 8, 8, 3))
+    with pytest.raises(ValueError, match="shapes do not match"):
+        fp8_kernels.scaled_call(a, a, c, one, one)
+
+
+FP8_COMPILE_CASES = [("fp8-scaled", "e4m3"), ("fp8-scaled", "e5m2"),
+                     ("fp8-block-scaled", "e4m3"), ("fp8-block-scaled", "e5m2")]
+
+
+@pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+@pytest.mark.parametrize("variant, dtype", FP8_COMPILE_CASES,
+                         ids=[f"{v}-{d}" for v, d in FP8_COMPILE_CASES])
+def test_fp8_kernel_compiles_to_a_cubin_with_fp8_wgmma(fp8_kernels, variant, dtype):
+    """At the benchmark's config, to a cubin (ptxas, no GPU): wgmma on fp8
+    operands of the dtype (QGMMA-class) in the PTX, no spills, within the
+    H100's shared memory."""
+    m, n, k = 4096, 4096, 4096
+    a, b_t, c = mm.StandIn(dtype, (m, k)), mm.StandIn(dtype, (n, k)), mm.StandIn("bf16", (m, n))
+    scales = ((mm.StandIn("fp32", (1, 1)),) * 2 if variant == "fp8-scaled" else
+              (mm.StandIn("fp32", (m, k // 128)), mm.StandIn("fp32", (n // 128, k // 128))))
+    kernel = common.compile_only("warpforge", mm.fp8_call(fp8_kernels, variant, a, b_t, c,
+                                                           *scales, 132))
+    name = mm.check_fp8_cubin(f"{variant} {dtype}", dtype, kernel)
+    assert name.startswith("wgmma.mma_async.sync.aligned.m64n")
+    assert f".f32.{dtype}.{dtype}" in name and f".{dtype}" in kernel.asm["ptx"]
+    assert kernel.asm["cubin"] and kernel.metadata["spill_stores"] == 0
+    assert kernel.metadata["shared"] <= 232448
+
+
+def test_check_fp8_cubin_rejects_other_products_and_spills():
+    k = types.SimpleNamespace(asm={"ptx": "  wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
+                                          "{...};"}, metadata={"spill_stores": 0,
+                                                               "spill_loads": 0})
+    with pytest.raises(common.Mismatch, match="no wgmma.mma_async on e4m3 operands"):
+        mm.check_fp8_cubin("x", "e4m3", k)
+    k.asm["ptx"] = "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {...};"
+    assert mm.check_fp8_cubin("x", "e4m3", k).endswith(".e4m3.e4m3")
+    k.metadata["spill_stores"] = 8
+    with pytest.raises(common.Mismatch, match="ptxas spills"):
+        mm.check_fp8_cubin("x", "e4m3", k)
+
+
+def test_fp8_reference_numpy_dequantizes_by_blocks():
+    rng = np.random.default_rng(0)
+    a, b_t = rng.integers(-4, 5, (3, 200)).astype(float), rng.integers(-4, 5, (130, 200)) * 1.0
+    a_s, b_s = rng.uniform(0.5, 2, (3, 2)), rng.uniform(0.5, 2, (2, 2))
+    ref = mm.fp8_reference(np, "fp8-block-scaled", a, b_t, a_s, b_s, 200)
+    i, j = 2, 129
+    want = sum(a[i, k] * a_s[i, k // 128] * b_t[j, k] * b_s[j // 128, k // 128]
+               for k in range(200))
+    assert ref[i, j] == pytest.approx(want)
+    scaled = mm.fp8_reference(np, "fp8-scaled", a, b_t, np.array([0.5]), np.array([3.0]), 200)
+    assert np.allclose(scaled, a @ b_t.T * 1.5)
+
+
+@pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+def test_dry_run_fp8_variants(tmp_path, monkeypatch):
+    """Both fp8 kernels compiled to cubins (e4m3 and e5m2 for the
+    per-tensor one), then interpreted on small integers made fp8 by
+    warpforge's own conversion: partial tiles, a partial scale block of K,
+    several tiles per persistent program."""
+    monkeypatch.setattr(mm, "DRY_RUN_FP8_SHAPES", [(150, 136, 208), (300, 272, 128)])
+    assert mm.main(["--dry-run", "--backends", "warpforge", "--results-dir", str(tmp_path),
+                    "--variants", "fp8-scaled,fp8-block-scaled"]) == 0
+    report, md = _only_report(tmp_path)
+    assert report["failures"] == [] and report["settings"]["dtypes"] == ["e4m3", "e5m2"]
+    rows = report["compile"]["results"]
+    assert [(r["dtype"], r["config"]) for r in rows] == [
+        ("e4m3", "fp8-scaled 128x256x64 g8 w8 s4"),
+        ("e4m3", "fp8-block-scaled 128x128x128 g8 w8 s3"),
+        ("e5m2", "fp8-scaled 128x256x64 g8 w8 s4")]
+    assert all(r["compile_ms"]["warpforge"] > 0 for r in rows)
+    assert [r["wgmma"].rsplit(".", 2)[1:] for r in rows] == [["e4m3", "e4m3"]] * 2 + \
+        [["e5m2", "e5m2"]]
+    assert [r["case"] for r in report["interpreter"]] == [
+        "e4m3 150x136x208 fp8-scaled", "e4m3 150x136x208 fp8-block-scaled",
+        "e5m2 150x136x208 fp8-scaled", "e4m3 300x272x128 fp8-scaled",
+        "e4m3 300x272x128 fp8-block-scaled", "e5m2 300x272x128 fp8-scaled"]
+    assert all(set(r["configs"].values()) == {"ok"} for r in report["interpreter"])
+    assert "| interpreter e5m2 300x272x128 fp8-scaled | ok |" in md
+
+
+@pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+def test_dry_run_fp8_interpreter_catches_a_wrong_scale(monkeypatch):
+    """The interpreted check is not vacuous: a kernel given twice A's
+    scale fails it."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    module = common.load_kernels(mm.FP8_KERNEL_FILE, "warpforge")
+    real = mm.fp8_call
+    monkeypatch.setattr(mm, "fp8_call", lambda module, variant, a, b_t, c, a_s, b_s, sms:
+                        real(module, variant, a, b_t, c, a_s * 2, b_s, sms))
+    failures = []
+    row = mm.interpret_fp8_case(mm.Case("e4m3", 64, 32, 128), module, "fp8-block-scaled",
+                                failures)
+    assert "error" in row["configs"]["128x128x128 g8 w8 s3"] and "Mismatch" in failures[0]
+
+
+def test_fp8_rows_and_note():
+    """An fp8 case is one row of its variant; torch without the call is n/a."""
+    providers = {"torch": {"unsupported": "RuntimeError: no blockwise scaling"},
+                 "warpforge:fp8-block-scaled": {"ms": 1.0, "tflops": 500.0,
+                                                "config": {"name": "128x128x128 g8 w8 s3"}}}
+    report = {"settings": {"variants": ["blocked", "fp8-block-scaled"]},
+              "results": [{"dtype": "e4m3", "M": 4096, "N": 4096, "K": 4096,
+                           "variant": "fp8-block-scaled", "providers": providers,
+                           "ratios": mm.ratios(providers)}]}
+    _, rows = mm.gpu_rows(report)
+    assert rows == [["e4m3 4096x4096x4096 fp8-block-scaled", "n/a", "", "500", "-", "", "-",
+                     "-", "", "128x128x128 g8 w8 s3"]]
+    note = mm._variants_note(report["settings"])
+    assert "torch._scaled_mm" in note and "fp8-block-scaled 128x128x128 g8 w8 s3" in note
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("backends", ["torch,triton", "torch,warpforge"])
+def test_gpu_quick_run_fp8_variants(tmp_path, backends):
+    """bench/matmul.py --quick --variants fp8-scaled,fp8-block-scaled on the
+    GPU: each JIT's kernels checked and timed; torch._scaled_mm checked
+    where torch has the call (n/a otherwise, not a failure)."""
+    proc = subprocess.run([sys.executable, os.path.join(BENCH, "matmul.py"), "--quick",
+                           "--backends", backends, "--variants",
+                           "fp8-scaled,fp8-block-scaled", "--warmup", "2", "--rep", "5",
+                           "--results-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report, _ = _only_report(tmp_path)
+    assert [(r["dtype"], r["variant"]) for r in report["results"]] == [
+        ("e4m3", "fp8-scaled"), ("e4m3", "fp8-block-scaled"), ("e5m2", "fp8-scaled")]
+    jit = backends.split(",")[1]
+    for r in report["results"]:
+        entry = r["providers"][f"{jit}:{r['variant']}"]
+        assert entry["tflops"] > 1 and entry["max_rel_err"] < 1e-2, (r["variant"], entry)
+        torch_entry = r["providers"]["torch"]
+        assert "unsupported" in torch_entry or torch_entry["max_rel_err"] < 1e-2
+    assert "torch" in report["results"][0]["providers"] and \
+        "ms" in report["results"][0]["providers"]["torch"]  # per-tensor e4m3: cuBLASLt has it
