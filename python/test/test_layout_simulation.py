@@ -720,3 +720,29 @@ def test_nvmma_placement_matches_the_swizzle_contract(case):
             at = nvmma_byte_offset(o, cc, lo, lc, eb, swizzle)
             want[at:at + eb] = np.frombuffer(values[r, c].tobytes(), dtype=np.uint8)
     np.testing.assert_array_equal(smem, want)
+
+
+@pytest.mark.parametrize("warps, wpc, instr_n, shape", [
+    (4, [4, 1], 64, [64, 64]), (4, [4, 1], 128, [128, 128]), (8, [8, 1], 64, [128, 64]),
+    (8, [4, 2], 64, [64, 128])], ids=str)
+def test_epilogue_arithmetic_in_the_wgmma_layout(warps, wpc, instr_n, shape):
+    """What tilegpu-accelerate-matmul now sinks before the conversion out of
+    a product's wgmma layout: a scale by a splat, a splat constant added, a
+    cast; element by element in the accumulator's registers."""
+    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
+    bl = blocked([1, 4], [4, 8], [warps, 1], [1, 0])
+    k = Kernel(warps, ["f32", "f16"])
+    f32, f16 = k.ttype(shape, "f32", wg), k.ttype(shape, "f16", wg)
+    x = k.load(0, shape, bl)
+    xw = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', bl)} -> {f32}")
+    s = k.emit("arith.constant 3.0 : f32")
+    sp = k.emit(f"tile.splat {s} : f32 -> {f32}")
+    m = k.emit(f"arith.mulf {xw}, {sp} : {f32}")
+    one = k.emit(f"arith.constant dense<1.0> : {f32}")
+    a = k.emit(f"arith.addf {m}, {one} : {f32}")
+    t = k.emit(f"arith.truncf {a} : {f32} to {f16}")
+    back = k.emit(f"tilegpu.convert_layout {t} : {f16} -> {k.ttype(shape, 'f16', bl)}")
+    k.store(1, back, shape, bl)
+    n = int(np.prod(shape))
+    out = simulate(k.text(), ["f32", "f16"])
+    np.testing.assert_array_equal(written(out, 1, n), input_values(0, n) * 3.0 + 1.0)

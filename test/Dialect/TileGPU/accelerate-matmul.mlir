@@ -197,6 +197,59 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 
 // -----
 
+// An epilogue of splat arithmetic and a cast (a per-tensor scale, a bias
+// by a scalar, then bf16) runs in the wgmma layout, each splat made again
+// there: the one conversion moves the bf16 tile at the end, not the f32
+// accumulator first.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+  // CHECK-LABEL: tile.func public @scaled_epilogue
+  // CHECK: %[[W:.*]] = tilegpu.warp_group_dot_wait
+  // CHECK-NOT: tilegpu.convert_layout %[[W]]
+  // CHECK: %[[S:.*]] = tile.splat %arg3 : f32 -> tensor<64x64xf32, #[[WG:[a-z0-9_]+]]>
+  // CHECK: %[[M:.*]] = arith.mulf %[[W]], %[[S]] : tensor<64x64xf32, #[[WG]]>
+  // CHECK: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<64x64xf32, #[[WG]]>
+  // CHECK: %[[B:.*]] = arith.addf %[[M]], %[[ONE]] : tensor<64x64xf32, #[[WG]]>
+  // CHECK: %[[T:.*]] = arith.truncf %[[B]] : tensor<64x64xf32, #[[WG]]> to tensor<64x64xbf16, #[[WG]]>
+  // CHECK: tilegpu.convert_layout %[[T]] : tensor<64x64xbf16, #[[WG]]> -> tensor<64x64xbf16, #blocked>
+  tile.func public @scaled_epilogue(%a: tensor<64x32xf16, #bl>, %b: tensor<32x64xf16, #bl>, %c: tensor<64x64xf32, #bl>, %scale: f32) -> tensor<64x64xbf16, #bl> {
+    %ca = tilegpu.convert_layout %a : tensor<64x32xf16, #bl> -> tensor<64x32xf16, #opA>
+    %cb = tilegpu.convert_layout %b : tensor<32x64xf16, #bl> -> tensor<32x64xf16, #opB>
+    %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #bl>
+    %s = tile.splat %scale : f32 -> tensor<64x64xf32, #bl>
+    %m = arith.mulf %d, %s : tensor<64x64xf32, #bl>
+    %one = arith.constant dense<1.0> : tensor<64x64xf32, #bl>
+    %p = arith.addf %m, %one : tensor<64x64xf32, #bl>
+    %t = arith.truncf %p : tensor<64x64xf32, #bl> to tensor<64x64xbf16, #bl>
+    tile.return %t : tensor<64x64xbf16, #bl>
+  }
+}
+
+// -----
+
+// An operand that is not a splat (a loaded bias tile) stops the sinking:
+// the conversion stays before the add.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+  // CHECK-LABEL: tile.func public @tile_bias
+  // CHECK: %[[W:.*]] = tilegpu.warp_group_dot_wait
+  // CHECK: %[[C:.*]] = tilegpu.convert_layout %[[W]] : tensor<64x64xf32, #{{[a-z0-9_]+}}> -> tensor<64x64xf32, #blocked>
+  // CHECK: arith.addf %[[C]], %arg3 : tensor<64x64xf32, #blocked>
+  tile.func public @tile_bias(%a: tensor<64x32xf16, #bl>, %b: tensor<32x64xf16, #bl>, %c: tensor<64x64xf32, #bl>, %bias: tensor<64x64xf32, #bl>) -> tensor<64x64xf32, #bl> {
+    %ca = tilegpu.convert_layout %a : tensor<64x32xf16, #bl> -> tensor<64x32xf16, #opA>
+    %cb = tilegpu.convert_layout %b : tensor<32x64xf16, #bl> -> tensor<32x64xf16, #opB>
+    %d = tile.dot %ca, %cb, %c : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #bl>
+    %p = arith.addf %d, %bias : tensor<64x64xf32, #bl>
+    tile.return %p : tensor<64x64xf32, #bl>
+  }
+}
+
+// -----
+
 // A dot fed by a cast of another dot takes A from registers (the RS form).
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>

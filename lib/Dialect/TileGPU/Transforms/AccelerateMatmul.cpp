@@ -18,6 +18,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace warpforge::tilegpu {
 #define GEN_PASS_DEF_TILEGPUACCELERATEMATMUL
@@ -202,26 +204,76 @@ Value registerOperand(OpBuilder &b, Value a, WgmmaEncodingAttr acc) {
                                  root);
 }
 
-/// Moves a conversion out of a wgmma layout after the single element-wise
-/// cast it feeds, so the exchange moves the narrower type.
-void sinkConversionThroughCast(ConvertLayoutOp cvt) {
-  if (!cvt->hasOneUse())
-    return;
-  Operation *user = *cvt->getUsers().begin();
-  if (!isa<arith::TruncFOp, arith::ExtFOp, tile::FpToFpOp>(user) ||
-      user->getNumOperands() != 1 || user->getNumResults() != 1)
-    return;
-  auto srcType = cvt.getSrc().getType();
-  auto userType = cast<RankedTensorType>(user->getResult(0).getType());
-  OpBuilder b(user);
-  Operation *cast = b.clone(*user);
-  cast->setOperand(0, cvt.getSrc());
-  cast->getResult(0).setType(withEncoding(userType, srcType.getEncoding()));
-  auto back = ConvertLayoutOp::create(b, user->getLoc(), userType,
-                                      cast->getResult(0));
-  user->getResult(0).replaceAllUsesWith(back.getResult());
-  user->erase();
-  cvt->erase();
+/// `v`, a splat (of a scalar, or a splat constant, behind any conversions),
+/// made again in `layout`; null when `v` is not one.
+Value splatIn(OpBuilder &b, Value v, Attribute layout) {
+  Value root = skipConversions(v);
+  auto type = withEncoding(cast<RankedTensorType>(root.getType()), layout);
+  if (auto splat = root.getDefiningOp<tile::SplatOp>())
+    return tile::SplatOp::create(b, splat.getLoc(), type, splat.getSrc());
+  if (auto constant = root.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
+      return arith::ConstantOp::create(b, constant.getLoc(), type,
+                                       dense.reshape(type));
+  return nullptr;
+}
+
+/// Moves a conversion out of a wgmma layout after the element-wise op it
+/// alone feeds, as long as there is one: a cast (the exchange then moves
+/// the narrower type) or arithmetic with splats (a scale, a bias by a
+/// scalar: `acc * scale`, whose splat is made again in the wgmma layout),
+/// so an epilogue computes in the accumulator's registers and converts
+/// once, at the end, instead of sending the f32 accumulator through shared
+/// memory first.
+void sinkConversion(ConvertLayoutOp cvt) {
+  while (cvt->hasOneUse()) {
+    Operation *user = *cvt->getUsers().begin();
+    bool elementwise = isa<arith::TruncFOp, arith::ExtFOp, tile::FpToFpOp>(user) ||
+                       (user->hasTrait<OpTrait::Elementwise>() &&
+                        isMemoryEffectFree(user));
+    if (!elementwise || user->getNumResults() != 1 ||
+        user->getNumRegions() != 0 ||
+        !isa<RankedTensorType>(user->getResult(0).getType()))
+      return;
+    Attribute layout = cvt.getSrc().getType().getEncoding();
+    // Every other tensor operand must be a splat.
+    for (Value operand : user->getOperands())
+      if (operand != cvt.getResult() &&
+          isa<RankedTensorType>(operand.getType())) {
+        Value root = skipConversions(operand);
+        auto constant = root.getDefiningOp<arith::ConstantOp>();
+        if (!root.getDefiningOp<tile::SplatOp>() &&
+            !(constant && isa<SplatElementsAttr>(constant.getValue())))
+          return;
+      }
+    OpBuilder b(user);
+    SmallVector<Value> movedOperands;
+    for (Value operand : user->getOperands())
+      movedOperands.push_back(operand == cvt.getResult() ? cvt.getSrc()
+                              : isa<RankedTensorType>(operand.getType())
+                                  ? splatIn(b, operand, layout)
+                                  : operand);
+    Operation *moved = b.clone(*user);
+    moved->setOperands(movedOperands);
+    auto userType = cast<RankedTensorType>(user->getResult(0).getType());
+    moved->getResult(0).setType(withEncoding(userType, layout));
+    auto back = ConvertLayoutOp::create(b, user->getLoc(), userType,
+                                        moved->getResult(0));
+    // The splats the user took (conversions of them are left to the
+    // canonicalizer: one may be another conversion the caller holds).
+    SetVector<Operation *> splats;
+    for (Value operand : user->getOperands())
+      if (Operation *def = operand.getDefiningOp();
+          def && isa<tile::SplatOp, arith::ConstantOp>(def))
+        splats.insert(def);
+    user->getResult(0).replaceAllUsesWith(back.getResult());
+    user->erase();
+    cvt->erase();
+    for (Operation *splat : splats)
+      if (splat->use_empty())
+        splat->erase();
+    cvt = back;
+  }
 }
 
 /// A loop carrying the accumulator of `dotOp` (converted into the wgmma
@@ -393,7 +445,8 @@ struct TileGPUAccelerateMatmul
     sinkConversionsThroughCasts(module);
   }
 
-  /// Casts of accumulators move before the conversions back.
+  /// Casts of accumulators, and arithmetic with splats, move before the
+  /// conversions back.
   static void sinkConversionsThroughCasts(ModuleOp module) {
     SmallVector<ConvertLayoutOp> conversions;
     module.walk([&](ConvertLayoutOp cvt) {
@@ -401,7 +454,7 @@ struct TileGPUAccelerateMatmul
         conversions.push_back(cvt);
     });
     for (ConvertLayoutOp cvt : conversions)
-      sinkConversionThroughCast(cvt);
+      sinkConversion(cvt);
   }
 };
 
