@@ -727,7 +727,7 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
 # (block_m, block_n, block_k, group_m, num_warps, num_stages) of each fp8
 # variant: the kernel file's SCALED_CONFIG and BLOCK_SCALED_CONFIG (checked
 # equal by the tests), so that the report can name them without loading it.
-FP8_CONFIGS = {"fp8-scaled": (128, 256, 64, 8, 8, 4),
+FP8_CONFIGS = {"fp8-scaled": (128, 256, 128, 8, 8, 3),
                "fp8-block-scaled": (128, 128, 128, 8, 8, 3)}
 FP8_SCALE_BLOCK = 128
 

@@ -775,7 +775,7 @@ def test_fp8_calls_check_shapes(fp8_kernels):
     kernel, grid, args, meta = fp8_kernels.scaled_call(a, b_t, c, one, one, num_sms=4)
     assert kernel is fp8_kernels.fp8_scaled_matmul_kernel and grid == (min(4, 3 * 1),)
     assert args[5:] == (300, 200, 256) and meta["WARP_SPECIALIZE"] is False
-    assert [d.block_shape for d in args[:3]] == [[128, 64], [256, 64], [128, 256]]
+    assert [d.block_shape for d in args[:3]] == [[128, 128], [256, 128], [128, 256]]
     a_scale, b_scale = np.ones((300, 2), np.float32), np.ones((2, 2), np.float32)
     kernel, grid, args, meta = fp8_kernels.block_scaled_call(a, b_t, c, a_scale, b_scale)
     assert args[-4:] == (2, 1, 2, 1) and meta["SCALE_BLOCK_N"] == 128 and grid == (6,)
@@ -851,9 +851,9 @@ def test_dry_run_fp8_variants(tmp_path, monkeypatch):
     assert report["failures"] == [] and report["settings"]["dtypes"] == ["e4m3", "e5m2"]
     rows = report["compile"]["results"]
     assert [(r["dtype"], r["config"]) for r in rows] == [
-        ("e4m3", "fp8-scaled 128x256x64 g8 w8 s4"),
+        ("e4m3", "fp8-scaled 128x256x128 g8 w8 s3"),
         ("e4m3", "fp8-block-scaled 128x128x128 g8 w8 s3"),
-        ("e5m2", "fp8-scaled 128x256x64 g8 w8 s4")]
+        ("e5m2", "fp8-scaled 128x256x128 g8 w8 s3")]
     assert all(r["compile_ms"]["warpforge"] > 0 for r in rows)
     assert [r["wgmma"].rsplit(".", 2)[1:] for r in rows] == [["e4m3", "e4m3"]] * 2 + \
         [["e5m2", "e5m2"]]
