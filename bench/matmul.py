@@ -590,6 +590,17 @@ def time_rounds(timers: Dict[str, Any], entries: Dict[str, Dict[str, Any]], args
             if all(n in timers for n in pair_providers(pair))}
 
 
+
+def time_and_summarize(result, timers, args, failures, case):
+    """Times the case's providers in turns (time_rounds) and records their
+    TFLOP/s, the ratios of their medians and the per-launch ratios."""
+    paired = time_rounds(timers, result["providers"], args, failures)
+    for entry in result["providers"].values():
+        if "ms" in entry:
+            entry["tflops"] = tflops(case.flop, entry["ms"])
+    result["ratios"] = ratios(result["providers"])
+    result["paired_ratios"] = {pair: paired_summary(v) for pair, v in paired.items() if v}
+
 def provider_name(jit: str, variant: str) -> str:
     """"warpforge" for the blocked kernel, "warpforge:tma" for a TMA variant;
     Triton's provider of the ping-pong variant is its tma-persistent-ws
@@ -710,12 +721,7 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
         except Exception as e:
             entry.update(common.record_failure(failures, f"{name} {case.label}", e))
         result["providers"][name] = entry
-    paired = time_rounds(timers, result["providers"], args, failures)
-    for entry in result["providers"].values():
-        if "ms" in entry:
-            entry["tflops"] = tflops(case.flop, entry["ms"])
-    result["ratios"] = ratios(result["providers"])
-    result["paired_ratios"] = {pair: paired_summary(v) for pair, v in paired.items() if v}
+    time_and_summarize(result, timers, args, failures, case)
     del a, b, b_t, ref
     torch.cuda.empty_cache()
     return result
@@ -851,12 +857,7 @@ def run_fp8_case(torch, case: Case, variant: str, kernels: Dict[str, Any], args,
         except Exception as e:
             entry.update(common.record_failure(failures, what, e))
         result["providers"][name] = entry
-    paired = time_rounds(timers, result["providers"], args, failures)
-    for entry in result["providers"].values():
-        if "ms" in entry:
-            entry["tflops"] = tflops(case.flop, entry["ms"])
-    result["ratios"] = ratios(result["providers"])
-    result["paired_ratios"] = {pair: paired_summary(v) for pair, v in paired.items() if v}
+    time_and_summarize(result, timers, args, failures, case)
     del a, b_t, a_scale, b_scale, ref
     torch.cuda.empty_cache()
     return result
