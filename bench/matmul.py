@@ -1166,16 +1166,25 @@ def interpret_fp8_case(case: Case, module, variant: str, failures: List[str]) ->
     what = f"interpreter {case.label} {variant} {name}"
     arrays = common.NumpyArrays()
     c, guard = arrays.poisoned((case.m, case.n), "fp16")
-    c = _aligned(c) if c.ctypes.data % 16 else c
-    try:
-        a8, b8 = _fp8_array(module, a, case.dtype), _fp8_array(module, b_t, case.dtype)
-        common.launch(fp8_call(module, variant, a8, b8, c, a_scale, b_scale, DRY_RUN_SMS))
-        check_metrics(what, case.dtype, error_metrics(None, c, ref), c)
-        common.check_guard(what, guard)
-        row["configs"][name] = "ok"
-    except Exception as e:
-        row["configs"][name] = common.record_failure(failures, what, e)
+    c = _aligned(c)
+    row["configs"][name] = _interpret_checked(
+        what, case.dtype, c, ref, guard, failures,
+        lambda: fp8_call(module, variant, _fp8_array(module, a, case.dtype),
+                         _fp8_array(module, b_t, case.dtype), c, a_scale, b_scale,
+                         DRY_RUN_SMS))
     return row
+
+
+def _interpret_checked(what: str, dtype: str, c, ref, guard, failures: List[str], call):
+    """Launches `call()`'s kernel in the interpreter and checks `c` against
+    `ref` and the guard after it: "ok", or the recorded failure."""
+    try:
+        common.launch(call())
+        check_metrics(what, dtype, error_metrics(None, c, ref), c)
+        common.check_guard(what, guard)
+        return "ok"
+    except Exception as e:
+        return common.record_failure(failures, what, e)
 
 
 def _aligned(x):
@@ -1201,13 +1210,9 @@ def interpret_tma_case(case: Case, module, variant: str, config, arrays,
     row: Dict[str, Any] = {"case": f"{case.label} {variant}", "configs": {}}
     c, guard = arrays.poisoned((case.m, case.n), case.dtype)
     what = f"interpreter {case.label} {variant} {name}"
-    try:
-        common.launch(tma_call(module, variant, a, b_t, c, config, DRY_RUN_SMS))
-        check_metrics(what, case.dtype, error_metrics(None, c, ref), c)
-        common.check_guard(what, guard)
-        row["configs"][name] = "ok"
-    except Exception as e:
-        row["configs"][name] = common.record_failure(failures, what, e)
+    row["configs"][name] = _interpret_checked(
+        what, case.dtype, c, ref, guard, failures,
+        lambda: tma_call(module, variant, a, b_t, c, config, DRY_RUN_SMS))
     return row
 
 

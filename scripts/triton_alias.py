@@ -141,14 +141,21 @@ def _wf_has_submodule(name):
         return False
 
 
+def _stub_tree(path):
+    """The AST of `path` when stubs are on and it parses, else None."""
+    if not USE_STUBS:
+        return None
+    try:
+        return ast.parse(Path(path).read_text())
+    except (OSError, SyntaxError):
+        return None
+
+
 def add_import_stubs(path):
     """Stub the names that `path` imports at module level from triton.X but
     warpforge.X lacks, so that the file can be imported at all."""
-    if not USE_STUBS:
-        return
-    try:
-        tree = ast.parse(Path(path).read_text())
-    except (OSError, SyntaxError):
+    tree = _stub_tree(path)
+    if tree is None:
         return
     for node in tree.body:
         if not isinstance(node, ast.ImportFrom) or node.level or not node.module:
@@ -188,11 +195,8 @@ def add_attribute_stubs(path, nodes=module_level_nodes):
     """Stub missing attributes of triton modules (tl.float8e4b15 in a
     parametrize list) that `path` reads; `nodes(tree)` picks which parts of
     the file count (default: those evaluated when it is imported)."""
-    if not USE_STUBS:
-        return
-    try:
-        tree = ast.parse(Path(path).read_text())
-    except (OSError, SyntaxError):
+    tree = _stub_tree(path)
+    if tree is None:
         return
     names = {}
     for node in tree.body:

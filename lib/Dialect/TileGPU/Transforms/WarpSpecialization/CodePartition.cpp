@@ -371,24 +371,6 @@ WarpSpecializeOp makePingPong(WarpSpecializeOp ws, int numWarps) {
   return pingPong;
 }
 
-/// Records on the module that ping-pong declined at `loc`, and why, for
-/// the frontend's warning.
-void recordPingPongDecline(ModuleOp module, Location loc, StringRef why) {
-  Builder b(module.getContext());
-  SmallVector<Attribute> declined;
-  if (auto existing =
-          module->getAttrOfType<ArrayAttr>(attr::kWarpSpecializeDeclined))
-    llvm::append_range(declined, existing);
-  declined.push_back(b.getDictionaryAttr(
-      {b.getNamedAttr("loc", LocationAttr(loc)),
-       b.getNamedAttr("what", b.getStringAttr("ping-pong")),
-       b.getNamedAttr("reason", b.getStringAttr(why)),
-       b.getNamedAttr("instead",
-                      b.getStringAttr("one consumer group of num_warps warps "
-                                      "instead"))}));
-  module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
-}
-
 void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
                 bool remarks, bool pingPong) {
   scf::ForOp loop = plan.loop;
@@ -701,7 +683,8 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
     if (why.empty())
       ws = makePingPong(ws, numWarps);
     else
-      recordPingPongDecline(func->getParentOfType<ModuleOp>(), loc, why);
+      recordDecline(func->getParentOfType<ModuleOp>(), loc, why, "ping-pong",
+                    "one consumer group of num_warps warps instead");
   }
   assignRegisters(ws, numWarps, pointerCopies);
   if (remarks) {

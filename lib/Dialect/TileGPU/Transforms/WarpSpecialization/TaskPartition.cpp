@@ -385,6 +385,24 @@ FailureOr<Plan> getMarkedPlan(scf::ForOp loop,
   return plan;
 }
 
+void recordDecline(ModuleOp module, Location loc, StringRef reason,
+                   StringRef what, StringRef instead) {
+  Builder b(module.getContext());
+  SmallVector<Attribute> declined;
+  if (auto existing =
+          module->getAttrOfType<ArrayAttr>(attr::kWarpSpecializeDeclined))
+    llvm::append_range(declined, existing);
+  SmallVector<NamedAttribute> fields{
+      b.getNamedAttr("loc", LocationAttr(loc)),
+      b.getNamedAttr("reason", b.getStringAttr(reason))};
+  if (!what.empty())
+    fields.push_back(b.getNamedAttr("what", b.getStringAttr(what)));
+  if (!instead.empty())
+    fields.push_back(b.getNamedAttr("instead", b.getStringAttr(instead)));
+  declined.push_back(b.getDictionaryAttr(fields));
+  module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
+}
+
 void runTaskPartition(ModuleOp module) {
   bool everyLoop = getNumConsumerGroups(module) > 0;
   SmallVector<scf::ForOp> loops;
@@ -407,7 +425,6 @@ void runTaskPartition(ModuleOp module) {
         return true;
     return false;
   });
-  SmallVector<Attribute> declined;
   DenseSet<Operation *> specializedFuncs;
   Builder b(module.getContext());
   ModuleAxisInfoAnalysis axisInfo(module);
@@ -422,9 +439,7 @@ void runTaskPartition(ModuleOp module) {
     }
     loop->removeAttr(tile::TileDialect::kWarpSpecialize);
     if (failed(plan)) {
-      declined.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("loc", LocationAttr(loop.getLoc())),
-           b.getNamedAttr("reason", b.getStringAttr(why))}));
+      recordDecline(module, loop.getLoc(), why);
       continue;
     }
     specializedFuncs.insert(func);
@@ -439,14 +454,9 @@ void runTaskPartition(ModuleOp module) {
   // it: say so at the kernel.
   if (everyLoop && loops.empty())
     module.walk([&](FunctionOpInterface func) {
-      declined.push_back(b.getDictionaryAttr(
-          {b.getNamedAttr("loc", LocationAttr(func->getLoc())),
-           b.getNamedAttr("reason",
-                          b.getStringAttr("the kernel has no loop of "
-                                          "tl.dot products to specialize"))}));
+      recordDecline(module, func->getLoc(),
+                    "the kernel has no loop of tl.dot products to specialize");
     });
-  if (!declined.empty())
-    module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
 }
 
 } // namespace warpforge::tilegpu::ws

@@ -108,6 +108,13 @@ mlir::FailureOr<Plan> getMarkedPlan(mlir::scf::ForOp loop,
 /// module's tilegpu.num-buffers-warp-spec when set, else its num-stages.
 int getNumBuffers(mlir::ModuleOp module, int option);
 
+/// Appends to the module's tilegpu.warp-specialize-declined what declined
+/// at `loc` and why, for the frontend's warning there: by default warp
+/// specialization ("compiled without it"); `what` and `instead` name a
+/// part of it and what runs instead (ping-pong, one cooperative group).
+void recordDecline(mlir::ModuleOp module, mlir::Location loc,
+                   llvm::StringRef reason, llvm::StringRef what = "",
+                   llvm::StringRef instead = "");
 /// The three steps, as their passes run them.
 void runTaskPartition(mlir::ModuleOp module);
 mlir::LogicalResult runBufferAllocation(mlir::ModuleOp module, int numBuffers);
