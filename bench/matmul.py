@@ -833,7 +833,8 @@ def run_fp8_case(torch, case: Case, variant: str, kernels: Dict[str, Any], args,
                 try:
                     out = torch_scaled_mm(torch, variant, a, b_t, a_scale, b_scale)
                     torch.cuda.synchronize()
-                except (RuntimeError, NotImplementedError, TypeError, AttributeError) as e:
+                except (RuntimeError, NotImplementedError, TypeError, AttributeError,
+                        ValueError) as e:  # torch 2.11: two e5m2 operands are a ValueError
                     entry["unsupported"] = common.error_text(e)
                     print(f"{what}: torch._scaled_mm cannot: {entry['unsupported'][:200]}",
                           flush=True)

@@ -746,3 +746,39 @@ def test_epilogue_arithmetic_in_the_wgmma_layout(warps, wpc, instr_n, shape):
     n = int(np.prod(shape))
     out = simulate(k.text(), ["f32", "f16"])
     np.testing.assert_array_equal(written(out, 1, n), input_values(0, n) * 3.0 + 1.0)
+
+
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """f32 -> bf16 -> f32, round to nearest even (finite values)."""
+    bits = x.astype(np.float32).view(np.uint32).astype(np.uint64)
+    bits = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    return bits.astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("elem", ["f16", "bf16"])
+@pytest.mark.parametrize("warps, wpc, instr_n, shape", [
+    (4, [4, 1], 64, [64, 64]), (8, [4, 2], 64, [64, 128])], ids=str)
+def test_paired_truncation_in_the_wgmma_layout(elem, warps, wpc, instr_n, shape):
+    """f32 -> f16/bf16 truncation two elements per cvt (cvt.rn.f16x2.f32,
+    cvt.rn.bf16x2.f32), on values that round (x / 7): each element lands in
+    its own place and is rounded to nearest even."""
+    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
+    bl = blocked([1, 4], [4, 8], [warps, 1], [1, 0])
+    k = Kernel(warps, ["f32", elem])
+    f32, half = k.ttype(shape, "f32", wg), k.ttype(shape, elem, wg)
+    x = k.load(0, shape, bl)
+    xw = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', bl)} -> {f32}")
+    seven = k.emit(f"arith.constant dense<7.0> : {f32}")
+    d = k.emit(f"arith.divf {xw}, {seven} : {f32}")
+    t = k.emit(f"arith.truncf {d} : {f32} to {half}")
+    back = k.emit(f"tilegpu.convert_layout {t} : {half} -> {k.ttype(shape, elem, bl)}")
+    k.store(1, back, shape, bl)
+    n = int(np.prod(shape))
+    lowered = subprocess.run([OPT, "--tilegpu-to-llvm"], input=k.text(), capture_output=True,
+                             text=True, timeout=300).stdout
+    assert f"cvt.rn.{elem}x2.f32" in lowered
+    out = simulate(k.text(), ["f32", elem])
+    quotient = input_values(0, n).astype(np.float32) / np.float32(7)
+    want = (quotient.astype(np.float16).astype(np.float64) if elem == "f16"
+            else round_to_bf16(quotient).astype(np.float64))
+    np.testing.assert_array_equal(written(out, 1, n), want)

@@ -168,6 +168,7 @@ def test_parse_ptxas_log_of_several_kernels():
         ptxas info    : Function properties for a
             16 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads
         ptxas info    : Used 168 registers, used 1 barriers, 49152 bytes smem
+        ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async instructions are serialized due to non wgmma instructions reading accumulator registers of  a wgmma between start and end of the pipeline stage in the function 'a'
         ptxas info    : Compiling entry function 'b' for 'sm_90a'
         ptxas info    : Function properties for b
             0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
@@ -175,9 +176,9 @@ def test_parse_ptxas_log_of_several_kernels():
         """)
     assert target.parse_ptxas_log(log) == {
         "a": {"registers": 168, "spill_stores": 8, "spill_loads": 12,
-              "shared": 49152, "stack_frame": 16, "barriers": 1},
+              "shared": 49152, "stack_frame": 16, "barriers": 1, "wgmma_serialized": 1},
         "b": {"registers": 10, "spill_stores": 0, "spill_loads": 0,
-              "shared": 0, "stack_frame": 0, "barriers": 0},
+              "shared": 0, "stack_frame": 0, "barriers": 0, "wgmma_serialized": 0},
     }
 
 

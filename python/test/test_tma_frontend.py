@@ -546,6 +546,50 @@ class Float8:
         return 1 << 20
 
 
+class BFloat16(Float8):
+    """What a descriptor reads of a torch bfloat16 tensor (NumPy has no
+    bf16)."""
+    dtype = "torch.bfloat16"
+
+
+PIPELINE_CASES = [(kernel, dtype, mode) for kernel in ("tma", "tma_persistent")
+                  for dtype in ("fp16", "bf16", "fp8") for mode in ("plain", "ws", "ping-pong")
+                  if not (mode == "ping-pong" and (kernel == "tma" or dtype == "fp8"))]
+
+
+@pytest.mark.parametrize("kernel,dtype,mode", PIPELINE_CASES,
+                         ids=["-".join(c) for c in PIPELINE_CASES])
+def test_tutorial_kernels_keep_the_wgmma_pipeline(monkeypatch, kernel, dtype, mode):
+    """ptxas pipelines every wgmma of tutorial 09's kernels (no C75xx
+    'wgmma.mma_async instructions are serialized' warning): unspecialized
+    (8 warps), with two consumer groups, and ping-pong; fp16, bf16 (whose
+    epilogue rounds to fp16 and widens again before the bf16 store: scalar
+    conversions there made ptxas serialize the bf16 kernel, a fifth slower
+    on the H100) and fp8."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    fn = {"tma": tut.matmul_kernel_tma, "tma_persistent": tut.matmul_kernel_tma_persistent}[kernel]
+    fp8 = dtype == "fp8"
+    base = {"fp16": lambda: aligned((1024, 1024), np.float16),
+            "bf16": lambda: BFloat16((1024, 1024)), "fp8": lambda: Float8((1024, 1024))}[dtype]
+    if mode == "plain":
+        descs = [TensorDescriptor.from_tensor(base(), [1, 1]) for _ in range(3)]
+        meta = {"BLOCK_SIZE_M": 128, "BLOCK_SIZE_N": 256, "BLOCK_SIZE_K": 128 if fp8 else 64,
+                "GROUP_SIZE_M": 8, "FP8_OUTPUT": fp8, "WARP_SPECIALIZE": False}
+        if kernel == "tma_persistent":
+            meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=132)
+        tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
+                                            "c_desc": descs[2], **meta})
+        with warnings.catch_warnings():  # the unflattened persistent loop
+            warnings.simplefilter("ignore", UnsupportedOptionWarning)
+            k = fn.fn.warmup(*descs, 1024, 1024, 1024, grid=(1,), num_warps=8, num_stages=3,
+                             **meta)
+    else:
+        extra = {"ping_pong": True, "block_n": 128} if mode == "ping-pong" else {}
+        k = ws_warmup(fn, 3, fp8=fp8, base=base, **extra)
+        assert k.metadata["partition_warps"] == (8 if mode == "ping-pong" else 4)
+    assert k.metadata["wgmma_serialized"] == 0, k.metadata["ptxas_log"]
+
+
 def test_ping_pong_without_a_persistent_loop_runs_one_group(monkeypatch):
     """tutorial 09's non-persistent kernel has no tile loop to share out:
     ping-pong declines at the kernel's loop with a warning saying why, and

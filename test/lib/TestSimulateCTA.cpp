@@ -500,6 +500,31 @@ LogicalResult Simulator::step(Operation *op) {
     values[op->getResult(0)] = std::move(r);
     return success();
   }
+  // A bitcast to or from a vector (two 16-bit elements in one i32, say):
+  // lane i holds bits [i * w, (i + 1) * w) of the word, at most 64 bits.
+  if (isa<LLVM::BitcastOp>(op) &&
+      (isa<VectorType>(op->getOperand(0).getType()) || isa<VectorType>(type))) {
+    auto lanes = [](Type t) -> std::pair<unsigned, unsigned> {
+      if (auto v = dyn_cast<VectorType>(t))
+        return {v.getNumElements(), bitsOf(v.getElementType())};
+      return {1, bitsOf(t)};
+    };
+    auto [fromLanes, fromBits] = lanes(op->getOperand(0).getType());
+    auto [toLanes, toBits] = lanes(type);
+    if (fromLanes * fromBits > 64 || fromLanes * fromBits != toLanes * toBits)
+      return op->emitError("simulation supports bitcasts of up to 64 bits");
+    Regs &src = values[op->getOperand(0)];
+    Regs r(threads, std::vector<uint64_t>(toLanes, 0));
+    for (unsigned t = 0; t < threads; ++t) {
+      uint64_t word = 0;
+      for (unsigned i = 0; i < fromLanes; ++i)
+        word |= mask(src[t][i], fromBits) << (i * fromBits);
+      for (unsigned i = 0; i < toLanes; ++i)
+        r[t][i] = mask(word >> (i * toBits), toBits);
+    }
+    values[op->getResult(0)] = std::move(r);
+    return success();
+  }
   if (isa<LLVM::ZExtOp, LLVM::TruncOp, LLVM::BitcastOp, LLVM::PtrToIntOp,
           LLVM::IntToPtrOp, LLVM::SExtOp>(op)) {
     unsigned from = bitsOf(op->getOperand(0).getType());
@@ -627,6 +652,17 @@ LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
         uint64_t srcSize = parts.size() > 3 ? operand(parts[3], t) : size;
         for (uint64_t i = 0; i < size; ++i)
           storeMem(dst + i, i < srcSize ? loadMem(src + i, 1) : 0, 1);
+      } else if (opcode == "cvt.rn.f16x2.f32" || opcode == "cvt.rn.bf16x2.f32") {
+        // d = {cvt(a) in the upper half, cvt(b) in the lower}.
+        MLIRContext *ctx = op.getContext();
+        Type f32 = Float32Type::get(ctx);
+        Type half = opcode.starts_with("cvt.rn.f16")
+                        ? Type(Float16Type::get(ctx))
+                        : Type(BFloat16Type::get(ctx));
+        auto cvt = [&](StringRef ref) {
+          return fromDouble(toDouble(mask(operand(ref, t), 32), f32), half);
+        };
+        result[t] = (cvt(parts[1]) << 16) | cvt(parts[2]);
       } else if (opcode.starts_with("mov.")) {
         result[t] = operand(parts[1], t);
       } else if (opcode.starts_with("ld.")) {

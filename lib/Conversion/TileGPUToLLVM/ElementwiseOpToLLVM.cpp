@@ -74,6 +74,59 @@ struct ArithMathOnTensorConversion : public ConversionPattern {
   }
 };
 
+/// f32 -> f16/bf16 truncation of a tensor, two elements per instruction
+/// (`cvt.rn.f16x2.f32`, `cvt.rn.bf16x2.f32`), as the wgmma epilogues need:
+/// ptxas pipelines wgmma only when every non-wgmma reader of an accumulator
+/// register is one it can place after the retiring wait, and it does not
+/// manage that for the scalar `cvt.rn.f16.f32` that LLVM emits for a
+/// truncation whose halves are used one by one (tutorial 09's bf16 epilogue
+/// rounds to f16 first, then widens each element again): there it
+/// serializes every wgmma of the kernel (ptxas C7514) and the main loop
+/// loses a fifth of its speed.  The paired form is what LLVM itself emits
+/// when the halves are stored together, so the fp16 epilogue is unchanged.
+struct TruncFPairConversion : public OpConversionPattern<arith::TruncFOp> {
+  TruncFPairConversion(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/30) {}
+
+  LogicalResult
+  matchAndRewrite(arith::TruncFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.getEncoding())
+      return failure();
+    auto srcType = cast<RankedTensorType>(op.getIn().getType());
+    Type dst = type.getElementType();
+    if (!srcType.getElementType().isF32() || !(dst.isF16() || dst.isBF16()))
+      return failure();
+    if (auto mode = op.getRoundingmode();
+        mode && *mode != arith::RoundingMode::to_nearest_even)
+      return failure();
+    unsigned count = getTotalElemsPerThread(type);
+    if (count % 2)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> in = unpackLLElements(loc, adaptor.getIn(), rewriter);
+    std::string opcode =
+        std::string("cvt.rn.") + (dst.isF16() ? "f16x2" : "bf16x2") + ".f32";
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < count; i += 2) {
+      // The first source goes to the upper half.
+      PTXBuilder ptx;
+      PTXBuilder::Operand out = ptx.addOutput("r", rewriter.getI32Type());
+      PTXBuilder::Operand hi = ptx.addInput(in[i + 1], "f");
+      PTXBuilder::Operand lo = ptx.addInput(in[i], "f");
+      ptx.instr(opcode, {out, hi, lo});
+      Value pair = ptx.launch(rewriter, loc, /*hasSideEffects=*/false).front();
+      auto [first, second] = unpackPair(rewriter, loc, pair, dst);
+      results.push_back(first);
+      results.push_back(second);
+    }
+    rewriter.replaceOp(op, packLLElements(loc, getTypeConverter(), results,
+                                          rewriter, type));
+    return success();
+  }
+};
+
 /// Tensor constants: splats only (the frontend makes no others).
 struct TensorConstantConversion : public OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -285,7 +338,8 @@ void warpforge::populateElementwiseOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   MLIRContext *context = patterns.getContext();
-  patterns.add<ArithMathOnTensorConversion>(converter, context);
+  patterns.add<ArithMathOnTensorConversion, TruncFPairConversion>(converter,
+                                                                 context);
   patterns.add<TensorConstantConversion, AddPtrOpConversion,
                IntToPtrOpConversion, PtrToIntOpConversion, BitcastOpConversion,
                FpToFpOpConversion>(converter, context);

@@ -87,22 +87,30 @@ _FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, "
 _REGISTERS = re.compile(r"Used (\d+) registers")
 _BARRIERS = re.compile(r"used (\d+) barriers")
 _SHARED = re.compile(r"(\d+) bytes smem")
+# ptxas gave up pipelining the kernel's wgmma (C7508 to C7520: each names a
+# reason; the kernel still computes the right result, more slowly).
+_SERIALIZED = re.compile(r"\((C75\d\d)\) Potential Performance Loss: wgmma\.mma_async "
+                         r"instructions are serialized.*function '([^']+)'")
 _FIELDS = ("registers", "spill_stores", "spill_loads", "shared", "stack_frame",
-           "barriers")
+           "barriers", "wgmma_serialized")
 
 
 def parse_ptxas_log(log: str) -> Dict[str, Dict[str, int]]:
     """Per kernel, what `ptxas -v` reported about it.
 
     Returns {kernel name: {"registers", "spill_stores", "spill_loads",
-    "shared", "stack_frame", "barriers"}}: registers per thread; bytes of
-    spill stores, spill loads, static shared memory and stack frame; named
-    barriers used.  Device functions ptxas compiled separately are left out.
+    "shared", "stack_frame", "barriers", "wgmma_serialized"}}: registers per
+    thread; bytes of spill stores, spill loads, static shared memory and
+    stack frame; named barriers used; 1 where ptxas serialized the kernel's
+    wgmma instructions (its C75xx performance warning).  Device functions
+    ptxas compiled separately are left out.
     """
     kernels: Dict[str, Dict[str, int]] = {}
     name = None  # the kernel the lines being read describe
     for line in log.splitlines():
-        if m := _ENTRY.search(line):
+        if m := _SERIALIZED.search(line):
+            kernels.setdefault(m.group(2), dict.fromkeys(_FIELDS, 0))["wgmma_serialized"] = 1
+        elif m := _ENTRY.search(line):
             name = m.group(1)
             kernels.setdefault(name, dict.fromkeys(_FIELDS, 0))
         elif m := _PROPERTIES.search(line):

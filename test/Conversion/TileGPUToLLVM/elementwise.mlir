@@ -35,3 +35,41 @@ module attributes {"tilegpu.num-warps" = 1 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// f32 -> f16 and f32 -> bf16 truncations of a tensor convert two elements
+// per cvt (ptxas keeps the wgmma pipeline only with these readers of an
+// accumulator); the element order is checked by the CTA simulation in
+// python/test/test_layout_simulation.py.
+#b = #tilegpu.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @trunc_pairs
+  // CHECK-COUNT-2: llvm.inline_asm "cvt.rn.f16x2.f32 $0, $1, $2;", "=r,f,f" {{.*}} : (f32, f32) -> i32
+  // CHECK-NOT: cvt.rn.f16x2
+  // CHECK-COUNT-2: llvm.inline_asm "cvt.rn.bf16x2.f32 $0, $1, $2;", "=r,f,f" {{.*}} : (f32, f32) -> i32
+  // CHECK-NOT: llvm.fptrunc
+  // CHECK: llvm.return
+  tile.func public @trunc_pairs(%x: f32) {
+    %s = tile.splat %x : f32 -> tensor<128xf32, #b>
+    %h = arith.truncf %s : tensor<128xf32, #b> to tensor<128xf16, #b>
+    %g = arith.truncf %s : tensor<128xf32, #b> to tensor<128xbf16, #b>
+    tile.return
+  }
+}
+
+// -----
+
+// A truncation with another rounding mode, or of an odd number of elements
+// per thread, stays one fptrunc per element.
+#b = #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @trunc_single
+  // CHECK: llvm.fptrunc {{.*}} : f32 to f16
+  // CHECK-NOT: cvt.rn.f16x2
+  tile.func public @trunc_single(%x: f32) {
+    %s = tile.splat %x : f32 -> tensor<32xf32, #b>
+    %h = arith.truncf %s : tensor<32xf32, #b> to tensor<32xf16, #b>
+    tile.return
+  }
+}
