@@ -154,10 +154,14 @@ QUICK_SHAPES: List[Tuple[int, int, int]] = [(2048, 2048, 2048)]
 # also reduce split-K partial sums in the input type. A missing K block of
 # 64 in K = 16384 still shows as 6% rms.
 # fp8: the reference is computed from the very fp8 inputs (dequantized, in
-# float64), so only the fp32 accumulation and the bf16 output's rounding
-# (2^-9) count.
-TOLERANCE = {"fp16": (1e-2, 2e-3), "bf16": (1e-2, 1e-2), "e4m3": (1e-2, 5e-3),
-             "e5m2": (1e-2, 5e-3)}
+# float64), so only the accumulation and the bf16 output's rounding (2^-9)
+# count. The per-tensor-scaled kernels sum every product in wgmma's fp8
+# accumulator, which keeps fewer bits than fp32 (Triton's default,
+# max_num_imprecise_acc unbounded; cuBLASLt promotes to fp32 unless asked
+# for fast accumulation): at K = 16384 both JITs' largest error is 1.4% of
+# max |ref| (their outputs agree bit for bit), the rms still 0.35%.
+TOLERANCE = {"fp16": (1e-2, 2e-3), "bf16": (1e-2, 1e-2), "e4m3": (2e-2, 5e-3),
+             "e5m2": (2e-2, 5e-3)}
 TIMER = ("warpforge.testing.do_bench_interleaved: the providers launch by launch in turns, "
          "L2 flushed before each; median")
 # The stand-in shapes of the dry run, interpreted on the CPU: a partial

@@ -757,7 +757,7 @@ def test_fp8_variants_dtypes_and_providers():
     assert not mm.variant_applies("fp8-scaled", "fp16") and \
         not mm.variant_applies("blocked", "e4m3")
     assert mm.pair_providers("warpforge:fp8-scaled/cublas") == ("warpforge:fp8-scaled", "torch")
-    assert mm.TOLERANCE["e4m3"] == mm.TOLERANCE["e5m2"] == (1e-2, 5e-3)
+    assert mm.TOLERANCE["e4m3"] == mm.TOLERANCE["e5m2"] == (2e-2, 5e-3)
 
 
 def test_fp8_configs_are_the_kernel_files(fp8_kernels):

@@ -12,8 +12,19 @@
 // CHECK: %[[TILES:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[TC:.*]] = %{{.*}}) -> (i32)
 // CHECK: %[[K:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[C:.*]] = %[[TC]])
 // CHECK-NEXT: tilegpu.channel_wait %[[DCH]], %[[C]]
-// CHECK: tilegpu.channel_release %[[DCH]], %[[C]]
+// CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
+// CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ne, %[[C]], %[[TC]] : i32
+// CHECK-NEXT: scf.if %[[LATER]] {
+// CHECK: %[[PREV:.*]] = arith.subi %[[C]], %{{.*}} : i32
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[PREV]]
 // CHECK: } {tilegpu.partition = "consumer"}
+// The last product of the tile retires before its epilogue; its slot goes
+// back if the K loop ran.
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[K]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: %[[RAN:.*]] = arith.cmpi ne, %[[K]]#1, %[[TC]] : i32
+// CHECK-NEXT: scf.if %[[RAN]] {
+// CHECK: %[[LAST:.*]] = arith.subi %[[K]]#1, %{{.*}} : i32
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[LAST]]
 // CHECK: tile.descriptor_store
 // CHECK-NEXT: scf.yield %[[K]]#1 : i32
 // CHECK-NEXT: } {tilegpu.partition = "consumer-tiles"}

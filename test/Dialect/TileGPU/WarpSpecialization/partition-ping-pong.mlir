@@ -9,7 +9,8 @@
 // other group's tile after each of its own; tile_id_c, which the tile loop
 // advances by 132, starts one step on in group 1 and advances by 264.
 // Turns at the tensor cores: group g waits on barrier 4 + g before its K
-// loop and arrives on the other's after it; group 1 primes barrier 4.
+// loop and arrives on the other's after it (before the wait that retires
+// its last products); group 1 primes barrier 4.
 
 // CHECK-LABEL: tile.func public @mm(
 // CHECK: tilegpu.warp_specialize({{.*}}) attributes {defaultRegisters = 232 : i32, requestedRegisters = array<i32: 40, 232>}
@@ -23,9 +24,14 @@
 // CHECK-NEXT: tilegpu.named_barrier_wait 4, 256
 // CHECK-NEXT: %[[K:.*]]:2 = scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[C:.*]] = %[[N]])
 // CHECK-NEXT: tilegpu.channel_wait %{{.*}}, %[[C]]
-// CHECK: tilegpu.channel_release %{{.*}}, %[[C]]
+// CHECK: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
+// CHECK: %[[PREV:.*]] = arith.subi %[[C]], %{{.*}} : i32
+// CHECK-NEXT: tilegpu.channel_release %{{.*}}, %[[PREV]]
 // CHECK: } {tilegpu.partition = "consumer"}
+// The turn passes as soon as the last products are issued: the other group
+// issues its own while this one's retire.
 // CHECK-NEXT: tilegpu.named_barrier_arrive 5, 256
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[K]]#0 {pendings = 0 : i32}
 // CHECK: tile.descriptor_store
 // CHECK: %[[NEXTC:.*]] = arith.addi %[[TC]], %[[C264]] : i32
 // CHECK: %[[NEXT:.*]] = arith.addi %[[K]]#1, %[[TRIPS]] : i32

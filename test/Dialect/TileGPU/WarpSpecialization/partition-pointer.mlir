@@ -24,8 +24,11 @@
 // CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<128x128xf32, #wgmma>, i32)
 // CHECK-NEXT: %[[SLOT:.*]]:2 = tilegpu.channel_wait %[[DCH]], %[[C]]
 // CHECK-NEXT: tilegpu.warp_group_dot %[[SLOT]]#0, %[[SLOT]]#1, %[[ACC]]
-// CHECK-NEXT: tilegpu.warp_group_dot_wait
-// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[C]]
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
+// CHECK-NEXT: arith.cmpi ne, %[[C]]
+// CHECK-NEXT: scf.if
+// CHECK: %[[PREV:.*]] = arith.subi %[[C]], %{{.*}} : i32
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[PREV]]
 // CHECK: {tilegpu.partition = "consumer"}
 // CHECK: tile.store
 // CHECK: partition0(%[[PCH:[^:]*]]: !tilegpu.channel<3>, %{{.*}}) num_warps(4) {

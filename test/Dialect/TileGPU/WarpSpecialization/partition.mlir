@@ -18,19 +18,32 @@
 // CHECK-NEXT: default(%[[DCH:[^:]*]]: !tilegpu.channel<3>, %{{.*}}: i32, %{{.*}}: !tile.tensordesc<tensor<128x64xf16>>, %{{.*}}: i32, %{{.*}}: !tile.tensordesc<tensor<256x64xf16>>, %[[DDC:[^:]*]]: !tile.tensordesc<tensor<128x256xf16>>) {
 // CHECK: tile.get_program_id
 // The consumer loop counts its uses of the channel from 0; it waits for
-// each slot, reads B transposed in place, and releases the slot after the
-// wait that retires the product.
+// each slot, reads B transposed in place, keeps its product in flight
+// (pendings = 1: the wait retires the previous iteration's) and releases
+// the previous iteration's slot from the second iteration on; after the
+// loop a full wait retires the last product and its slot goes back if the
+// loop ran.
 // CHECK: %[[LOOP:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<128x256xf32, #wgmma>, i32)
 // CHECK-NEXT: %[[S:.*]]:2 = tilegpu.channel_wait %[[DCH]], %[[C]] : !tilegpu.channel<3> -> !tilegpu.memdesc<128x64xf16, #nvmma, mutable>, !tilegpu.memdesc<256x64xf16, #nvmma, mutable>
 // CHECK-NEXT: %[[BT:.*]] = tilegpu.memdesc_trans %[[S]]#1
 // CHECK-NEXT: %[[D:.*]] = tilegpu.warp_group_dot %[[S]]#0, %[[BT]], %[[ACC]]
-// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 0 : i32}
-// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[C]] : !tilegpu.channel<3>
+// CHECK-NEXT: %[[W:.*]] = tilegpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ne, %[[C]], %[[C0:.*]] : i32
+// CHECK-NEXT: scf.if %[[LATER]] {
+// CHECK: %[[PREV:.*]] = arith.subi %[[C]], %{{.*}} : i32
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[PREV]] : !tilegpu.channel<3>
+// CHECK-NEXT: }
 // CHECK: %[[NEXT:.*]] = arith.addi %[[C]], %{{.*}} : i32
 // CHECK-NEXT: scf.yield %[[W]], %[[NEXT]]
 // CHECK-NEXT: } {tilegpu.partition = "consumer"}
+// CHECK-NEXT: %[[DRAIN:.*]] = tilegpu.warp_group_dot_wait %[[LOOP]]#0 {pendings = 0 : i32}
+// CHECK-NEXT: %[[RAN:.*]] = arith.cmpi ne, %[[LOOP]]#1, %[[C0]] : i32
+// CHECK-NEXT: scf.if %[[RAN]] {
+// CHECK: %[[LAST:.*]] = arith.subi %[[LOOP]]#1, %{{.*}} : i32
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[LAST]] : !tilegpu.channel<3>
+// CHECK-NEXT: }
 // CHECK-NOT: tile.descriptor_load
-// CHECK: arith.truncf %[[LOOP]]#0
+// CHECK: arith.truncf %[[DRAIN]]
 // CHECK: tile.descriptor_store %[[DDC]]
 // CHECK-NEXT: tilegpu.warp_yield
 // The producer: the kernel arguments it needs as captures, the tile

@@ -19,9 +19,10 @@
 //   default {                       the kernel's warps: consumers
 //     scf.for %k iter_args(%c = 0) {
 //       %a, %b = channel_wait %ch, %c
-//       %acc' = warp_group_dot %a, (memdesc_trans %b), %acc ; wait 0
-//       channel_release %ch, %c
+//       %acc' = warp_group_dot %a, (memdesc_trans %b), %acc ; wait 1
+//       scf.if %c != %c0 { channel_release %ch, %c - 1 }
 //     }
+//     wait 0 ; scf.if (the loop ran) { channel_release %ch, last - 1 }
 //     epilogue
 //   }
 //   partition0(...) num_warps(4) {  one more warpgroup: the producer
@@ -42,10 +43,12 @@
 // the count runs on across tiles, so the producer runs ahead into the next
 // tile while the consumers finish this one's epilogue.
 //
-// A slot is released after the wait for the products that read it (the
-// loop's `warp_group_dot_wait {pendings = 0}` retires them), never before:
-// releasing earlier lets the producer overwrite a buffer wgmma still
-// reads.  Data partition among consumer warpgroups is the wgmma layout's:
+// A slot is released after the wait for the products that read it, never
+// before: releasing earlier lets the producer overwrite a buffer wgmma
+// still reads.  Where the loop's one product is only carried, its wait
+// keeps that product in flight (pendings = 1) and retires the previous
+// iteration's, whose slot is then released (deferRelease); otherwise the
+// wait retires everything (pendings = 0) and the slot just read goes back.  Data partition among consumer warpgroups is the wgmma layout's:
 // its warps split the tile's rows.
 //
 // Ping-pong (the module's tilegpu.ping-pong; CUTLASS's
@@ -77,6 +80,7 @@
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -337,6 +341,67 @@ void takeTurns(Region &region, int group, int32_t firstBarrier,
   NamedBarrierArriveOp::create(tb, loc, firstBarrier + 1 - group, threads);
   if (group == 1)
     NamedBarrierArriveOp::create(b, loc, firstBarrier, threads);
+}
+
+/// Keeps one group of products in flight across the consumer loop's
+/// iterations (the non-specialized pipeline's `pendings = 1`): each
+/// iteration's wait lets its own products run on and retires the previous
+/// iteration's, so the slot released is the previous one (count - 1), from
+/// the second iteration on; after the loop a full wait retires the last
+/// products and releases their slot if the loop ran.  Without this every
+/// iteration drains the tensor cores before issuing the next products,
+/// which one cooperative pair of warpgroups hides (one issues while the
+/// other drains) but a ping-pong group, alone at the tensor cores in its
+/// turn, does not.  Only for a loop whose one wait retires one product
+/// whose accumulator is carried and read by nothing else in the loop
+/// (anything reading it there would read an unfinished product).  Returns
+/// false, changing nothing, otherwise.
+static bool deferRelease(OpBuilder &b, Location loc, scf::ForOp loop,
+                         Operation *lastWait, Value channel) {
+  auto wait = dyn_cast<WarpGroupDotWaitOp>(lastWait);
+  Block *body = loop.getBody();
+  if (!wait || wait.getPendings() != 0 || wait.getInputs().size() != 1)
+    return false;
+  if (llvm::count_if(body->getOps<WarpGroupDotWaitOp>(),
+                     [](auto) { return true; }) != 1)
+    return false;
+  auto dot = wait.getInputs()[0].getDefiningOp<WarpGroupDotOp>();
+  if (!dot || !dot->hasOneUse() || dot->getBlock() != body)
+    return false;
+  Operation *yield = body->getTerminator();
+  Value result = wait.getOutputs()[0];
+  if (!result.hasOneUse() || result.getUses().begin()->getOwner() != yield)
+    return false;
+  unsigned index = result.getUses().begin()->getOperandNumber();
+  auto carried = dyn_cast<BlockArgument>(dot.getC());
+  if (!carried || carried.getOwner() != body ||
+      carried != loop.getRegionIterArgs()[index] || !carried.hasOneUse())
+    return false;
+
+  Value count = loop.getRegionIterArgs().back();
+  Value first = loop.getInitArgs().back();
+  wait.setPendings(1);
+  b.setInsertionPointAfter(wait);
+  auto releasePrevious = [&](Value ran, Value next) {
+    auto ifOp = scf::IfOp::create(b, loc, ran, /*withElseRegion=*/false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    ChannelReleaseOp::create(
+        tb, loc, channel,
+        arith::SubIOp::create(tb, loc, next, createI32(tb, loc, 1)));
+  };
+  releasePrevious(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        count, first),
+                  count);
+  b.setInsertionPointAfter(loop);
+  Value product = loop.getResult(index);
+  auto drain = WarpGroupDotWaitOp::create(b, loc, TypeRange{product.getType()},
+                                          ValueRange{product}, 0);
+  product.replaceAllUsesExcept(drain.getOutputs()[0], drain);
+  Value last = loop.getResults().back();
+  releasePrevious(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                        last, first),
+                  last);
+  return true;
 }
 
 /// `ws` with a second consumer group: a partition of `numWarps` warps
@@ -661,8 +726,10 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
     if (operand.getLoadOp()->use_empty())
       operand.getLoadOp()->erase();
   }
-  b.setInsertionPointAfter(plan.lastWait);
-  ChannelReleaseOp::create(b, loc, consumerChannel, count);
+  if (!deferRelease(b, loc, newLoop, plan.lastWait, consumerChannel)) {
+    b.setInsertionPointAfter(plan.lastWait);
+    ChannelReleaseOp::create(b, loc, consumerChannel, count);
+  }
   // The pointers the producer now advances: each yields itself, so that
   // their chains die below and the iter_args can go.
   Operation *consumerYield = body->getTerminator();
