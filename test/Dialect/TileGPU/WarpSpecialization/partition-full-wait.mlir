@@ -1,0 +1,62 @@
+// RUN: warpforge-opt %s --tilegpu-warp-specialize | FileCheck %s
+
+// A consumer loop that reads its product in the loop (here it squares the
+// running sum) must wait for it there: the wait stays a full one
+// (pendings = 0) and the slot just read is released after it, with no
+// deferred release and no wait after the loop.  (Where the product is only
+// carried, partition.mlir shows one product kept in flight.)
+
+// CHECK-LABEL: tile.func public @mm_reads_product(
+// CHECK: default(%[[DCH:[^:]*]]: !tilegpu.channel<3>
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[C:.*]] = %{{.*}}) -> (tensor<128x256xf32, #wgmma>, i32)
+// CHECK: %[[W:.*]] = tilegpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[C]] : !tilegpu.channel<3>
+// CHECK-NOT: scf.if
+// CHECK: arith.mulf %[[W]], %[[W]]
+// CHECK: } {tilegpu.partition = "consumer"}
+// CHECK-NOT: tilegpu.warp_group_dot_wait
+// CHECK: tile.descriptor_store
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+#blockedT = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 8], order = [0, 1]>
+#out = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 2], order = [1, 0]>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [8, 1], instrShape = [64, 256, 16]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#nvmmaT = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consumer-groups" = 2 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 8 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  tile.func public @mm_reads_product(%da: !tile.tensordesc<tensor<128x64xf16>>, %db: !tile.tensordesc<tensor<256x64xf16>>, %dc: !tile.tensordesc<tensor<128x256xf16>>, %M: i32, %N: i32, %K: i32) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x256xf32, #wgmma>
+    %c63_i32 = arith.constant 63 : i32
+    %c255_i32 = arith.constant 255 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c256_i32 = arith.constant 256 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %pid = tile.get_program_id x : i32
+    %8 = arith.addi %N, %c255_i32 : i32
+    %9 = arith.divsi %8, %c256_i32 : i32
+    %11 = arith.addi %K, %c63_i32 : i32
+    %12 = arith.divsi %11, %c64_i32 : i32
+    %13 = arith.divsi %pid, %9 : i32
+    %14 = arith.remsi %pid, %9 : i32
+    %15 = arith.muli %13, %c128_i32 : i32
+    %16 = arith.muli %14, %c256_i32 : i32
+    %17 = scf.for %k = %c0_i32 to %12 step %c1_i32 iter_args(%acc = %cst) -> (tensor<128x256xf32, #wgmma>)  : i32 {
+      %20 = arith.muli %k, %c64_i32 : i32
+      %21 = tile.descriptor_load %da[%15, %20] : !tile.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+      %22 = tile.descriptor_load %db[%16, %20] : !tile.tensordesc<tensor<256x64xf16>> -> tensor<256x64xf16, #blocked>
+      %23 = tile.trans %22 {order = array<i32: 1, 0>} : tensor<256x64xf16, #blocked> -> tensor<64x256xf16, #blockedT>
+      %24 = tilegpu.local_alloc %21 : (tensor<128x64xf16, #blocked>) -> !tilegpu.memdesc<128x64xf16, #nvmma>
+      %25 = tilegpu.local_alloc %23 : (tensor<64x256xf16, #blockedT>) -> !tilegpu.memdesc<64x256xf16, #nvmmaT>
+      %26 = tilegpu.warp_group_dot %24, %25, %acc : !tilegpu.memdesc<128x64xf16, #nvmma> * !tilegpu.memdesc<64x256xf16, #nvmmaT> -> tensor<128x256xf32, #wgmma>
+      %27 = tilegpu.warp_group_dot_wait %26 {pendings = 0 : i32} : tensor<128x256xf32, #wgmma>
+      %28 = arith.mulf %27, %27 : tensor<128x256xf32, #wgmma>
+      scf.yield %28 : tensor<128x256xf32, #wgmma>
+    }
+    %18 = arith.truncf %17 : tensor<128x256xf32, #wgmma> to tensor<128x256xf16, #wgmma>
+    %19 = tilegpu.convert_layout %18 : tensor<128x256xf16, #wgmma> -> tensor<128x256xf16, #out>
+    tile.descriptor_store %dc[%15, %16], %19 : !tile.tensordesc<tensor<128x256xf16>>, tensor<128x256xf16, #out>
+    tile.return
+  }
+}
