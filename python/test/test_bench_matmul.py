@@ -919,3 +919,30 @@ def test_gpu_quick_run_fp8_variants(tmp_path, backends):
         assert "unsupported" in torch_entry or torch_entry["max_rel_err"] < 1e-2
     assert "torch" in report["results"][0]["providers"] and \
         "ms" in report["results"][0]["providers"]["torch"]  # per-tensor e4m3: cuBLASLt has it
+
+
+# -- bench/ncu_matmul.py ------------------------------------------------------------------------
+
+NCU_CSV = '''==PROF== Connected to process 12 (/usr/bin/python3)
+==PROF== Profiling "distribution_normal_kernel" - 0: 0%....50%....100% - 1 pass
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","gpu__time_duration.sum","sm__cycles_elapsed.avg.per_second","sm__cycles_elapsed.max","sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"
+"","","","","","","","ns","Hz","cycle","%"
+"0","12","python3","h","distribution_normal_kernel","1","7","5,120","1,755,000,000","9,000","0"
+"1","12","python3","h","matmul_kernel_tma_persistent","1","7","201,344","1,620,000,000","326,000","93.5"
+'''
+
+
+def test_ncu_matmul_reads_the_last_kernel_of_ncus_table():
+    import ncu_matmul
+    row = ncu_matmul.last_kernel(NCU_CSV)
+    assert row == {"kernel": "matmul_kernel_tma_persistent", "tensor_pipe_pct": 93.5,
+                   "sm_clock_hz": 1.62e9, "sm_cycles": 326000.0, "duration_ns": 201344.0}
+    with pytest.raises(RuntimeError, match="no table"):
+        ncu_matmul.last_kernel("==PROF== nothing profiled")
+
+
+def test_ncu_matmul_providers_pair_each_variant_with_its_triton_kernel():
+    import ncu_matmul
+    assert ncu_matmul.providers(["tma-persistent-ws", "tma-persistent-ws-pp"]) == [
+        "torch", "warpforge:tma-persistent-ws", "triton:tma-persistent-ws",
+        "warpforge:tma-persistent-ws-pp"]
