@@ -21,7 +21,6 @@ a provider is: bench/matmul.py's interleaved timing is the speed.
 import argparse
 import csv
 import io
-import json
 import os
 import shutil
 import subprocess

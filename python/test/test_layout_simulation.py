@@ -722,6 +722,23 @@ def test_nvmma_placement_matches_the_swizzle_contract(case):
     np.testing.assert_array_equal(smem, want)
 
 
+def wgmma_epilogue(warps, wpc, instr_n, shape, elem, body):
+    """A kernel that loads an f32 tensor into a wgmma layout, applies
+    `body(k, x, f32_type, out_type)` (which returns a value of `elem` in
+    that layout) and stores it back through a blocked layout: (kernel text,
+    number of elements)."""
+    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
+    bl = blocked([1, 4], [4, 8], [warps, 1], [1, 0])
+    k = Kernel(warps, ["f32", elem])
+    f32, out = k.ttype(shape, "f32", wg), k.ttype(shape, elem, wg)
+    x = k.load(0, shape, bl)
+    xw = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', bl)} -> {f32}")
+    t = body(k, xw, f32, out)
+    back = k.emit(f"tilegpu.convert_layout {t} : {out} -> {k.ttype(shape, elem, bl)}")
+    k.store(1, back, shape, bl)
+    return k.text(), int(np.prod(shape))
+
+
 @pytest.mark.parametrize("warps, wpc, instr_n, shape", [
     (4, [4, 1], 64, [64, 64]), (4, [4, 1], 128, [128, 128]), (8, [8, 1], 64, [128, 64]),
     (8, [4, 2], 64, [64, 128])], ids=str)
@@ -729,22 +746,15 @@ def test_epilogue_arithmetic_in_the_wgmma_layout(warps, wpc, instr_n, shape):
     """What tilegpu-accelerate-matmul now sinks before the conversion out of
     a product's wgmma layout: a scale by a splat, a splat constant added, a
     cast; element by element in the accumulator's registers."""
-    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
-    bl = blocked([1, 4], [4, 8], [warps, 1], [1, 0])
-    k = Kernel(warps, ["f32", "f16"])
-    f32, f16 = k.ttype(shape, "f32", wg), k.ttype(shape, "f16", wg)
-    x = k.load(0, shape, bl)
-    xw = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', bl)} -> {f32}")
-    s = k.emit("arith.constant 3.0 : f32")
-    sp = k.emit(f"tile.splat {s} : f32 -> {f32}")
-    m = k.emit(f"arith.mulf {xw}, {sp} : {f32}")
-    one = k.emit(f"arith.constant dense<1.0> : {f32}")
-    a = k.emit(f"arith.addf {m}, {one} : {f32}")
-    t = k.emit(f"arith.truncf {a} : {f32} to {f16}")
-    back = k.emit(f"tilegpu.convert_layout {t} : {f16} -> {k.ttype(shape, 'f16', bl)}")
-    k.store(1, back, shape, bl)
-    n = int(np.prod(shape))
-    out = simulate(k.text(), ["f32", "f16"])
+    def body(k, xw, f32, f16):
+        s = k.emit("arith.constant 3.0 : f32")
+        sp = k.emit(f"tile.splat {s} : f32 -> {f32}")
+        m = k.emit(f"arith.mulf {xw}, {sp} : {f32}")
+        one = k.emit(f"arith.constant dense<1.0> : {f32}")
+        a = k.emit(f"arith.addf {m}, {one} : {f32}")
+        return k.emit(f"arith.truncf {a} : {f32} to {f16}")
+    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, "f16", body)
+    out = simulate(text, ["f32", "f16"])
     np.testing.assert_array_equal(written(out, 1, n), input_values(0, n) * 3.0 + 1.0)
 
 
@@ -762,22 +772,15 @@ def test_paired_truncation_in_the_wgmma_layout(elem, warps, wpc, instr_n, shape)
     """f32 -> f16/bf16 truncation two elements per cvt (cvt.rn.f16x2.f32,
     cvt.rn.bf16x2.f32), on values that round (x / 7): each element lands in
     its own place and is rounded to nearest even."""
-    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
-    bl = blocked([1, 4], [4, 8], [warps, 1], [1, 0])
-    k = Kernel(warps, ["f32", elem])
-    f32, half = k.ttype(shape, "f32", wg), k.ttype(shape, elem, wg)
-    x = k.load(0, shape, bl)
-    xw = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', bl)} -> {f32}")
-    seven = k.emit(f"arith.constant dense<7.0> : {f32}")
-    d = k.emit(f"arith.divf {xw}, {seven} : {f32}")
-    t = k.emit(f"arith.truncf {d} : {f32} to {half}")
-    back = k.emit(f"tilegpu.convert_layout {t} : {half} -> {k.ttype(shape, elem, bl)}")
-    k.store(1, back, shape, bl)
-    n = int(np.prod(shape))
-    lowered = subprocess.run([OPT, "--tilegpu-to-llvm"], input=k.text(), capture_output=True,
+    def body(k, xw, f32, half):
+        seven = k.emit(f"arith.constant dense<7.0> : {f32}")
+        d = k.emit(f"arith.divf {xw}, {seven} : {f32}")
+        return k.emit(f"arith.truncf {d} : {f32} to {half}")
+    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, elem, body)
+    lowered = subprocess.run([OPT, "--tilegpu-to-llvm"], input=text, capture_output=True,
                              text=True, timeout=300).stdout
     assert f"cvt.rn.{elem}x2.f32" in lowered
-    out = simulate(k.text(), ["f32", elem])
+    out = simulate(text, ["f32", elem])
     quotient = input_values(0, n).astype(np.float32) / np.float32(7)
     want = (quotient.astype(np.float16).astype(np.float64) if elem == "f16"
             else round_to_bf16(quotient).astype(np.float64))

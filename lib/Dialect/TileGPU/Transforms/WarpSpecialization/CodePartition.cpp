@@ -362,8 +362,7 @@ static bool deferRelease(OpBuilder &b, Location loc, scf::ForOp loop,
   Block *body = loop.getBody();
   if (!wait || wait.getPendings() != 0 || wait.getInputs().size() != 1)
     return false;
-  if (llvm::count_if(body->getOps<WarpGroupDotWaitOp>(),
-                     [](auto) { return true; }) != 1)
+  if (llvm::range_size(body->getOps<WarpGroupDotWaitOp>()) != 1)
     return false;
   auto dot = wait.getInputs()[0].getDefiningOp<WarpGroupDotOp>();
   if (!dot || !dot->hasOneUse() || dot->getBlock() != body)
