@@ -40,6 +40,18 @@ def frontend_only(monkeypatch):
     jit = importlib.import_module("warpforge.runtime.jit")
     monkeypatch.setattr(jit, "compile_kernel",
                         functools.partial(compiler.compile_kernel, gpu=False))
+    yield
+    # The kernels compiled here have no cubin: a later test that launches
+    # the same kernel with the same key on a GPU must compile it anew, not
+    # find this one in the JIT's in-memory cache.
+    import gc
+    for obj in gc.get_objects():
+        if isinstance(obj, jit.JITFunction):
+            stale = [key for key, kernel in obj.cache.items() if "cubin" not in kernel.asm]
+            for key in stale:
+                del obj.cache[key]
+            if stale:
+                obj._launcher = obj._bound_spec = None
 
 
 @pytest.fixture
