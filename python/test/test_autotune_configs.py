@@ -257,3 +257,41 @@ def test_parallel_compilation_matches_serial_compilation(compiled, monkeypatch):
                   if k.constants["BLOCK_SIZE"] == config.kwargs["BLOCK_SIZE"]
                   and k.options.num_warps == config.num_warps]
         assert got.asm["tile"] == expected.asm["tile"]
+
+
+@triton.jit
+def desc_copy(src, dst, n, BLOCK: tl.constexpr):
+    x = src.load([0, 0])
+    dst.store([0, 0], x)
+
+
+def test_pre_hook_block_shapes_reach_each_configs_compile(compiled):
+    """Tutorials 06 and 09: descriptors made with a dummy [1, 1] block whose
+    config's pre_hook sets the block shape. Each config compiles (on the
+    pool, in parallel) for the block shape its own hook sets, on copies of
+    the descriptors, so no config sees another's and none compiles for the
+    dummy block (which the TMA refuses); the benchmarks and the launch run
+    the hook on the real descriptors."""
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+
+    def aligned():
+        raw = np.zeros(64 * 64 * 4 + 16, np.uint8)
+        start = (-raw.ctypes.data) % 16
+        return raw[start:start + 64 * 64 * 4].view(np.float32).reshape(64, 64)
+
+    def set_blocks(nargs):
+        for name in ("src", "dst"):
+            nargs[name].block_shape = [nargs["BLOCK"], nargs["BLOCK"]]
+
+    configs = [triton.Config({"BLOCK": b}, pre_hook=set_blocks) for b in (8, 16, 32)]
+    bench = FakeBench(lambda meta: {8: 3.0, 16: 1.0, 32: 2.0}[meta["BLOCK"]])
+    kernel = triton.autotune(configs, key=["n"], do_bench=bench)(triton.jit(desc_copy.fn))
+    src, dst = (TensorDescriptor.from_tensor(aligned(), [1, 1]) for _ in range(2))
+    kernel[bench.grid](src, dst, 64)
+    assert sorted(b for b, _ in compiled["compiles"]) == [8, 16, 32]
+    assert kernel.configs_timings == {configs[0]: 3.0, configs[1]: 1.0, configs[2]: 2.0}
+    assert kernel.best_config is configs[1]
+    compiled_blocks = sorted(k.signature["src"] for k in kernel.fn.cache.values())
+    assert compiled_blocks == ["tensordesc<fp32[16, 16]>", "tensordesc<fp32[32, 32]>",
+                               "tensordesc<fp32[8, 8]>"]
+    assert src.block_shape == dst.block_shape == [16, 16]  # the launch's hook ran last

@@ -522,7 +522,8 @@ class Autotuner(KernelInterface):
 
         def compile_one(config):
             try:
-                self.fn.warmup(*args, **kwargs, **config.all_kwargs())
+                hooked_args, hooked_kwargs = self._hooked(config, args, kwargs)
+                self.fn.warmup(*hooked_args, **hooked_kwargs, **config.all_kwargs())
             except CONFIG_ERRORS as e:
                 return e
             return None
@@ -536,6 +537,32 @@ class Autotuner(KernelInterface):
                 failures[i] = error
                 progress.note(f"skipped config ({configs[i]}): {_one_line(error)}")
         return failures
+
+    def _hooked(self, config: Config, args, kwargs):
+        """The arguments `config` compiles with: as given, or where the config
+        has a pre_hook, after it ran on copies of the tensor descriptors
+        (tutorials 06 and 09 set each descriptor's block shape there, which
+        the compiled kernel depends on). Copies, because the configs compile
+        at once on threads, each with its own block shapes; the benchmark
+        and the final launch run the hook on the real descriptors."""
+        if config.pre_hook is None:
+            return args, kwargs
+        from ..tools.tensor_descriptor import TensorDescriptor
+        import copy
+
+        def own(value):
+            if not isinstance(value, TensorDescriptor):
+                return value
+            mine = copy.copy(value)
+            mine.block_shape = list(value.block_shape)  # a hook may set it in place
+            return mine
+        args = tuple(own(v) for v in args)
+        kwargs = {k: own(v) for k, v in kwargs.items()}
+        nargs = {**self._arguments(args, kwargs),
+                 **{k: v for k, v in kwargs.items() if k not in _LAUNCH_ONLY},
+                 **config.all_kwargs()}
+        config.pre_hook(nargs)
+        return args, kwargs
 
     def _bench(self, config: Config, grid, args, kwargs, arguments) -> float:
         launch_kwargs = {**kwargs, **config.all_kwargs()}
