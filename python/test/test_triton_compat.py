@@ -329,3 +329,44 @@ def test_swizzle2d_gpu():
     out = torch.zeros((5, 7), device="cuda", dtype=torch.int32)
     _swizzle2d_kernel[(1,)](out, 5, 7, 3)
     assert (out.cpu().numpy() == _swizzle_reference(5, 7, 3)).all()
+
+
+# -- extern_libs (tutorial 07) -------------------------------------------------------------------
+
+from warpforge.language.extra import libdevice  # noqa: E402
+
+@triton.jit
+def asin_copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.arange(0, BLOCK)
+    mask = offsets < n
+    tl.store(y_ptr + offsets, libdevice.asin(tl.load(x_ptr + offsets, mask=mask)), mask=mask)
+
+
+def test_extern_libs_libdevice_is_accepted(tmp_path, monkeypatch):
+    """Tutorial 07 passes extern_libs={'libdevice': path} at the launch; the
+    kernel links the toolkit's libdevice either way and runs as written."""
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    lib = tmp_path / "libdevice.10.bc"
+    lib.write_bytes(b"BC")
+    x = np.linspace(-1, 1, 100).astype(np.float32)
+    y = np.full(128, np.nan, np.float32)
+    asin_copy[(1,)](x, y, 100, BLOCK=128, extern_libs={"libdevice": str(lib)})
+    np.testing.assert_allclose(y[:100], np.arcsin(x), rtol=1e-6, atol=1e-6)
+    monkeypatch.delenv("WARPFORGE_INTERPRET")
+    k = asin_copy.warmup(x, y, 100, BLOCK=128, extern_libs={"libdevice": str(lib)})
+    assert "cubin" in k.asm  # linked with the toolkit's libdevice
+
+
+@pytest.mark.parametrize("libs,error,match", [
+    ({"libm": "/lib/libm.bc"}, ValueError, r"only 'libdevice' is supported .*'libm'"),
+    ({"libdevice": "/no/such/libdevice.bc"}, FileNotFoundError, "does not exist"),
+    (["libdevice"], TypeError, r"must map library names to paths"),
+])
+def test_extern_libs_errors_name_the_kernel(libs, error, match):
+    """On the launch path too (the generated launcher hands an unhashable
+    option to run(), which says what is wrong, not 'unhashable type')."""
+    x, y = np.zeros(16, np.float32), np.zeros(16, np.float32)
+    with pytest.raises(error, match=r"asin_copy: extern_libs.*" + match):
+        asin_copy[(1,)](x, y, 16, BLOCK=16, extern_libs=libs)
+    with pytest.raises(error, match=match):
+        asin_copy.warmup(x, y, 16, BLOCK=16, extern_libs=libs)

@@ -135,6 +135,25 @@ def _check_names(base: JITFunction, what: str, names: Iterable[str]) -> List[str
     return names
 
 
+def _known_keys(base: JITFunction, key) -> List[str]:
+    """autotune(key=...): the names that are parameters. A name that is not
+    is dropped with a warning at the kernel, as Triton drops it silently
+    (tutorial 08's key has a misspelt 'gropup_c_ptrs'): tuning keys on the
+    rest."""
+    import warnings
+    names = [key] if isinstance(key, str) else list(key)
+    unknown = [n for n in names if n not in base.arg_names]
+    if unknown:
+        warnings.warn_explicit(
+            f"autotune(key=...): {', '.join(map(repr, unknown))} "
+            f"{'is not a parameter' if len(unknown) == 1 else 'are not parameters'} of "
+            f"{_where(base)} and will not key the tuning (Triton ignores "
+            f"{'it' if len(unknown) == 1 else 'them'} too); its parameters are "
+            f"{', '.join(base.arg_names)}",
+            UserWarning, base.filename, base.first_line)
+    return [n for n in names if n in base.arg_names]
+
+
 _TENSOR_TYPES: Dict[type, bool] = {}
 _DTYPE_NAMES: Dict[Any, str] = {}
 
@@ -278,7 +297,7 @@ class Autotuner(KernelInterface):
             _check_names(base, f"autotune of {base.__name__}: Config({config})", config.kwargs)
         self.configs = configs
         self._tuned_names = frozenset(n for c in configs for n in c.all_kwargs())
-        self.keys = _check_names(base, "autotune(key=...)", key)
+        self.keys = _known_keys(base, key)
         self.reset_to_zero = _check_names(base, "autotune(reset_to_zero=...)",
                                           reset_to_zero or [])
         self.restore_value = _check_names(base, "autotune(restore_value=...)",

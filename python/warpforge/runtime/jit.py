@@ -523,6 +523,9 @@ class JITFunction(KernelFunction):
     def run(self, *args, grid, warmup=False, stream=None, **kwargs):
         """Binds, specializes, compiles on a miss, and launches (the general
         path; `kernel[grid](...)` takes a generated fast path on hits)."""
+        if "extern_libs" in kwargs:
+            kwargs = dict(kwargs)
+            _check_extern_libs(self.__name__, kwargs.pop("extern_libs"))
         arguments, raw = self._bind(args, kwargs)
         if self.interpreting() and not warmup:
             from .interpreter import interpret_grid
@@ -624,7 +627,10 @@ class JITFunction(KernelFunction):
                              self.interpret if self.interpret is None else bool(self.interpret),
                              _driver_module(), None)
             src += [
-                "    kernel = _warm(_state, grid, args, options, stream)",
+                "    try:",
+                "        kernel = _warm(_state, grid, args, options, stream)",
+                "    except TypeError:",
+                "        kernel = False  # an unhashable option: run() says which",
                 "    if kernel is None:",
                 "        return None",
                 "    if kernel is False:",
@@ -667,6 +673,27 @@ class JITFunction(KernelFunction):
         """Compiles for these arguments without launching; `.asm` holds every
         stage."""
         return self.run(*args, grid=grid, warmup=True, **kwargs)
+
+
+def _check_extern_libs(kernel_name: str, libs) -> None:
+    """Triton's `extern_libs={'libdevice': path}` launch keyword (tutorial
+    07): warpforge always links the CUDA toolkit's libdevice, the library
+    Triton bundles too, so the keyword is accepted and checked, not used;
+    other libraries are not supported."""
+    if libs is None:
+        return
+    if not isinstance(libs, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                             for k, v in libs.items()):
+        raise TypeError(f"{kernel_name}: extern_libs must map library names to paths "
+                        f"(str -> str), got {libs!r}")
+    other = sorted(set(libs) - {"libdevice"})
+    if other:
+        raise ValueError(f"{kernel_name}: extern_libs: only 'libdevice' is supported (linked "
+                         f"from the CUDA toolkit); got {', '.join(map(repr, other))}")
+    path = libs.get("libdevice")
+    if path is not None and not os.path.exists(path):
+        raise FileNotFoundError(f"{kernel_name}: extern_libs: libdevice {path!r} does not "
+                                "exist")
 
 
 # Names of element types -> their signature spelling (Triton's
