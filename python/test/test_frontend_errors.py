@@ -60,7 +60,9 @@ def test_non_constexpr_where_constexpr_is_needed():
     assert "arange's start and end must be tl.constexpr integers" in str(err)
 
 
-def test_constexpr_parameter_given_a_tensor_in_a_call():
+def test_constexpr_parameter_given_a_tensor_in_a_call_stays_a_tensor():
+    """As in Triton (tutorial 06 passes a tensor for its helper's
+    `offs_m: tl.constexpr`): the argument decides, not the annotation."""
     @warpforge.jit
     def helper(x, N: tl.constexpr):
         return x * N
@@ -69,8 +71,21 @@ def test_constexpr_parameter_given_a_tensor_in_a_call():
     def k(x_ptr, n):
         tl.store(x_ptr, helper(1.0, n))
 
+    k.warmup(np.zeros(1, np.float32), 7, grid=(1,))
+
+
+def test_constexpr_parameter_given_a_tensor_fails_where_a_constant_is_needed():
+    @warpforge.jit
+    def helper(x_ptr, N: tl.constexpr):
+        tl.store(x_ptr + tl.arange(0, N), 1.0)
+
+    @warpforge.jit
+    def k(x_ptr, n):
+        helper(x_ptr, n)
+
     err = compile_error(k, F32, 7)
-    assert "argument 'N' is a tl.constexpr but got a run-time value" in str(err)
+    assert err.lineno == line_of(helper, "tl.arange(0, N)")
+    assert "arange's start and end must be tl.constexpr integers" in str(err)
 
 
 def test_unknown_name():

@@ -342,24 +342,23 @@ def asin_copy(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     tl.store(y_ptr + offsets, libdevice.asin(tl.load(x_ptr + offsets, mask=mask)), mask=mask)
 
 
-def test_extern_libs_libdevice_is_accepted(tmp_path, monkeypatch):
-    """Tutorial 07 passes extern_libs={'libdevice': path} at the launch; the
-    kernel links the toolkit's libdevice either way and runs as written."""
+def test_extern_libs_libdevice_is_accepted(monkeypatch):
+    """Tutorial 07 passes extern_libs={'libdevice': path} at the launch (a
+    path into a Triton source tree, which need not exist); the kernel links
+    the toolkit's libdevice either way and runs as written."""
     monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
-    lib = tmp_path / "libdevice.10.bc"
-    lib.write_bytes(b"BC")
+    lib = "/triton/third_party/nvidia/backend/lib/libdevice.10.bc"
     x = np.linspace(-1, 1, 100).astype(np.float32)
     y = np.full(128, np.nan, np.float32)
-    asin_copy[(1,)](x, y, 100, BLOCK=128, extern_libs={"libdevice": str(lib)})
+    asin_copy[(1,)](x, y, 100, BLOCK=128, extern_libs={"libdevice": lib})
     np.testing.assert_allclose(y[:100], np.arcsin(x), rtol=1e-6, atol=1e-6)
     monkeypatch.delenv("WARPFORGE_INTERPRET")
-    k = asin_copy.warmup(x, y, 100, BLOCK=128, extern_libs={"libdevice": str(lib)})
+    k = asin_copy.warmup(x, y, 100, BLOCK=128, extern_libs={"libdevice": lib})
     assert "cubin" in k.asm  # linked with the toolkit's libdevice
 
 
 @pytest.mark.parametrize("libs,error,match", [
     ({"libm": "/lib/libm.bc"}, ValueError, r"only 'libdevice' is supported .*'libm'"),
-    ({"libdevice": "/no/such/libdevice.bc"}, FileNotFoundError, "does not exist"),
     (["libdevice"], TypeError, r"must map library names to paths"),
 ])
 def test_extern_libs_errors_name_the_kernel(libs, error, match):

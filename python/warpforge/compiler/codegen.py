@@ -566,9 +566,10 @@ class CodeGenerator(ast.NodeVisitor):
                     arg_types.append(part.type)
                 arg_types.append(("desc", name) + descriptors[name])
             elif is_tensor(value):
-                if name in fn.constexpr_params:
-                    raise CompilationError(f"{fn.__name__}: argument '{name}' is a "
-                                           "tl.constexpr but got a run-time value")
+                # A run-time value for a parameter annotated tl.constexpr
+                # stays a run-time value, as in Triton, where what an
+                # argument is decides (tutorial 06 passes its offs_m tensor
+                # so); a use that needs a constant says so at its line.
                 tensor_args.append((name, value))
                 arg_types.append(value.type)
             else:

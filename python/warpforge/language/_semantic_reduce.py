@@ -232,8 +232,15 @@ def hint(x, kind: str, values) -> tensor:
     if kind != "multiple_of" and not x.type.is_block():
         raise SemanticError(f"tl.{kind} applies to tensors, not scalars")
     if not _b().hint(x.handle, _HINTS[kind], values):
-        raise SemanticError(f"tl.{kind} applies to values computed by an operation or to "
-                            "kernel arguments, not to loop-carried values")
+        # A loop-carried value has no op to hold the promise (tutorial 08
+        # hints its advancing pointers so): the hint goes unused, said at
+        # its line; a hint never changes what the kernel computes.
+        import warnings
+        filename, line, _ = _b().loc
+        warnings.warn_explicit(f"tl.{kind} of a loop-carried value is not used (the hint "
+                               "applies to values computed by an operation and to kernel "
+                               "arguments); the kernel compiles without it", UserWarning,
+                               filename, line)
     return x
 
 
