@@ -1,5 +1,6 @@
 """@jit kernels -> verified tile IR, for the zoo of tutorial kernels."""
 
+import re
 import numpy as np
 import pytest
 
@@ -413,3 +414,37 @@ def test_python_print_prints_on_the_device(tmp_path):
     filecheck(text, """
         CHECK: "tile.print"(%{{.*}}, %{{.*}}) <{{.*}}prefix = "pid x "}> : (i32, f32) -> ()
     """, tmp_path)
+
+
+@warpforge.jit
+def _scaled_sum(pair, scale: tl.constexpr):
+    return (pair[0] + pair[1][0] * pair[1][1]) * scale
+
+
+@warpforge.jit
+def passes_lists_with_run_time_values(out_ptr, n, m):
+    tl.store(out_ptr, _scaled_sum([n, (m, 3)], 2))
+
+
+def test_lists_holding_run_time_values_reach_the_callee(tmp_path):
+    """A list or tuple argument of a device call may hold run-time values
+    (tutorial 06 passes shape=[y_dim, HEAD_DIM] to its descriptor helper):
+    they travel as the callee's arguments, the constants stay constants, and
+    the callee is specialized on the structure and the constants."""
+    k = passes_lists_with_run_time_values.warmup(np.zeros(1, np.int32), 5, 7, grid=(1,))
+    ir = k.asm["tile-frontend"]
+    assert re.search(r"tile\.func private @_scaled_sum__\w+\(%arg0: i32, %arg1: i32\) -> i32", ir), ir
+    assert re.search(r"tile\.call @_scaled_sum__\w+\(%arg1, %arg2\)", ir), ir
+    # (n + m * 3) * 2: m (the callee's %arg1) times the constant 3.
+    filecheck(ir, """
+CHECK: %[[C3:.*]] = arith.constant 3 : i32
+CHECK: %[[P:.*]] = arith.muli %arg1, %[[C3]] : i32
+CHECK: arith.addi %arg0, %[[P]] : i32
+""", tmp_path)
+
+
+def test_lists_holding_run_time_values_compute_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    out = np.zeros(1, np.int32)
+    passes_lists_with_run_time_values[(1,)](out, 5, 7)
+    assert out[0] == (5 + 7 * 3) * 2

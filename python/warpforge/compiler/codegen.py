@@ -174,6 +174,45 @@ def check_language_rules(fn) -> None:
     fn._language_rules_checked = True
 
 
+def _holds_tensor(value) -> bool:
+    if is_tensor(value):
+        return True
+    return isinstance(value, (list, tuple)) and any(_holds_tensor(v) for v in value)
+
+
+def _sequence_template(value, leaves: List) -> tuple:
+    """`value` (a list or tuple, nested) with each tensor replaced by
+    ("t", its index in `leaves`, where it is appended); other items are
+    ("c", item)."""
+    if is_tensor(value):
+        leaves.append(value)
+        return ("t", len(leaves) - 1)
+    if isinstance(value, (list, tuple)):
+        return ("list" if isinstance(value, list) else "tuple",
+                tuple(_sequence_template(v, leaves) for v in value))
+    return ("c", value)
+
+
+def _template_key(template: tuple):
+    """What specializes the callee: the structure and the constants' values."""
+    kind, body = template
+    if kind == "t":
+        return ("t",)
+    if kind == "c":
+        return ("c", repr(unwrap(body)))
+    return (kind, tuple(_template_key(t) for t in body))
+
+
+def _rebuild_sequence(template: tuple, leaf):
+    kind, body = template
+    if kind == "t":
+        return leaf(body)
+    if kind == "c":
+        return body
+    items = [_rebuild_sequence(t, leaf) for t in body]
+    return items if kind == "list" else tuple(items)
+
+
 class CodeGenerator(ast.NodeVisitor):
     def __init__(self, fn, ctx: FunctionContext, scope: Dict[str, Any]):
         self.fn = fn  # a JITFunction
@@ -556,6 +595,7 @@ class CodeGenerator(ast.NodeVisitor):
         # Descriptor arguments travel as their parts (the map, then its
         # shape and strides) and are rebuilt in the callee.
         descriptors: Dict[str, tuple] = {}
+        sequences: Dict[str, tuple] = {}
         for name, value in bound.arguments.items():
             if isinstance(value, tl.tensor_descriptor):
                 parts = [value.handle] + [semantic.to_tensor(x) for x in
@@ -565,6 +605,17 @@ class CodeGenerator(ast.NodeVisitor):
                     tensor_args.append((f"{name}#{i}", part))
                     arg_types.append(part.type)
                 arg_types.append(("desc", name) + descriptors[name])
+            elif isinstance(value, (list, tuple)) and _holds_tensor(value):
+                # A list or tuple holding run-time values (tutorial 06 passes
+                # shape=[y_dim, HEAD_DIM]): its tensors travel as arguments
+                # of their own and the callee rebuilds it around them.
+                leaves: List[tensor] = []
+                template = _sequence_template(value, leaves)
+                sequences[name] = template
+                for i, leaf in enumerate(leaves):
+                    tensor_args.append((f"{name}#s{i}", leaf))
+                    arg_types.append(leaf.type)
+                arg_types.append(("seq", name, repr(_template_key(template))))
             elif is_tensor(value):
                 # A run-time value for a parameter annotated tl.constexpr
                 # stays a run-time value, as in Triton, where what an
@@ -590,7 +641,7 @@ class CodeGenerator(ast.NodeVisitor):
             self.ctx.call_depth = depth + 1
             try:
                 info = self._generate_device_function(fn, name, tensor_args, constants,
-                                                      descriptors)
+                                                      descriptors, sequences)
             finally:
                 self.ctx.call_depth = depth
             self.ctx.device_functions[key] = (name, info)
@@ -612,7 +663,8 @@ class CodeGenerator(ast.NodeVisitor):
                                         list(block_shape))
         return tuple(results)
 
-    def _generate_device_function(self, fn, name, tensor_args, constants, descriptors=None):
+    def _generate_device_function(self, fn, name, tensor_args, constants, descriptors=None,
+                                  sequences=None):
         saved_loc = self.builder.loc
         scope = dict(constants)
         info = {}
@@ -628,6 +680,9 @@ class CodeGenerator(ast.NodeVisitor):
                 values = [parts[f"{arg_name}#{i}"] for i in range(1 + 2 * rank)]
                 scope[arg_name] = tl.tensor_descriptor(values[0], values[1:1 + rank],
                                                        values[1 + rank:], list(block_shape))
+            for arg_name, template in (sequences or {}).items():
+                scope[arg_name] = _rebuild_sequence(
+                    template, lambda i, n=arg_name: parts[f"{n}#s{i}"])
             gen = CodeGenerator(fn, self.ctx, scope)
             gen.visit(fn.parse())
             ret = gen.ret
