@@ -351,11 +351,12 @@ public:
          int sharedBytes, int device,
          std::optional<std::vector<std::string>> params,
          int64_t globalScratchSize, int64_t globalScratchAlign,
-         bool globalScratchImplicit, py::handle hostTensorMaps)
+         bool globalScratchImplicit, py::handle hostTensorMaps,
+         bool launchPdl)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
         device(device), globalScratchSize(globalScratchSize),
         globalScratchAlign(globalScratchAlign),
-        globalScratchImplicit(globalScratchImplicit) {
+        globalScratchImplicit(globalScratchImplicit), launchPdl(launchPdl) {
     if (globalScratchSize < 0 || globalScratchAlign < 1)
       raise(PyExc_ValueError,
             "kernel '" + this->name + "': global scratch of " +
@@ -374,6 +375,18 @@ public:
                                             sharedBytes, device);
     api = &driver();
     info = &deviceInfo(device);
+    if (launchPdl && !api->cuLaunchKernelEx)
+      raise(PyExc_RuntimeError,
+            "kernel '" + this->name +
+                "': launch_pdl=True needs cuLaunchKernelEx, which this CUDA "
+                "driver lacks (CUDA 11.8 or later has it)");
+    if (launchPdl && info->major < 9)
+      raise(PyExc_RuntimeError,
+            "kernel '" + this->name +
+                "': launch_pdl=True (programmatic dependent launch) needs "
+                "sm_90 or later; device " + std::to_string(device) +
+                " is sm_" + std::to_string(info->major) +
+                std::to_string(info->minor));
   }
 
   void launch(long long gx, long long gy, long long gz, py::handle stream,
@@ -421,6 +434,10 @@ public:
   // Only compiler-made tensor maps use the scratch: with no allocator set,
   // the runtime provides it (allocation.allocate_scratch).
   bool globalScratchImplicit = false;
+  // Programmatic dependent launch: each launch may start before the kernel
+  // before it on the stream has finished (cuLaunchKernelEx with
+  // CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION).
+  bool launchPdl = false;
   size_t kernelParams = 0; // what the cubin's kernel takes
   size_t descriptorParams = 0;
   std::unique_ptr<LoadedKernel> loaded;
@@ -450,6 +467,8 @@ private:
                              CUstream cuStream, PyObject **items, bool byIndex);
   void enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
                uint64_t *slots, void **pointers, size_t slot);
+  CUresult launchProgrammatic(long long gx, long long gy, long long gz,
+                              CUstream cuStream, void **pointers);
   py::object allocateGlobalScratch(long long gx, long long gy, long long gz,
                                    CUstream cuStream, uint64_t &slot);
   void packDescriptor(Param &p, PyObject *obj, CUstream stream,
@@ -1489,6 +1508,24 @@ py::object Kernel::allocateGlobalScratch(long long gx, long long gy,
   return pair[1];
 }
 
+CUresult Kernel::launchProgrammatic(long long gx, long long gy, long long gz,
+                                    CUstream cuStream, void **pointers) {
+  CUlaunchAttribute attribute{};
+  attribute.id = LaunchAttributeProgrammaticStreamSerialization;
+  attribute.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = static_cast<unsigned>(gx);
+  config.gridDimY = static_cast<unsigned>(gy);
+  config.gridDimZ = static_cast<unsigned>(gz);
+  config.blockDimX = loaded->threads();
+  config.blockDimY = config.blockDimZ = 1;
+  config.sharedMemBytes = loaded->dynamicShared();
+  config.hStream = cuStream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return api->cuLaunchKernelEx(&config, loaded->function(), pointers, nullptr);
+}
+
 __attribute__((always_inline)) inline void
 Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
                 uint64_t *slots, void **pointers, size_t slot) {
@@ -1511,10 +1548,15 @@ Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
   CUresult result;
   {
     py::gil_scoped_release release;
-    result = api->cuLaunchKernel(
-        loaded->function(), static_cast<unsigned>(gx),
-        static_cast<unsigned>(gy), static_cast<unsigned>(gz), loaded->threads(),
-        1, 1, loaded->dynamicShared(), cuStream, pointers, nullptr);
+    if (launchPdl) {
+      result = launchProgrammatic(gx, gy, gz, cuStream, pointers);
+    } else {
+      result = api->cuLaunchKernel(
+          loaded->function(), static_cast<unsigned>(gx),
+          static_cast<unsigned>(gy), static_cast<unsigned>(gz),
+          loaded->threads(), 1, 1, loaded->dynamicShared(), cuStream, pointers,
+          nullptr);
+    }
   }
   // Another device's context stays the thread's current one.
   if (current && current != context)
@@ -1957,7 +1999,7 @@ A kernel loaded on one device, ready to launch.
 
 Kernel(image, name, signature, num_warps, shared_bytes=0, device=0,
        params=None, global_scratch_size=0, global_scratch_align=1,
-       global_scratch_implicit=False, host_tensor_maps=None)
+       global_scratch_implicit=False, host_tensor_maps=None, launch_pdl=False)
 
 image: the cubin (bytes) or PTX text (str). name: the kernel's symbol.
 signature: {parameter name: type} for the kernel's run-time parameters in
@@ -1976,7 +2018,9 @@ tensor maps the compiler made use it, so with no allocator set the runtime
 provides it. host_tensor_maps: the tensor maps the compiler made that each
 launch encodes from the arguments (the module's tilegpu.host-tensor-maps,
 the kernel parameters after the signature's): dicts of param, base, block,
-shape, shape_args, strides and stride_args.
+shape, shape_args, strides and stride_args. launch_pdl: launch with
+programmatic dependent launch (cuLaunchKernelEx, sm_90 and later): the
+kernel may start before the one before it on the stream has finished.
 
 Raises OutOfResources when the kernel needs more shared memory, registers or
 threads than the device has, CudaError when a driver call fails, and
@@ -1984,14 +2028,15 @@ DriverUnavailable without a CUDA driver.)doc")
       .def(
           py::init<py::object, std::string, py::handle, int, int, int,
                    std::optional<std::vector<std::string>>, int64_t, int64_t,
-                   bool, py::handle>(),
+                   bool, py::handle, bool>(),
           py::arg("image"), py::arg("name"), py::arg("signature"),
           py::arg("num_warps"), py::arg("shared_bytes") = 0,
           py::arg("device") = 0, py::arg("params") = py::none(),
           py::arg("global_scratch_size") = 0,
           py::arg("global_scratch_align") = 1,
           py::arg("global_scratch_implicit") = false,
-          py::arg("host_tensor_maps") = py::none())
+          py::arg("host_tensor_maps") = py::none(),
+          py::arg("launch_pdl") = false)
       .def("launch", &Kernel::launch, py::arg("grid_x"), py::arg("grid_y"),
            py::arg("grid_z"), py::arg("stream"), py::arg("args"),
            "Launches on a CUstream handle (0: the legacy default stream); "

@@ -369,3 +369,80 @@ def test_extern_libs_errors_name_the_kernel(libs, error, match):
         asin_copy[(1,)](x, y, 16, BLOCK=16, extern_libs=libs)
     with pytest.raises(error, match=match):
         asin_copy.warmup(x, y, 16, BLOCK=16, extern_libs=libs)
+
+
+# -- Programmatic dependent launch (tutorial 11) --------------------------------------------------
+
+from warpforge.language.extra.cuda import gdc_launch_dependents, gdc_wait  # noqa: E402
+
+
+@triton.jit
+def pdl_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr, USE_GDC: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    if USE_GDC:
+        gdc_wait()  # x may be the output of the kernel before this one
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    if USE_GDC:
+        gdc_launch_dependents()
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+def test_gdc_ops_compile_to_griddepcontrol():
+    x = np.zeros(256, np.float32)
+    k = pdl_add.warmup(x, x, x, 256, BLOCK=128, USE_GDC=True, launch_pdl=True, grid=(2,))
+    ptx = k.asm["ptx"]
+    assert ptx.index("griddepcontrol.wait") < ptx.index("ld.global")
+    assert "griddepcontrol.launch_dependents" in ptx
+    assert k.options.launch_pdl is True
+    assert 'tile.grid_dependency "wait"' in k.asm["tile"]
+
+
+def test_gdc_ops_run_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    x, y = np.arange(300, dtype=np.float32), np.ones(300, np.float32)
+    out = np.full(300, np.nan, np.float32)
+    pdl_add[(3,)](x, y, out, 300, BLOCK=128, USE_GDC=True, launch_pdl=True)
+    np.testing.assert_array_equal(out, x + 1)
+
+
+def test_gdc_wait_before_sm90_is_an_error_at_its_line():
+    from warpforge.compiler.compiler import compile_kernel
+    with pytest.raises(warpforge.CompilationError,
+                       match=r"needs sm_90 or later; the target is sm_80") as info:
+        compile_kernel(pdl_add, {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32",
+                                    "n": "i32"}, {"BLOCK": 128, "USE_GDC": True},
+                       capability=80)
+    line = pdl_add.first_line + next(i for i, text in enumerate(pdl_add.source_lines)
+                                     if "gdc_wait()" in text)
+    assert info.value.filename == pdl_add.filename
+    assert info.value.lineno == line
+
+
+def test_launch_pdl_must_be_a_bool():
+    x = np.zeros(16, np.float32)
+    with pytest.raises(ValueError, match="launch_pdl must be True or False"):
+        pdl_add.warmup(x, x, x, 16, BLOCK=16, USE_GDC=False, launch_pdl=1)
+
+
+@pytest.mark.gpu
+def test_pdl_chain_on_the_gpu():
+    """Tutorial 11's pattern: kernels launched with launch_pdl=True, each
+    reading the previous one's output after gdc_wait(), on one stream; the
+    chain's result is exact."""
+    import torch
+    n = 1 << 20
+    x = torch.rand(n, device="cuda")
+    y = torch.rand(n, device="cuda")
+    a = torch.full((n,), float("nan"), device="cuda")
+    b = torch.full((n,), float("nan"), device="cuda")
+    grid = (triton.cdiv(n, 1024),)
+    for _ in range(20):
+        pdl_add[grid](x, y, a, n, BLOCK=1024, USE_GDC=True, launch_pdl=True)
+        pdl_add[grid](a, y, b, n, BLOCK=1024, USE_GDC=True, launch_pdl=True)
+        pdl_add[grid](b, y, a, n, BLOCK=1024, USE_GDC=True, launch_pdl=True)
+    torch.cuda.synchronize()
+    # The same fp32 additions, in the same order.
+    torch.testing.assert_close(a, ((x + y) + y) + y, rtol=0, atol=0)
+    torch.testing.assert_close(b, (x + y) + y, rtol=0, atol=0)

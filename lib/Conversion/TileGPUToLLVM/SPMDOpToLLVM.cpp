@@ -47,6 +47,33 @@ struct BarrierOpConversion : public OpConversionPattern<tile::BarrierOp> {
   }
 };
 
+/// griddepcontrol: PTX 7.8, sm_90 and later (no instruction to fall back
+/// on before: the kernel must not be compiled for an older target).
+struct GridDependencyOpConversion
+    : public OpConversionPattern<tile::GridDependencyOp> {
+  GridDependencyOpConversion(const TypeConverter &converter,
+                             MLIRContext *context, const TargetInfo &targetInfo)
+      : OpConversionPattern(converter, context), targetInfo(targetInfo) {}
+
+  LogicalResult
+  matchAndRewrite(tile::GridDependencyOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!targetInfo.supportsGridDependencyControl())
+      return op.emitError("programmatic dependent launch (")
+             << (op.getAction() == "wait" ? "gdc_wait" : "gdc_launch_dependents")
+             << ") needs sm_90 or later; the target is sm_"
+             << targetInfo.getComputeCapability();
+    auto kind = op.getAction() == "wait"
+                    ? NVVM::GridDepActionKind::wait
+                    : NVVM::GridDepActionKind::launch_dependents;
+    NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(), kind);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const TargetInfo &targetInfo;
+};
+
 } // namespace
 
 void warpforge::populateSPMDOpToLLVMPatterns(
@@ -57,4 +84,6 @@ void warpforge::populateSPMDOpToLLVMPatterns(
                GridQueryConversion<tile::GetNumProgramsOp, NVVM::GridDimXOp,
                                    NVVM::GridDimYOp, NVVM::GridDimZOp>,
                BarrierOpConversion>(converter, patterns.getContext());
+  patterns.add<GridDependencyOpConversion>(converter, patterns.getContext(),
+                                           targetInfo);
 }

@@ -290,6 +290,9 @@ class TextBuilder:
     def debug_barrier(self):
         self.emit("tile.barrier", [], [])
 
+    def grid_dependency(self, action: str):
+        self.emit("tile.grid_dependency", [], [], f'action = "{action}"')
+
     def hint(self, value: Value, attr: str, values: Sequence[int]) -> bool:
         """Attaches `attr = array<i32: values>` to the op defining `value`
         (or to the argument, for a function argument). False when `value` is

@@ -270,7 +270,8 @@ class CompiledKernel:
             self.metadata.get("global_scratch_size", 0),
             self.metadata.get("global_scratch_align", 1),
             self.metadata.get("global_scratch_implicit", False),
-            self.metadata.get("host_tensor_maps") or None)
+            self.metadata.get("host_tensor_maps") or None,
+            bool(self.options.launch_pdl))
         self._kernels[device] = kernel
         return kernel
 

@@ -72,6 +72,13 @@ class KernelOptions:
                "other's products (CUTLASS's ping-pong schedule); False: the groups "
                "split every tile (cooperative). A kernel that cannot take turns gets a "
                "WarpSpecializationWarning and runs one cooperative group.")
+    launch_pdl: bool = _option(
+        False, "Launch with programmatic dependent launch (PDL, sm_90 and later): "
+               "the kernel may start while the kernel before it on the stream still "
+               "runs, up to its tl.extra.cuda.gdc_wait(), which waits for that "
+               "kernel's results; that kernel's gdc_launch_dependents() lets this one "
+               "start early. Without gdc_wait a PDL kernel must not read what the "
+               "kernel before it writes.")
     maxnreg: Optional[int] = _option(
         None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
               "to 256; None: no cap.")
@@ -80,7 +87,7 @@ class KernelOptions:
     def __post_init__(self):
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name in ("debug", "ping_pong"):
+            if f.name in ("debug", "ping_pong", "launch_pdl"):
                 if not isinstance(value, bool):
                     self._fail(f"{f.name} must be True or False, got {value!r}")
             elif not (value is None and f.name == "maxnreg"):

@@ -248,6 +248,12 @@ def debug_barrier() -> None:
     _b().debug_barrier()
 
 
+def grid_dependency(action: str) -> None:
+    """griddepcontrol (programmatic dependent launch): "wait" or
+    "launch_dependents"."""
+    _b().grid_dependency(action)
+
+
 def device_assert(cond, msg: str = "") -> None:
     cond = cast(to_tensor(cond), core.int1)
     _b().device_assert(cond.handle, str(unwrap(msg)))

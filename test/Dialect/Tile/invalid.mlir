@@ -592,3 +592,12 @@ func.func @return_in_func_func() {
   // expected-error @+1 {{'tile.return' op expects parent op 'tile.func'}}
   tile.return
 }
+
+// -----
+
+// tile.grid_dependency: griddepcontrol's two actions only.
+tile.func public @grid_dependency_action() {
+  // expected-error @+1 {{'tile.grid_dependency' op action must be "wait" or "launch_dependents", got "signal"}}
+  tile.grid_dependency "signal"
+  tile.return
+}

@@ -675,6 +675,19 @@ tile.func public @barrier(%p: !tile.ptr<f32>, %v: f32) -> f32 {
   tile.return %x : f32
 }
 
+// CHECK-LABEL: tile.func public @grid_dependency(
+// CHECK-NEXT: tile.grid_dependency "wait"
+// CHECK-NEXT: tile.load
+// CHECK-NEXT: tile.grid_dependency "launch_dependents"
+// CHECK-NEXT: tile.store
+tile.func public @grid_dependency(%p: !tile.ptr<f32>) {
+  tile.grid_dependency "wait"
+  %x = tile.load %p : !tile.ptr<f32>
+  tile.grid_dependency "launch_dependents"
+  tile.store %p, %x : !tile.ptr<f32>
+  tile.return
+}
+
 // -----
 
 // CHECK-LABEL: tile.func public @descriptor_reduce(

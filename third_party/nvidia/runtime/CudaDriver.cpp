@@ -80,6 +80,10 @@ const Api &openLibrary() {
           missing);
   resolve(library, "cuGetErrorName", api.cuGetErrorName, missing);
   resolve(library, "cuGetErrorString", api.cuGetErrorString, missing);
+  // Optional: a driver older than CUDA 11.8 still runs kernels launched
+  // without attributes.
+  api.cuLaunchKernelEx = reinterpret_cast<decltype(api.cuLaunchKernelEx)>(
+      dlsym(library, "cuLaunchKernelEx"));
   // Optional: a driver older than CUDA 12.0 still runs kernels without
   // tensor descriptors.
   api.cuTensorMapEncodeTiled =

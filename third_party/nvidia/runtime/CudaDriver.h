@@ -122,6 +122,35 @@ enum TensorMapFloatOOBFill : int {
   TensorMapOOBFillNanRequestZeroFma = 1, // ... as NaN
 };
 
+/// cuLaunchKernelEx's launch attributes (cuda.h's CUlaunchAttribute: an id,
+/// padding to 8 bytes, a 64-byte union of values) and configuration.
+enum LaunchAttributeId : int {
+  LaunchAttributeClusterDimension = 4,
+  LaunchAttributeProgrammaticStreamSerialization = 6,
+};
+
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } value;
+};
+static_assert(sizeof(CUlaunchAttribute) == 72, "CUlaunchAttribute is 72 bytes");
+
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
 /// The dynamic shared memory a kernel may use without opting in.
 constexpr int kDefaultSharedLimit = 48 * 1024;
 
@@ -189,6 +218,10 @@ struct Api {
   CUresult (*cuPointerGetAttributes)(unsigned, int *, void **, CUdeviceptr);
   CUresult (*cuGetErrorName)(CUresult, const char **);
   CUresult (*cuGetErrorString)(CUresult, const char **);
+  // Optional (CUDA 11.8 and later): null when the driver lacks it; only
+  // launches with attributes (programmatic dependent launch) need it.
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                               void **);
   // Optional (CUDA 12.0 and later): null when the driver lacks it, and only
   // kernels taking tensor descriptors need it.
   CUresult (*cuTensorMapEncodeTiled)(CUtensorMap *, int, uint32_t, void *,

@@ -54,6 +54,8 @@ public:
   bool supportsTMA() const { return computeCapability >= 90; }
   /// `cp.async` (sm_80 and later).
   bool supportsCpAsync() const { return computeCapability >= 80; }
+  /// `griddepcontrol` for programmatic dependent launch (sm_90 and later).
+  bool supportsGridDependencyControl() const { return computeCapability >= 90; }
 
 private:
   int computeCapability;

@@ -704,3 +704,14 @@ LogicalResult ReturnOp::verify() {
                            << fn.getName() << " returns " << results[i];
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// GridDependencyOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GridDependencyOp::verify() {
+  if (getAction() != "wait" && getAction() != "launch_dependents")
+    return emitOpError() << "action must be \"wait\" or \"launch_dependents\", got \""
+                         << getAction() << "\"";
+  return success();
+}

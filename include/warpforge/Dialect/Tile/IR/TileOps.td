@@ -734,6 +734,34 @@ def Tile_BarrierOp : Tile_Op<"barrier", [
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_GridDependencyOp : Tile_Op<"grid_dependency", [
+    MemoryEffects<[MemRead<GlobalMemory>, MemWrite<GlobalMemory>]>]> {
+  let summary = "Programmatic dependent launch: wait for the grid before, or "
+                "let the grid after start";
+  let description = [{
+    For kernels launched with programmatic dependent launch (`launch_pdl=True`),
+    which may start while the kernel before them on the stream still runs.
+    `wait` (`tl.extra.cuda.gdc_wait()`): the thread waits until the grids
+    this one depends on have completed and their memory is visible; code
+    before it may overlap them, so it must not read what they write.
+    `launch_dependents` (`tl.extra.cuda.gdc_launch_dependents()`): the next
+    grid may be scheduled once every program of this one has issued it (or
+    finished); it still waits for this grid's completion at its own `wait`.
+    Without PDL both are no-ops. PTX `griddepcontrol`, sm_90 and later.
+    Memory operations are not moved across it.
+
+    Example:
+
+    ```mlir
+    tile.grid_dependency "wait"
+    tile.grid_dependency "launch_dependents"
+    ```
+  }];
+  let arguments = (ins StrAttr:$action);
+  let assemblyFormat = "$action attr-dict";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Functions
 //===----------------------------------------------------------------------===//
