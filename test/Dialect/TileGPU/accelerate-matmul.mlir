@@ -287,3 +287,42 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:80"} 
     tile.return
   }
 }
+
+// -----
+
+// An operand the loops do not change goes to shared memory once, after it
+// is computed, and both loops' products read that one buffer (tutorial
+// 06's backward: K and V per loop overflowed shared memory); an operand
+// the loop computes stays in the loop.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+  // CHECK-LABEL: tile.func public @loop_invariant_operand
+  // CHECK: %[[B:.*]] = arith.addf %arg1, %arg1
+  // CHECK-NEXT: %[[SB:.*]] = tilegpu.local_alloc %[[B]] : (tensor<32x64xf16, #{{.*}}>) -> !tilegpu.memdesc<32x64xf16
+  // CHECK: scf.for
+  // CHECK: %[[SA:.*]] = tilegpu.local_alloc
+  // CHECK-NEXT: tilegpu.warp_group_dot %[[SA]], %[[SB]]
+  // CHECK: scf.for
+  // CHECK-NOT: tilegpu.local_alloc %[[B]]
+  // CHECK: tilegpu.warp_group_dot %{{.*}}, %[[SB]]
+  tile.func public @loop_invariant_operand(%a: tensor<64x32xf16, #bl>, %b0: tensor<32x64xf16, #bl>, %c: tensor<64x64xf32, #bl>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %b = arith.addf %b0, %b0 : tensor<32x64xf16, #bl>
+    %cb = tilegpu.convert_layout %b : tensor<32x64xf16, #bl> -> tensor<32x64xf16, #opB>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #bl>) : i32 {
+      %a2 = arith.addf %a, %a : tensor<64x32xf16, #bl>
+      %ca = tilegpu.convert_layout %a2 : tensor<64x32xf16, #bl> -> tensor<64x32xf16, #opA>
+      %d = tile.dot %ca, %cb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #bl>
+      scf.yield %d : tensor<64x64xf32, #bl>
+    }
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32, #bl>) : i32 {
+      %ca = tilegpu.convert_layout %a : tensor<64x32xf16, #bl> -> tensor<64x32xf16, #opA>
+      %d = tile.dot %ca, %cb, %acc : tensor<64x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<64x64xf32, #bl>
+      scf.yield %d : tensor<64x64xf32, #bl>
+    }
+    tile.return
+  }
+}

@@ -377,6 +377,32 @@ void rewriteFmaDot(tile::DotOp dot, unsigned numWarps, StringRef why) {
       cvt->erase();
 }
 
+/// A product's operand that its loop does not change (tutorial 06's K and V
+/// in the loops of its backward kernel) goes to shared memory once, right
+/// after it is computed, and one buffer serves every product of it: written
+/// in the loop, it would be stored again at every iteration, and every loop
+/// using it would hold a copy of its own (shared memory is allocated in
+/// program order; tutorial 06's backward needed 237 KB with a copy of K and
+/// of V per loop). The buffer is immutable, so sharing it is safe. Null
+/// when `src` changes in the dot's loop or the dot is in no loop.
+Value sharedBeforeLoops(tile::DotOp dot, Value src, MemDescType memType) {
+  auto loop = dot->getParentOfType<scf::ForOp>();
+  if (!loop || loop->isAncestor(src.getParentRegion()->getParentOp()))
+    return {};
+  Block *home = src.getParentBlock();
+  Operation *dotInHome = home->findAncestorOpInBlock(*dot);
+  if (!dotInHome)
+    return {};
+  for (Operation *user : src.getUsers())
+    if (auto existing = dyn_cast<LocalAllocOp>(user))
+      if (existing.getType() == memType && existing->getBlock() == home &&
+          existing->isBeforeInBlock(dotInHome))
+        return existing.getResult();
+  OpBuilder b(dot->getContext());
+  b.setInsertionPointAfterValue(src);
+  return LocalAllocOp::create(b, dot.getLoc(), memType, src).getResult();
+}
+
 LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma) {
   if (isFmaDot(dot))
     return success();
@@ -400,6 +426,8 @@ LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma) {
         MemDescType::get(b.getContext(), type.getShape(),
                          type.getElementType(), layout, /*isMutable=*/false,
                          /*numBuffers=*/1);
+    if (Value shared = sharedBeforeLoops(dot, src, memType))
+      return shared;
     return LocalAllocOp::create(b, loc, memType, src);
   };
   Value a = registerOperand(b, dot.getA(), plan->acc);
