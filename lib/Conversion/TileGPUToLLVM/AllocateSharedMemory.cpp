@@ -1,8 +1,10 @@
 //===- AllocateSharedMemory.cpp - Shared-memory offsets -------------------===//
 //
 // Explicit allocations (`tilegpu.local_alloc`) live from the op to their
-// `tilegpu.local_dealloc` (or the end of the kernel); scratch only during
-// the op that uses it (lowerings put a barrier before reusing it).  Walking
+// `tilegpu.local_dealloc` (or the end of the kernel), except the immutable
+// buffers a loop or an if in the kernel's body makes and alone reads, which
+// go after it (see releaseAfter); scratch only during the op that uses it
+// (lowerings put a barrier before reusing it).  Walking
 // the kernel in program order, each gets the lowest offset (1024-byte
 // aligned, as swizzled layouts need) where it fits beside the allocations
 // live at that point, so e.g. an epilogue's layout exchange reuses the
@@ -23,6 +25,7 @@
 
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -38,6 +41,35 @@ using namespace warpforge;
 using namespace warpforge::tilegpu;
 
 namespace {
+
+/// Whether every reader of the buffer `value` (through views of it) is a
+/// wgmma product or a local_load inside `region`.
+bool onlyReadInside(Value value, Operation *region) {
+  for (Operation *user : value.getUsers()) {
+    if (!region->isAncestor(user))
+      return false;
+    if (isa<MemDescTransOp, MemDescIndexOp, MemDescSubsliceOp>(user)) {
+      if (!onlyReadInside(user->getResult(0), region))
+        return false;
+      continue;
+    }
+    if (!isa<WarpGroupDotOp, LocalLoadOp>(user))
+      return false;
+  }
+  return true;
+}
+
+/// Whether a wgmma product reads the buffer `value` (through views).
+bool readByWgmma(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (isa<WarpGroupDotOp>(user))
+      return true;
+    if (isa<MemDescTransOp, MemDescIndexOp, MemDescSubsliceOp>(user) &&
+        readByWgmma(user->getResult(0)))
+      return true;
+  }
+  return false;
+}
 
 struct TileGPUAllocateSharedMemory
     : public warpforge::impl::TileGPUAllocateSharedMemoryBase<
@@ -82,6 +114,61 @@ struct TileGPUAllocateSharedMemory
       log.push_back({offset, bytes});
       return offset;
     };
+    // Buffers to free at a later full wait (see releaseAfter).
+    llvm::DenseMap<Operation *, SmallVector<Operation *>> freeAtWait;
+    llvm::DenseSet<Operation *> released;
+    // After a loop or an if in the kernel's body: the immutable
+    // buffers made inside it that only it reads leave the live set, so the
+    // code after it reuses their bytes (tutorial 06's backward runs four
+    // loops, each with its own operand buffers). Readers must be wgmma
+    // products, local_load or views of them: TMA stores read their buffer
+    // asynchronously until a wait this analysis does not track, so a
+    // buffer with any other reader stays. wgmma reads asynchronously too,
+    // until a wait retires it: if the loop may end with products in flight
+    // (a wait in it with pendings > 0), the buffers go at the next full
+    // wait after it in the same block, or never. Whatever is placed in the
+    // freed bytes next is written after a barrier (an initializing
+    // local_alloc, scratch), which every warpgroup reaches after its own
+    // full wait.
+    auto releaseAfter = [&](Operation *region) {
+      // Only loops and ifs directly in the kernel's body: the code after
+      // them runs once, so nothing placed in the freed bytes can still be
+      // read when a loop around them would run them again.
+      if (!isa_and_nonnull<tile::FuncOp>(region->getParentOp()))
+        return;
+      SmallVector<Operation *> freeable;
+      for (auto &[allocOp, range] : placed) {
+        auto alloc = cast<LocalAllocOp>(allocOp);
+        if (released.contains(allocOp) || !region->isProperAncestor(allocOp) ||
+            !alloc.getSrc() || alloc.getType().getIsMutable() ||
+            !onlyReadInside(alloc.getResult(), region))
+          continue;
+        freeable.push_back(allocOp);
+      }
+      if (freeable.empty())
+        return;
+      bool inFlight = false;
+      region->walk([&](WarpGroupDotWaitOp wait) {
+        inFlight |= wait.getPendings() > 0;
+      });
+      bool readByProducts = false;
+      for (Operation *allocOp : freeable)
+        readByProducts |= readByWgmma(allocOp->getResult(0));
+      for (Operation *allocOp : freeable)
+        released.insert(allocOp);
+      if (!inFlight || !readByProducts) {
+        for (Operation *allocOp : freeable)
+          llvm::erase(live, placed[allocOp]);
+        return;
+      }
+      for (Operation *next = region->getNextNode(); next;
+           next = next->getNextNode())
+        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(next);
+            wait && wait.getPendings() == 0) {
+          llvm::append_range(freeAtWait[next], freeable);
+          return;
+        }
+    };
     auto visit = [&](Operation *op) {
       if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
         int64_t bytes = alloc.getType().getAllocBytes();
@@ -98,6 +185,16 @@ struct TileGPUAllocateSharedMemory
         if (it != placed.end())
           llvm::erase(live, it->second);
         return;
+      }
+      // The buffers of a finished loop whose products were still in flight
+      // at its end go once this full wait has retired them.
+      if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
+        auto it = freeAtWait.find(op);
+        if (it != freeAtWait.end()) {
+          for (Operation *alloc : it->second)
+            llvm::erase(live, placed[alloc]);
+          freeAtWait.erase(it);
+        }
       }
       if (int64_t bytes = getScratchBytes(op))
         op->setAttr("tilegpu.scratch",
@@ -116,6 +213,8 @@ struct TileGPUAllocateSharedMemory
           reserved.append(log.begin() + first, log.end());
       }
       reserved.resize(mark);
+      if (isa<scf::ForOp, scf::WhileOp, scf::IfOp>(op))
+        releaseAfter(op);
     };
     walk(module);
     module->setAttr(tilegpu::attr::kSharedBytes, b.getI32IntegerAttr(total));

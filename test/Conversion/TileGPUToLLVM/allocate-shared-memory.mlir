@@ -139,3 +139,132 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// The immutable buffers a loop in the kernel's body makes and alone reads
+// (here wgmma operands, retired by a full wait in the loop) are free after
+// it: the next loop's buffer takes the same bytes.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 16384 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @loops_reuse
+  tile.func public @loops_reuse(%a: tensor<64x64xf16, #bl>, %c: tensor<64x64xf32, #w>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: scf.for
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 8192 : i32}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #w>) : i32 {
+      %x = arith.addf %a, %a : tensor<64x64xf16, #bl>
+      %sa = tilegpu.local_alloc %x : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %sb = tilegpu.local_alloc %x : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %d = tilegpu.warp_group_dot %sa, %sb, %acc : !tilegpu.memdesc<64x64xf16, #sa> * !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #w>
+      %e = tilegpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #w>
+      scf.yield %e : tensor<64x64xf32, #w>
+    }
+    // CHECK: scf.for
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %s = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r) -> (tensor<64x64xf32, #w>) : i32 {
+      %x = arith.mulf %a, %a : tensor<64x64xf16, #bl>
+      %sa = tilegpu.local_alloc %x : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %d = tilegpu.warp_group_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sa> * !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #w>
+      %e = tilegpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #w>
+      scf.yield %e : tensor<64x64xf32, #w>
+    }
+    tile.return
+  }
+}
+
+// -----
+
+// A loop that may end with products in flight (pendings = 1) keeps its
+// buffers until the next full wait after it: a buffer made before that
+// wait gets new bytes, one made after it the loop's.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @in_flight
+  tile.func public @in_flight(%a: tensor<64x64xf16, #bl>, %c: tensor<64x64xf32, #w>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #w>) : i32 {
+      %x = arith.addf %a, %a : tensor<64x64xf16, #bl>
+      %sa = tilegpu.local_alloc %x : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %d = tilegpu.warp_group_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sa> * !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #w>
+      %e = tilegpu.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<64x64xf32, #w>
+      scf.yield %e : tensor<64x64xf32, #w>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 8192 : i32}
+    %before = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    %f = tilegpu.warp_group_dot_wait %r {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %after = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    tile.return
+  }
+}
+
+// -----
+
+// Inside an outer loop an inner loop's buffers stay (the code after the
+// inner loop runs again before it), and after the outer loop all its
+// buffers go.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @nested
+  tile.func public @nested(%a: tensor<64x64xf16, #bl>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %m = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %a) -> (tensor<64x64xf16, #bl>) : i32 {
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+      %inner = scf.for %j = %c0 to %n step %c1 iter_args(%p = %prev) -> (tensor<64x64xf16, #bl>) : i32 {
+        %s = tilegpu.local_alloc %p : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+        %l = tilegpu.local_load %s : !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf16, #bl>
+        scf.yield %l : tensor<64x64xf16, #bl>
+      }
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 8192 : i32}
+      %t = tilegpu.local_alloc %inner : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %u = tilegpu.local_load %t : !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf16, #bl>
+      scf.yield %u : tensor<64x64xf16, #bl>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %z = tilegpu.local_alloc %m : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    tile.return
+  }
+}
+
+// -----
+
+// A buffer something after the loop reads, or a TMA store reads (async,
+// until a wait this pass does not track), stays.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @read_after
+  tile.func public @read_after(%a: tensor<64x64xf16, #bl>, %d: !tile.tensordesc<tensor<64x64xf16>>, %n: i32, %q: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %s = scf.if %q -> (!tilegpu.memdesc<64x64xf16, #sa>) {
+      %b = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      scf.yield %b : !tilegpu.memdesc<64x64xf16, #sa>
+    } else {
+      %b = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      scf.yield %b : !tilegpu.memdesc<64x64xf16, #sa>
+    }
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 16384 : i32}
+      %t = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      tilegpu.async_tma_copy_local_to_global %d[%c0, %c0] %t : !tile.tensordesc<tensor<64x64xf16>>, !tilegpu.memdesc<64x64xf16, #sa>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 24576 : i32}
+    %z = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    %l = tilegpu.local_load %s : !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf16, #bl>
+    tile.return
+  }
+}
