@@ -24,6 +24,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+
 using namespace mlir;
 
 namespace warpforge::api {
@@ -290,6 +292,20 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
   return session.finish(*module, debugInfo);
 }
 
+/// Appends each step's milliseconds since the last one to `times`.
+struct StepTimer {
+  explicit StepTimer(std::vector<std::pair<std::string, double>> &times)
+      : times(times), start(std::chrono::steady_clock::now()) {}
+  void step(const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    times.emplace_back(
+        name, std::chrono::duration<double, std::milli>(now - start).count());
+    start = now;
+  }
+  std::vector<std::pair<std::string, double>> &times;
+  std::chrono::steady_clock::time_point start;
+};
+
 /// The LLVM IR and PTX of `module` (LLVM and NVVM dialects) into
 /// `result.llvmIR` and `result.ptx`, the translation's diagnostics
 /// appended (they reach `session`); on failure `result` becomes the failed
@@ -303,8 +319,8 @@ static void emitLLVMIRAndPTX(ModuleOp module, Session &session,
     return;
   }
   llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      nvptx::compileToLLVMIR(module, llvmContext, toNVPTX(target));
+  std::unique_ptr<llvm::Module> llvmModule = nvptx::compileToLLVMIR(
+      module, llvmContext, toNVPTX(target), &result.times);
   if (!llvmModule) {
     Result failure = session.fail("failed to translate the module to LLVM IR");
     failure.integerAttributes = std::move(result.integerAttributes);
@@ -313,17 +329,20 @@ static void emitLLVMIRAndPTX(ModuleOp module, Session &session,
     return;
   }
   llvm::append_range(result.diagnostics, session.result.diagnostics);
+  StepTimer timer(result.times);
   {
     // Printed before code generation, whose IR passes change the module.
     llvm::raw_string_ostream os(result.llvmIR);
     llvmModule->print(os, /*AAW=*/nullptr);
   }
+  timer.step("print-llvm-ir");
   llvm::Expected<std::string> ptx =
       nvptx::emitPTX(*llvmModule, **targetMachine);
   if (!ptx) {
     result = failedWith(ptx.takeError());
     return;
   }
+  timer.step("emit-ptx");
   result.ptx = std::move(*ptx);
   result.ok = true;
 }
@@ -359,10 +378,13 @@ static Result runPipelineImpl(const std::string &ir,
                               const CompileOptions &options,
                               const TargetOptions *target) {
   registerWarpforgePassesAndPipelines();
+  std::vector<std::pair<std::string, double>> times;
+  StepTimer timer(times);
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
   if (!module)
     return session.fail("failed to parse IR");
+  timer.step("parse");
 
   PassManager pm(&session.context, ModuleOp::getOperationName());
   if (const NamedPipeline *named = lookupNamedPipeline(pipeline)) {
@@ -383,10 +405,13 @@ static Result runPipelineImpl(const std::string &ir,
     session.recordAttributes(*module);
     return session.fail("pipeline '" + pipeline + "' failed");
   }
+  timer.step("passes");
   if (!target)
     return session.finish(*module, debugInfo);
   // Printed first: the translation may legalize the module in place.
   Result result = session.finish(*module, debugInfo);
+  timer.step("print");
+  result.times = std::move(times);
   session.result = Result(); // the translation's diagnostics, if any
   emitLLVMIRAndPTX(*module, session, *target, result);
   return result;

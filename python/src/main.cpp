@@ -176,14 +176,18 @@ PYBIND11_MODULE(_C, m) {
         for (const auto &d : r.diagnostics)
           if (d.severity == "warning")
             warnings.append(toPython(d));
+        py::dict times;
+        for (const auto &[step, ms] : r.times)
+          times[py::str(step)] = ms;
         return py::make_tuple(std::move(r.ir), attributesOf(r), warnings,
-                              std::move(r.llvmIR), std::move(r.ptx));
+                              std::move(r.llvmIR), std::move(r.ptx), times);
       },
       py::arg("ir"), py::arg("pipeline"), py::arg("options"),
       py::arg("filename") = "<string>", py::arg("debug_info") = false,
       py::arg("dump_prefix") = "", py::arg("cc") = 90,
       "run_stage, then LLVM IR and PTX for sm_{cc} from the module in memory: "
-      "(IR, attributes, warnings, LLVM IR, PTX), or raise IRError.");
+      "(IR, attributes, warnings, LLVM IR, PTX, {step: milliseconds}), or "
+      "raise IRError.");
 
   m.def(
       "jit_stages",

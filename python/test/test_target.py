@@ -348,10 +348,12 @@ def test_llvm_ir_and_ptx_in_one_call_equal_the_two_steps():
     assert (d.file, d.line, d.column) == ("host.mlir", 1, 1)
 
 
-def test_the_jits_last_stage_goes_on_to_ptx_in_memory():
+def test_the_jits_last_stage_goes_on_to_ptx_in_memory(monkeypatch):
     """ir.run_stage_to_ptx: the pipeline's output as run_stage prints it,
-    with the LLVM IR and PTX to_llvm_ir_and_ptx makes of that output; a
-    failing pipeline raises as run_stage does, attributes included."""
+    with the LLVM IR and PTX to_llvm_ir_and_ptx makes of that output, and
+    each step's time; a failing pipeline raises as run_stage does,
+    attributes included."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")  # compile_ms of this compile
     import numpy as np
     import warpforge
     import warpforge.language as tl
@@ -372,6 +374,16 @@ def test_the_jits_last_stage_goes_on_to_ptx_in_memory():
     assert (text2, attributes2, warned) == (text, attributes, [])
     assert (llvm_ir, ptx) == target.to_llvm_ir_and_ptx(text, "s.mlir")
     assert (llvm_ir, ptx) == (k.asm["llir"], k.asm["ptx"])
+    # Where the compile time went: every stage and step, in order.
+    times = {}
+    ir.run_stage_to_ptx(k.asm["tilegpu"], "tilegpu-to-llvm", options, "s.mlir", times=times)
+    assert list(times) == ["parse", "passes", "print", "translate", "link-libdevice",
+                           "optimize", "print-llvm-ir", "emit-ptx"]
+    assert all(ms >= 0 for ms in times.values())
+    compile_ms = k.metadata["compile_ms"]
+    assert list(compile_ms) == ["frontend", "tile", "tilegpu-converted", "tilegpu"] + [
+        f"llvm-dialect:{step}" for step in times] + ["ptxas"]
+    assert compile_ms["ptxas"] > 0 and compile_ms["llvm-dialect:emit-ptx"] > 0
     with pytest.raises(IRError) as info:
         ir.run_stage_to_ptx("module {\n  tile.func public @k() {\n    tile.return\n  }\n}\n",
                             "tilegpu-to-llvm", options, "bad.mlir")

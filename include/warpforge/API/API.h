@@ -58,6 +58,10 @@ struct Result {
   /// compileToPTX's and runPipelineToPTX's PTX and LLVM IR.
   std::string ptx;
   std::string llvmIR;
+  /// runPipelineToPTX's steps and their milliseconds, in order (parse,
+  /// passes, print, translate, link-libdevice, optimize, print-llvm-ir,
+  /// emit-ptx): where compile time goes.
+  std::vector<std::pair<std::string, double>> times;
 };
 
 /// Parses and verifies `ir`; `bufferName` names it in locations.  On success

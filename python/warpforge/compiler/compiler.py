@@ -12,6 +12,7 @@ import base64
 import dataclasses
 import os
 import re
+import time
 import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
@@ -524,7 +525,10 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
             fn.first_line)
         options = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0,
                                   ping_pong=False)
+    started = time.perf_counter()
     text, used_globals = generate_tile_ir(fn, signature, constants, divisibility, options)
+    # Where the compile time goes, in milliseconds (metadata["compile_ms"]).
+    times: Dict[str, float] = {"frontend": (time.perf_counter() - started) * 1e3}
     kernel = CompiledKernel(fn.__name__, dict(signature), dict(constants), options,
                             used_globals=used_globals,
                             params=list(fn.signature.parameters))
@@ -552,18 +556,22 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                 # again.
                 # The target's one home is the module's tilegpu.target,
                 # which convert-tile-to-tilegpu stamped from the options.
+                steps: Dict[str, float] = {}
                 located, attributes, llvm_ir, ptx = ir.run_stage_to_ptx(
                     located, pipeline, core_options, ir_name, debug_info=True,
                     dump_prefix=prefix, warnings=stage_warnings,
-                    cc=_capability_of(attributes))
+                    cc=_capability_of(attributes), times=steps)
+                times.update({f"{stage}:{step}": ms for step, ms in steps.items()})
                 kernel.asm[stage] = located
                 kernel.asm["llir"], kernel.asm["ptx"] = llvm_ir, ptx
                 continue
+            started = time.perf_counter()
             located, attributes = ir.run_stage(located, pipeline, core_options, ir_name,
                                                debug_info=True, dump_prefix=prefix,
                                                warnings=stage_warnings)
             # tile IR is kept without locations (it is what users read).
             kernel.asm[stage] = ir.parse(located, ir_name) if stage == "tile" else located
+            times[stage] = (time.perf_counter() - started) * 1e3
     except IRError as e:
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
@@ -577,7 +585,10 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         raise error from None
     _warn_at_kernel_lines(fn, stage_warnings, ir_name)
     if gpu:
+        started = time.perf_counter()
         _compile_to_binary(fn, kernel, _capability_of(attributes), attributes)
+        times["ptxas"] = (time.perf_counter() - started) * 1e3
+    kernel.metadata["compile_ms"] = times
     if dump_dir:
         for stage, body in kernel.asm.items():
             _dump(dump_dir, fn.__name__, _STAGE_FILES.get(stage, f"{stage}.mlir"), body)

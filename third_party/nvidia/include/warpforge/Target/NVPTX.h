@@ -23,6 +23,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -114,12 +116,18 @@ llvm::Error internalizeNonKernels(llvm::Module &module);
 llvm::Error optimizeModule(llvm::Module &module,
                            llvm::TargetMachine &targetMachine, int optLevel);
 
+/// Milliseconds per step of a compilation, in order ("translate",
+/// "optimize", ...): where compile time goes.
+using StepTimes = std::vector<std::pair<std::string, double>>;
+
 /// translateToLLVMIR, linkLibdevice, internalizeNonKernels and
 /// optimizeModule, with errors emitted as MLIR diagnostics (at the module's
 /// location for errors past the translation).  Returns null on failure.
+/// With `times`, each step's duration is appended to it.
 std::unique_ptr<llvm::Module> compileToLLVMIR(mlir::Operation *module,
                                               llvm::LLVMContext &llvmContext,
-                                              const TargetOptions &options);
+                                              const TargetOptions &options,
+                                              StepTimes *times = nullptr);
 
 /// PTX assembly for `module`, which must target kTargetTriple (an empty
 /// triple is set).  Errors LLVM reports while generating code, fatal ones
