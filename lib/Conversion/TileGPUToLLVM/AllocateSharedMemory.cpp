@@ -147,10 +147,17 @@ struct TileGPUAllocateSharedMemory
       }
       if (freeable.empty())
         return;
-      bool inFlight = false;
-      region->walk([&](WarpGroupDotWaitOp wait) {
-        inFlight |= wait.getPendings() > 0;
+      // Products may be in flight at the end when a wait in it leaves some
+      // pending, or when products have no wait in it at all.
+      bool inFlight = false, products = false, waits = false;
+      region->walk([&](Operation *inner) {
+        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(inner)) {
+          waits = true;
+          inFlight |= wait.getPendings() > 0;
+        }
+        products |= isa<WarpGroupDotOp>(inner);
       });
+      inFlight |= products && !waits;
       bool readByProducts = false;
       for (Operation *allocOp : freeable)
         readByProducts |= readByWgmma(allocOp->getResult(0));

@@ -268,3 +268,30 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// Products with no wait in the loop are in flight at its end too: the
+// buffer goes at the full wait after it.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @no_wait_in_loop
+  tile.func public @no_wait_in_loop(%a: tensor<64x64xf16, #bl>, %c: tensor<64x64xf32, #w>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #w>) : i32 {
+      %sa = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %d = tilegpu.warp_group_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sa> * !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #w>
+      scf.yield %d : tensor<64x64xf32, #w>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 8192 : i32}
+    %before = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    %f = tilegpu.warp_group_dot_wait %r {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %after = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    tile.return
+  }
+}
