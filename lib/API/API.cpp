@@ -24,7 +24,6 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
 
 using namespace mlir;
 
@@ -292,20 +291,6 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
   return session.finish(*module, debugInfo);
 }
 
-/// Appends each step's milliseconds since the last one to `times`.
-struct StepTimer {
-  explicit StepTimer(std::vector<std::pair<std::string, double>> &times)
-      : times(times), start(std::chrono::steady_clock::now()) {}
-  void step(const char *name) {
-    auto now = std::chrono::steady_clock::now();
-    times.emplace_back(
-        name, std::chrono::duration<double, std::milli>(now - start).count());
-    start = now;
-  }
-  std::vector<std::pair<std::string, double>> &times;
-  std::chrono::steady_clock::time_point start;
-};
-
 /// The LLVM IR and PTX of `module` (LLVM and NVVM dialects) into
 /// `result.llvmIR` and `result.ptx`, the translation's diagnostics
 /// appended (they reach `session`); on failure `result` becomes the failed
@@ -329,7 +314,7 @@ static void emitLLVMIRAndPTX(ModuleOp module, Session &session,
     return;
   }
   llvm::append_range(result.diagnostics, session.result.diagnostics);
-  StepTimer timer(result.times);
+  nvptx::StepTimer timer(&result.times);
   {
     // Printed before code generation, whose IR passes change the module.
     llvm::raw_string_ostream os(result.llvmIR);
@@ -378,8 +363,8 @@ static Result runPipelineImpl(const std::string &ir,
                               const CompileOptions &options,
                               const TargetOptions *target) {
   registerWarpforgePassesAndPipelines();
-  std::vector<std::pair<std::string, double>> times;
-  StepTimer timer(times);
+  nvptx::StepTimes times;
+  nvptx::StepTimer timer(&times);
   Session session;
   OwningOpRef<ModuleOp> module = session.parse(ir, bufferName);
   if (!module)

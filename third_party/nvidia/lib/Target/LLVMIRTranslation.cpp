@@ -9,8 +9,6 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Target/TargetMachine.h"
 
-#include <chrono>
-
 using namespace mlir;
 
 namespace warpforge::nvptx {
@@ -72,15 +70,7 @@ std::unique_ptr<llvm::Module> compileToLLVMIR(Operation *module,
                                               llvm::LLVMContext &llvmContext,
                                               const TargetOptions &options,
                                               StepTimes *times) {
-  auto start = std::chrono::steady_clock::now();
-  auto step = [&](const char *name) {
-    if (!times)
-      return;
-    auto now = std::chrono::steady_clock::now();
-    times->emplace_back(
-        name, std::chrono::duration<double, std::milli>(now - start).count());
-    start = now;
-  };
+  StepTimer timer(times);
   auto report = [&](llvm::Error error) -> std::unique_ptr<llvm::Module> {
     llvm::handleAllErrors(
         std::move(error),
@@ -106,16 +96,16 @@ std::unique_ptr<llvm::Module> compileToLLVMIR(Operation *module,
       translateToLLVMIR(module, llvmContext, **targetMachine);
   if (!llvmModule)
     return nullptr;
-  step("translate");
+  timer.step("translate");
   if (llvm::Error error = linkLibdevice(*llvmModule, options))
     return report(std::move(error));
   if (llvm::Error error = internalizeNonKernels(*llvmModule))
     return report(std::move(error));
-  step("link-libdevice");
+  timer.step("link-libdevice");
   if (llvm::Error error =
           optimizeModule(*llvmModule, **targetMachine, options.optLevel))
     return report(std::move(error));
-  step("optimize");
+  timer.step("optimize");
   return llvmModule;
 }
 

@@ -21,6 +21,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <utility>
@@ -119,6 +120,26 @@ llvm::Error optimizeModule(llvm::Module &module,
 /// Milliseconds per step of a compilation, in order ("translate",
 /// "optimize", ...): where compile time goes.
 using StepTimes = std::vector<std::pair<std::string, double>>;
+
+/// Appends each step's milliseconds since the previous step (or its
+/// construction) to `times`, when there is one.
+class StepTimer {
+public:
+  explicit StepTimer(StepTimes *times)
+      : times(times), start(std::chrono::steady_clock::now()) {}
+  void step(const char *name) {
+    if (!times)
+      return;
+    auto now = std::chrono::steady_clock::now();
+    times->emplace_back(
+        name, std::chrono::duration<double, std::milli>(now - start).count());
+    start = now;
+  }
+
+private:
+  StepTimes *times;
+  std::chrono::steady_clock::time_point start;
+};
 
 /// translateToLLVMIR, linkLibdevice, internalizeNonKernels and
 /// optimizeModule, with errors emitted as MLIR diagnostics (at the module's
