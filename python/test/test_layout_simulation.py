@@ -785,3 +785,62 @@ def test_paired_truncation_in_the_wgmma_layout(elem, warps, wpc, instr_n, shape)
     want = (quotient.astype(np.float16).astype(np.float64) if elem == "f16"
             else round_to_bf16(quotient).astype(np.float64))
     np.testing.assert_array_equal(written(out, 1, n), want)
+
+
+@pytest.mark.parametrize("axis", [1, 0])
+@pytest.mark.parametrize("warps, wpc, instr_n, shape", [
+    (4, [4, 1], 64, [64, 64]), (8, [8, 1], 128, [128, 128]), (8, [8, 1], 64, [128, 64]),
+    (8, [4, 2], 64, [64, 128]), (4, [4, 1], 32, [128, 64])], ids=str)
+def test_softmax_steps_in_the_wgmma_layout(warps, wpc, instr_n, shape, axis):
+    """An attention softmax's steps without leaving the accumulator's
+    registers: a max along `axis` into a slice of the wgmma layout, a
+    make_range in that slice, expand_dims and broadcast back, and the
+    element-wise x - max + index; the result then leaves through a
+    conversion (whose source, a slice, replicates elements over lanes)."""
+    def body(k, xw, f32, _):
+        red_shape = [s for i, s in enumerate(shape) if i != axis]
+        sl = slice_of(wg, axis)
+        red_t = k.ttype(red_shape, "f32", sl)
+        r = k.emit(f"tile.reduce {xw} axis = {axis} : {f32} -> {red_t} {{\n"
+                   f"    {reduce_region('max', 'f32')}\n    }}")
+        idx = k.emit(f"tile.make_range {{start = 0 : i32, end = {red_shape[0]} : i32}} : "
+                     f"{k.ttype(red_shape, 'i32', sl)}")
+        idxf = k.emit(f"arith.sitofp {idx} : {k.ttype(red_shape, 'i32', sl)} to {red_t}")
+        v = k.emit(f"arith.addf {r}, {idxf} : {red_t}")
+        ones = [1 if i == axis else s for i, s in enumerate(shape)]
+        e = k.emit(f"tile.expand_dims {v} {{axis = {axis} : i32}} : {red_t} -> "
+                   f"{k.ttype(ones, 'f32', wg)}")
+        b = k.emit(f"tile.broadcast {e} : {k.ttype(ones, 'f32', wg)} -> {f32}")
+        return k.emit(f"arith.subf {xw}, {b} : {f32}")
+    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
+    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, "f32", body)
+    out = simulate(text, ["f32", "f32"])
+    x = input_values(0, n).reshape(shape).astype(np.float64)
+    m = x.max(axis=axis, keepdims=True)
+    idx = np.arange(shape[1 - axis]).reshape([-1, 1] if axis == 1 else [1, -1])
+    np.testing.assert_array_equal(written(out, 1, n), (x - (m + idx)).reshape(-1))
+
+
+@pytest.mark.parametrize("warps, wpc, instr_n, shape", [
+    (8, [8, 1], 128, [128, 128]), (8, [4, 2], 64, [64, 128])], ids=str)
+def test_wgmma_row_slice_to_and_from_blocked(warps, wpc, instr_n, shape):
+    """A row vector (slice along dim 1 of the accumulator) converted to a
+    1-D blocked layout and back, and to the slice of another wgmma layout
+    with the same rows (in registers), then stored."""
+    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
+    wg2 = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, 32, 16]>"
+    b1 = blocked([1], [32], [warps], [0])
+    k = Kernel(warps, ["f32", "f32"])
+    rows = [shape[0]]
+    x = k.load(0, rows, b1)
+    t = lambda lay: k.ttype(rows, "f32", lay)  # noqa: E731
+    s = k.emit(f"tilegpu.convert_layout {x} : {t(b1)} -> {t(slice_of(wg, 1))}")
+    s2 = k.emit(f"tilegpu.convert_layout {s} : {t(slice_of(wg, 1))} -> {t(slice_of(wg2, 1))}")
+    back = k.emit(f"tilegpu.convert_layout {s2} : {t(slice_of(wg2, 1))} -> {t(b1)}")
+    k.store(1, back, rows, b1)
+    text = k.text()
+    lowered = subprocess.run([OPT, "--tilegpu-to-llvm"], input=text, capture_output=True,
+                             text=True, timeout=300)
+    assert lowered.returncode == 0, lowered.stderr
+    out = simulate(text, ["f32", "f32"])
+    np.testing.assert_array_equal(written(out, 1, rows[0]), input_values(0, rows[0]))

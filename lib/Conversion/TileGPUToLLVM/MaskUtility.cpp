@@ -22,7 +22,9 @@ namespace warpforge {
 Value emitOwnerPredicate(OpBuilder &b, Location loc, RankedTensorType type) {
   Attribute layout = type.getEncoding();
   // wgmma tiles are never larger than the tensor (the verifiers see to it).
-  if (isa<WgmmaEncodingAttr>(layout))
+  // Slices of one hold copies of an element in several lanes of a warp;
+  // the users (stores, exchanges) write identical values from each.
+  if (isWgmmaRooted(layout))
     return nullptr;
   BlockedEncodingAttr root = getRootBlocked(layout);
   SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());

@@ -50,7 +50,7 @@ int64_t getOutputElements(RankedTensorType type, unsigned axis) {
 /// axis).
 std::optional<OperandScratch> getReduceScratch(tile::ReduceOp op) {
   RankedTensorType type = getSourceType(op);
-  if (!isBlockedLike(type.getEncoding()))
+  if (!isRegularDistributed(type.getEncoding()))
     return std::nullopt;
   AxisDistribution axis = getAxisDistribution(type, op.getAxis());
   if (axis.distinctWarps == 1)
@@ -77,9 +77,10 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
     RankedTensorType srcType = getSourceType(op);
     Attribute layout = srcType.getEncoding();
     unsigned axisDim = op.getAxis();
-    if (!layout || !isBlockedLike(layout))
+    if (!layout || !isRegularDistributed(layout))
       return op.emitError("cannot lower a reduction of ")
-             << srcType << ": it needs a blocked layout";
+             << srcType << ": it needs a blocked or wgmma accumulator layout "
+             << "(or a slice of one)";
     for (Value src : op.getSrcs())
       if (cast<RankedTensorType>(src.getType()).getEncoding() != layout)
         return op.emitError("reduce operands must share one layout");

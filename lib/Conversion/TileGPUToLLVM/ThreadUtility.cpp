@@ -115,12 +115,12 @@ SmallVector<Value> getThreadBase(OpBuilder &b, Location loc,
 }
 
 namespace {
-/// emitIndices for wgmma accumulators and register operands: a base row and
-/// column per thread plus compile-time offsets (see LayoutUtils.h).
-SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
-                                                 RankedTensorType type) {
-  Attribute layout = type.getEncoding();
-  WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
+/// A thread's base (row, col) in a wgmma accumulator or register operand:
+/// row = warpM * 16 + lane / 4, col = warpN * n + 2 * (lane % 4) (operands
+/// have no warpN term).
+std::pair<Value, Value> emitWgmmaBase(OpBuilder &b, Location loc,
+                                      WgmmaEncodingAttr wgmma,
+                                      bool isOperand) {
   unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
   auto [lane, warp] = getLaneAndWarpId(b, loc);
   Value warpM = LLVM::URemOp::create(b, loc, warp, i32Val(b, loc, wM));
@@ -130,7 +130,7 @@ SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
   Value col = LLVM::MulOp::create(
       b, loc, LLVM::URemOp::create(b, loc, lane, i32Val(b, loc, 4)),
       i32Val(b, loc, 2));
-  if (!isa<DotOperandEncodingAttr>(layout) && wN > 1) {
+  if (!isOperand && wN > 1) {
     Value warpN = LLVM::URemOp::create(
         b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, wM)),
         i32Val(b, loc, wN));
@@ -139,6 +139,16 @@ SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
         LLVM::MulOp::create(b, loc, warpN,
                             i32Val(b, loc, wgmma.getInstrShape()[1])));
   }
+  return {row, col};
+}
+
+/// emitIndices for register operands: a base row and column per thread
+/// plus compile-time offsets (see LayoutUtils.h).
+SmallVector<SmallVector<Value>> emitOperandIndices(OpBuilder &b, Location loc,
+                                                   RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  auto [row, col] = emitWgmmaBase(b, loc, getWgmmaParent(layout),
+                                  /*isOperand=*/true);
   SmallVector<SmallVector<Value>> indices;
   for (auto [r, c] : getWgmmaElementOffsets(layout, type.getShape())) {
     Value rv = r ? LLVM::AddOp::create(b, loc, row, i32Val(b, loc, r)).getResult()
@@ -149,12 +159,50 @@ SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
   }
   return indices;
 }
+
+/// emitIndices for wgmma accumulators and their slices: the accumulator's
+/// base plus the deduplicated offsets over the root shape, wrapped where
+/// the root shape is smaller than the CTA tile (sizes are powers of two,
+/// so the modulo is a mask), with the sliced dims dropped.
+SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
+                                                 RankedTensorType type) {
+  Attribute layout = type.getEncoding();
+  WgmmaEncodingAttr wgmma = getRootWgmma(layout);
+  SmallVector<unsigned> removed;
+  getRootLayout(layout, &removed);
+  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+  int64_t tile[2] = {16 * int64_t(wgmma.getWarpsPerCTA()[0]),
+                     int64_t(wgmma.getInstrShape()[1]) *
+                         wgmma.getWarpsPerCTA()[1]};
+  auto [row, col] = emitWgmmaBase(b, loc, wgmma, /*isOperand=*/false);
+  Value base[2] = {row, col};
+  SmallVector<SmallVector<Value>> indices;
+  for (const SmallVector<int64_t> &offset :
+       getRootElementOffsets(layout, type.getShape())) {
+    SmallVector<Value> coords;
+    for (unsigned d = 0; d < 2; ++d) {
+      if (llvm::is_contained(removed, d))
+        continue;
+      Value c = offset[d] == 0
+                    ? base[d]
+                    : LLVM::AddOp::create(b, loc, base[d],
+                                          i32Val(b, loc, offset[d]));
+      if (rootShape[d] < tile[d])
+        c = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, rootShape[d] - 1));
+      coords.push_back(c);
+    }
+    indices.push_back(std::move(coords));
+  }
+  return indices;
+}
 } // namespace
 
 SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
                                             RankedTensorType type) {
   Attribute layout = type.getEncoding();
-  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+  if (isa<DotOperandEncodingAttr>(layout))
+    return emitOperandIndices(b, loc, type);
+  if (isWgmmaRooted(layout))
     return emitWgmmaIndices(b, loc, type);
   SmallVector<unsigned> removed;
   BlockedEncodingAttr root = getRootBlocked(layout, &removed);
@@ -276,8 +324,51 @@ Value linearize(OpBuilder &b, Location loc, ArrayRef<Value> coords,
   return linear ? linear : i32Val(b, loc, 0);
 }
 
+namespace {
+/// getAxisDistribution of a wgmma accumulator (or slice of one) along its
+/// root dimension d: rows are lane / 4 (lane stride 4, 8 lanes) and warp
+/// % wM (warp stride 1), with two rows 8 apart in each thread; columns are
+/// 2 * (lane % 4) (lane stride 1, 4 lanes, pairs in each thread) and warp
+/// / wM.
+AxisDistribution getWgmmaAxisDistribution(WgmmaEncodingAttr wgmma,
+                                          unsigned d, int64_t size) {
+  unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
+  AxisDistribution dist;
+  dist.rootDim = d;
+  // Per warp, the extent along d one lane position covers (its elements
+  // within one instruction) and the instruction's extent.
+  int64_t perLane = d == 0 ? 1 : 2;
+  int64_t warpExtent = d == 0 ? 16 : wgmma.getInstrShape()[1];
+  dist.lanes = d == 0 ? 8 : 4;
+  dist.laneStride = d == 0 ? 4 : 1;
+  dist.warps = d == 0 ? wM : wN;
+  dist.warpStride = d == 0 ? 1 : wM;
+  dist.elemsPerRep = perLane;
+  dist.reps = std::max<int64_t>(1, size / (warpExtent * dist.warps));
+  // Lanes holding distinct elements: lane positions 1 apart are perLane
+  // elements apart, and all of them fit in the tensor's extent.
+  dist.distinctLanes = std::max<int64_t>(
+      1, std::min<int64_t>(dist.lanes, size / perLane));
+  dist.distinctWarps = std::max<int64_t>(
+      1, std::min<int64_t>(dist.warps, size / warpExtent));
+  return dist;
+}
+} // namespace
+
 AxisDistribution getAxisDistribution(RankedTensorType type, unsigned axis) {
   Attribute layout = type.getEncoding();
+  if (WgmmaEncodingAttr wgmma = getRootWgmma(layout)) {
+    SmallVector<unsigned> removed;
+    getRootLayout(layout, &removed);
+    SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
+    unsigned kept = 0;
+    for (unsigned d = 0; d < 2; ++d) {
+      if (llvm::is_contained(removed, d))
+        continue;
+      if (kept++ == axis)
+        return getWgmmaAxisDistribution(wgmma, d, rootShape[d]);
+    }
+  }
   SmallVector<unsigned> removed;
   BlockedEncodingAttr root = getRootBlocked(layout, &removed);
   SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());

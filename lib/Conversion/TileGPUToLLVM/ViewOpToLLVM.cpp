@@ -19,10 +19,11 @@ namespace {
 
 LogicalResult requireBlockedLike(Operation *op, Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (tensor && isBlockedLike(tensor.getEncoding()))
+  if (tensor && isRegularDistributed(tensor.getEncoding()))
     return success();
   return op->emitError("cannot lower a tensor of type ")
-         << type << " here: it needs a blocked layout";
+         << type << " here: it needs a blocked or wgmma accumulator layout "
+         << "(or a slice of one)";
 }
 
 struct MakeRangeOpConversion : public OpConversionPattern<tile::MakeRangeOp> {
@@ -104,8 +105,8 @@ struct BroadcastOpConversion : public OpConversionPattern<tile::BroadcastOp> {
     if (failed(requireBlockedLike(op, srcType)) ||
         failed(requireBlockedLike(op, type)))
       return failure();
-    if (getRootBlocked(srcType.getEncoding()) !=
-            getRootBlocked(type.getEncoding()) ||
+    if (getRootLayout(srcType.getEncoding()) !=
+            getRootLayout(type.getEncoding()) ||
         srcType.getEncoding() != type.getEncoding())
       return op.emitError("broadcast source and result must share a layout");
     SmallVector<int64_t> srcShape =

@@ -3,6 +3,8 @@
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
 #include "warpforge/Dialect/TileGPU/IR/TMA.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 using namespace mlir;
 using namespace warpforge::tilegpu;
 
@@ -16,10 +18,10 @@ bool isBlockedLike(Attribute layout) {
   return false;
 }
 
-BlockedEncodingAttr getRootBlocked(Attribute layout,
-                                   SmallVectorImpl<unsigned> *removedDims) {
+Attribute getRootLayout(Attribute layout,
+                        SmallVectorImpl<unsigned> *removedDims) {
   SmallVector<unsigned> dims;
-  while (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
+  while (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout)) {
     // `slice.getDim()` counts in the parent's dims; the dims removed
     // further down (already in `dims`, in this parent's numbering) shift up.
     for (unsigned &d : dims)
@@ -32,12 +34,30 @@ BlockedEncodingAttr getRootBlocked(Attribute layout,
     llvm::sort(dims);
     removedDims->assign(dims.begin(), dims.end());
   }
-  return dyn_cast<BlockedEncodingAttr>(layout);
+  return layout;
+}
+
+BlockedEncodingAttr getRootBlocked(Attribute layout,
+                                   SmallVectorImpl<unsigned> *removedDims) {
+  return dyn_cast_or_null<BlockedEncodingAttr>(
+      getRootLayout(layout, removedDims));
+}
+
+WgmmaEncodingAttr getRootWgmma(Attribute layout) {
+  return dyn_cast_or_null<WgmmaEncodingAttr>(getRootLayout(layout));
+}
+
+bool isWgmmaRooted(Attribute layout) {
+  return static_cast<bool>(getRootWgmma(layout));
+}
+
+bool isRegularDistributed(Attribute layout) {
+  return isBlockedLike(layout) || isWgmmaRooted(layout);
 }
 
 SmallVector<int64_t> getRootShape(Attribute layout, ArrayRef<int64_t> shape) {
   SmallVector<unsigned> removed;
-  getRootBlocked(layout, &removed);
+  getRootLayout(layout, &removed);
   SmallVector<int64_t> root(shape);
   for (unsigned d : removed)
     root.insert(root.begin() + d, 1);
@@ -104,8 +124,10 @@ SmallVector<unsigned> getRootElemsPerThread(Attribute layout,
 }
 
 unsigned getTotalElemsPerThread(Attribute layout, ArrayRef<int64_t> shape) {
-  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+  if (isa<DotOperandEncodingAttr>(layout))
     return getWgmmaElementOffsets(layout, shape).size();
+  if (isWgmmaRooted(layout))
+    return getRootElementOffsets(layout, shape).size();
   unsigned total = 1;
   for (unsigned n : getRootElemsPerThread(layout, shape))
     total *= n;
@@ -118,6 +140,21 @@ unsigned getTotalElemsPerThread(RankedTensorType type) {
 
 SmallVector<SmallVector<int64_t>>
 getRootElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
+  if (WgmmaEncodingAttr wgmma = getRootWgmma(layout)) {
+    // The accumulator's list over the root shape, each offset reduced
+    // modulo the root shape and kept once: along a dimension smaller than
+    // the CTA tile (a slice's size-1 dim, a narrow tensor) several of the
+    // instruction's registers hold the same element.
+    SmallVector<int64_t> rootShape = getRootShape(layout, shape);
+    SmallVector<SmallVector<int64_t>> offsets;
+    llvm::DenseSet<std::pair<int64_t, int64_t>> seen;
+    for (auto [r, c] : getWgmmaElementOffsets(wgmma, rootShape)) {
+      std::pair<int64_t, int64_t> key{r % rootShape[0], c % rootShape[1]};
+      if (seen.insert(key).second)
+        offsets.push_back({key.first, key.second});
+    }
+    return offsets;
+  }
   BlockedEncodingAttr root = getRootBlocked(layout);
   SmallVector<int64_t> rootShape = getRootShape(layout, shape);
   SmallVector<int64_t> tile = getRootCTATile(root);
@@ -144,6 +181,8 @@ getRootElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
 unsigned getContiguousElemsPerThread(Attribute layout,
                                      ArrayRef<int64_t> shape) {
   BlockedEncodingAttr root = getRootBlocked(layout);
+  if (!root)
+    return 1;
   SmallVector<int64_t> rootShape = getRootShape(layout, shape);
   unsigned d = root.getOrder()[0];
   return std::min<int64_t>(root.getSizePerThread()[d], rootShape[d]);
@@ -205,7 +244,7 @@ Attribute getBlockedLikeForWarps(Attribute layout, unsigned numWarps) {
 /// the same for every thread.
 static SmallVector<SmallVector<int64_t>>
 getElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
-  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout)) {
+  if (isa<DotOperandEncodingAttr>(layout)) {
     SmallVector<SmallVector<int64_t>> offsets;
     for (auto [r, c] : getWgmmaElementOffsets(layout, shape))
       offsets.push_back({r, c});
@@ -218,17 +257,28 @@ getElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
 static SmallVector<SmallVector<int64_t>>
 getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape, unsigned tid,
                        ArrayRef<SmallVector<int64_t>> offsets) {
-  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout)) {
-    auto wgmma = getWgmmaParent(layout);
+  if (isa<DotOperandEncodingAttr>(layout) || isWgmmaRooted(layout)) {
+    bool isOperand = isa<DotOperandEncodingAttr>(layout);
+    auto wgmma = isOperand ? getWgmmaParent(layout) : getRootWgmma(layout);
+    SmallVector<unsigned> removed;
+    getRootLayout(layout, &removed);
+    SmallVector<int64_t> rootShape =
+        isOperand ? SmallVector<int64_t>(shape) : getRootShape(layout, shape);
     unsigned lane = tid % 32, warp = tid / 32;
     unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
-    bool isOperand = isa<DotOperandEncodingAttr>(layout);
     int64_t row = (warp % wM) * 16 + lane / 4;
     int64_t col = (isOperand ? 0 : (warp / wM) % wN * wgmma.getInstrShape()[1]) +
                   2 * (lane % 4);
     SmallVector<SmallVector<int64_t>> coords;
-    for (const SmallVector<int64_t> &offset : offsets)
-      coords.push_back({(row + offset[0]) % shape[0], (col + offset[1]) % shape[1]});
+    for (const SmallVector<int64_t> &offset : offsets) {
+      int64_t root[2] = {(row + offset[0]) % rootShape[0],
+                         (col + offset[1]) % rootShape[1]};
+      SmallVector<int64_t> c;
+      for (unsigned d = 0; d < 2; ++d)
+        if (!llvm::is_contained(removed, d))
+          c.push_back(root[d]);
+      coords.push_back(std::move(c));
+    }
     return coords;
   }
   SmallVector<unsigned> removed;
@@ -275,7 +325,7 @@ getCTAElementCoords(Attribute layout, ArrayRef<int64_t> shape,
 }
 
 bool isLowerableDistributed(Attribute layout) {
-  if (isBlockedLike(layout) || isa_and_nonnull<WgmmaEncodingAttr>(layout))
+  if (isRegularDistributed(layout))
     return true;
   auto op = dyn_cast_or_null<DotOperandEncodingAttr>(layout);
   return op && op.getOpIdx() == 0 && isa<WgmmaEncodingAttr>(op.getParent());
@@ -344,9 +394,11 @@ WgmmaEncodingAttr getWgmmaParent(Attribute layout) {
 
 unsigned getWarpCount(Attribute layout) {
   SmallVector<unsigned> warps;
-  if (isa<WgmmaEncodingAttr, DotOperandEncodingAttr>(layout))
+  if (isa<DotOperandEncodingAttr>(layout))
     warps.assign(getWgmmaParent(layout).getWarpsPerCTA().begin(),
                  getWgmmaParent(layout).getWarpsPerCTA().end());
+  else if (WgmmaEncodingAttr wgmma = getRootWgmma(layout))
+    warps.assign(wgmma.getWarpsPerCTA().begin(), wgmma.getWarpsPerCTA().end());
   else
     warps.assign(getRootBlocked(layout).getWarpsPerCTA().begin(),
                  getRootBlocked(layout).getWarpsPerCTA().end());

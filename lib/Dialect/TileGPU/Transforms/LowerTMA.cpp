@@ -94,6 +94,45 @@ void lowerLoad(tile::DescriptorLoadOp load) {
       }
     }
   }
+  // In place for several products (a loop-invariant operand such as
+  // attention's Q, made shared once for the main loop and once for a
+  // masked block after it): when every use ends in a product's
+  // allocation, one TMA buffer serves them all, instead of a copy into
+  // registers and one more shared copy per allocation.
+  if (!load->use_empty() && !load->hasOneUse()) {
+    SmallVector<std::pair<LocalAllocOp, TMAOperand>> allocs;
+    for (Operation *user : load->getUsers()) {
+      while (user && user->hasOneUse() &&
+             isa<ConvertLayoutOp, tile::TransOp>(user))
+        user = *user->getUsers().begin();
+      auto alloc = dyn_cast_or_null<LocalAllocOp>(user);
+      std::optional<TMAOperand> operand =
+          alloc ? matchTMAOperand(alloc, /*sharedLoad=*/true) : std::nullopt;
+      if (!operand) {
+        allocs.clear();
+        break;
+      }
+      allocs.push_back({alloc, *operand});
+    }
+    if (!allocs.empty()) {
+      OpBuilder b(load);
+      Value buffer = loadBlock(b, load);
+      for (auto &[alloc, operand] : allocs) {
+        Value view = buffer;
+        if (operand.transposed) {
+          b.setInsertionPoint(alloc);
+          view = MemDescTransOp::create(b, alloc.getLoc(),
+                                        asMutable(alloc.getType()), buffer);
+        }
+        alloc.getResult().replaceAllUsesWith(view);
+        alloc->erase();
+        for (Operation *op : llvm::reverse(operand.chain))
+          op->erase();
+      }
+      load->erase();
+      return;
+    }
+  }
   // Into registers.
   OpBuilder b(load);
   Value buffer = loadBlock(b, load);

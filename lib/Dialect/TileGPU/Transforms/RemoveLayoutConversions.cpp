@@ -12,6 +12,7 @@
 
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -32,6 +33,7 @@ namespace {
 /// Bounds on the work one rewrite may plan, so that huge kernels stay fast.
 constexpr unsigned kMaxPlanSize = 1024;
 constexpr unsigned kMaxPlanDepth = 64;
+constexpr unsigned kMaxRounds = 20000;
 
 bool isTensor(Value value) { return isa<RankedTensorType>(value.getType()); }
 
@@ -49,8 +51,23 @@ bool isElementwise(Operation *op) {
              tile::AtomicCASOp, tile::AssertOp>(op);
 }
 
-/// The layouts this pass gives values: every op can be lowered in them.
-bool isAssignable(Attribute layout) { return isBlockedLike(layout); }
+/// The layouts this pass gives values: blocked layouts (every op can be
+/// lowered in them) and wgmma accumulators with their slices (only the
+/// ops computing in registers: see takesWgmmaLayout).
+bool isAssignable(Attribute layout) { return isRegularDistributed(layout); }
+
+/// Whether `op` can compute in a wgmma accumulator layout or a slice of
+/// one: what an attention softmax or an epilogue does between products
+/// (arithmetic, row reductions, expand_dims, broadcast, splats and
+/// ranges).  Memory accesses, scans and transpositions stay in blocked
+/// layouts: their lowerings vectorize along a blocked layout's order.
+bool takesWgmmaLayout(Operation *op) {
+  if (isa<tile::BroadcastOp, tile::ExpandDimsOp, tile::ReduceOp,
+          tile::SplatOp, tile::MakeRangeOp, arith::ConstantOp>(op))
+    return true;
+  return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op) &&
+         op->getNumRegions() == 0;
+}
 
 SmallVector<int32_t> inverse(ArrayRef<int32_t> permutation) {
   SmallVector<int32_t> result(permutation.size());
@@ -64,6 +81,8 @@ SmallVector<int32_t> inverse(ArrayRef<int32_t> permutation) {
 /// for the others.
 FailureOr<Attribute> resultLayoutFor(Operation *op, Attribute layout) {
   if (!isAssignable(layout))
+    return failure();
+  if (isWgmmaRooted(layout) && !takesWgmmaLayout(op))
     return failure();
   Attribute result;
   if (isElementwise(op) || isa<tile::BroadcastOp, tile::ScanOp>(op)) {
@@ -98,6 +117,8 @@ FailureOr<Attribute> resultLayoutFor(Operation *op, Attribute layout) {
 FailureOr<Attribute> operandLayoutForRemat(Operation *op, Attribute layout) {
   if (!isAssignable(layout) || op->getNumResults() != 1 ||
       op->getNumRegions() != 0)
+    return failure();
+  if (isWgmmaRooted(layout) && !takesWgmmaLayout(op))
     return failure();
   if (isa<tile::SplatOp, tile::MakeRangeOp>(op))
     return Attribute();
@@ -147,16 +168,20 @@ class RematPlan {
 public:
   /// `pending` are values forward propagation is about to re-type: they
   /// count with their new layout and are never computed again.
-  explicit RematPlan(const DenseMap<Value, Attribute> *pending = nullptr)
-      : pending(pending) {}
+  explicit RematPlan(const DenseMap<Value, Attribute> *pending = nullptr,
+                     bool convertNarrower = false)
+      : pending(pending), convertNarrower(convertNarrower) {}
 
   /// Plans `value` in `layout`; on failure the plan is left as it was.
   LogicalResult add(Value value, Attribute layout) {
     size_t mark = order.size();
+    startElements = cast<RankedTensorType>(value.getType()).getNumElements();
     if (succeeded(addImpl(value, layout, 0)))
       return success();
-    for (size_t i = mark; i < order.size(); ++i)
+    for (size_t i = mark; i < order.size(); ++i) {
       planned.erase(order[i]);
+      convertPoints.erase(order[i]);
+    }
     order.truncate(mark);
     return failure();
   }
@@ -165,6 +190,15 @@ public:
   void materialize() {
     for (auto [value, layout] : order) {
       Operation *def = value.getDefiningOp();
+      if (convertPoints.contains({value, layout})) {
+        OpBuilder builder(value.getContext());
+        builder.setInsertionPointAfterValue(value);
+        built[{value, layout}] = ConvertLayoutOp::create(
+            builder, value.getLoc(),
+            withEncoding(cast<RankedTensorType>(value.getType()), layout),
+            value);
+        continue;
+      }
       if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
         built[{value, layout}] = lookup(convert.getSrc(), layout);
         continue;
@@ -215,6 +249,21 @@ private:
     return layoutOf(value);
   }
 
+  /// With convertNarrower, a value the plan reaches but cannot compute
+  /// again (a loop-carried value, a load) is converted where it is, when
+  /// it has fewer elements than the value the plan started from: the
+  /// exchange then moves a row vector, not the tile broadcast from it.
+  LogicalResult convertHere(Value value, Attribute layout, unsigned depth) {
+    if (!convertNarrower || depth == 0 || (pending && pending->count(value)) ||
+        cast<RankedTensorType>(value.getType()).getNumElements() >=
+            startElements)
+      return failure();
+    convertPoints.insert({value, layout});
+    planned.insert({value, layout});
+    order.push_back({value, layout});
+    return success();
+  }
+
   LogicalResult addImpl(Value value, Attribute layout, unsigned depth) {
     if (currentLayout(value) == layout || planned.contains({value, layout}))
       return success();
@@ -223,18 +272,25 @@ private:
       return failure();
     Operation *def = value.getDefiningOp();
     if (!def)
-      return failure();
+      return convertHere(value, layout, depth);
     if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
       if (failed(addImpl(convert.getSrc(), layout, depth + 1)))
-        return failure();
+        return convertHere(value, layout, depth);
     } else {
       FailureOr<Attribute> operandLayout = operandLayoutForRemat(def, layout);
       if (failed(operandLayout))
-        return failure();
+        return convertHere(value, layout, depth);
+      size_t mark = order.size();
       for (Value operand : def->getOperands())
         if (isTensor(operand) &&
-            failed(addImpl(operand, *operandLayout, depth + 1)))
-          return failure();
+            failed(addImpl(operand, *operandLayout, depth + 1))) {
+          for (size_t i = mark; i < order.size(); ++i) {
+            planned.erase(order[i]);
+            convertPoints.erase(order[i]);
+          }
+          order.truncate(mark);
+          return convertHere(value, layout, depth);
+        }
     }
     planned.insert({value, layout});
     order.push_back({value, layout});
@@ -242,6 +298,9 @@ private:
   }
 
   const DenseMap<Value, Attribute> *pending;
+  bool convertNarrower;
+  int64_t startElements = 0;
+  DenseSet<std::pair<Value, Attribute>> convertPoints;
   Value replaced, replacement;
   DenseSet<std::pair<Value, Attribute>> planned;
   SmallVector<std::pair<Value, Attribute>> order;
@@ -282,6 +341,19 @@ bool propagateForward(ConvertLayoutOp op) {
   Value source = op.getSrc(), result = op.getResult();
   Attribute layout = layoutOf(source);
   if (!isAssignable(layout))
+    return false;
+  // Out of a wgmma accumulator (or a slice of one) into a blocked layout:
+  // the ops that can compute in the accumulator's registers always do, so
+  // the conversion moves down to the first op that cannot (a store, a
+  // local_alloc, a loop's yield), where the data is often narrower (a
+  // cast) or a row vector.  No cost model: an exchange through shared
+  // memory is never cheaper than the register arithmetic it replaces, and
+  // the operands from outside are computed again, or converted where they
+  // are narrowest (convertNarrower).
+  bool force = isWgmmaRooted(layout) && isBlockedLike(layoutOf(result));
+  // The converse would undo the above: ops computing in an accumulator
+  // layout stay there.
+  if (!isWgmmaRooted(layout) && isWgmmaRooted(layoutOf(result)))
     return false;
 
   // The values that change layout (the conversion's result becomes its
@@ -329,7 +401,10 @@ bool propagateForward(ConvertLayoutOp op) {
 
   // Operands from outside must come in the new layout: computed again when
   // cheap, else converted.
-  RematPlan plan(&newLayout);
+  // Forcing is for moving the conversion past ops; with none to move, the
+  // cost model decides (a conversion only prints or converts use).
+  force &= !sliceOps.empty();
+  RematPlan plan(&newLayout, /*convertNarrower=*/force);
   plan.substitute(result, source);
   llvm::SetVector<std::pair<Value, Attribute>> toConvert;
   for (auto [user, userLayout] : sliceOps) {
@@ -374,7 +449,7 @@ bool propagateForward(ConvertLayoutOp op) {
   for (auto [value, uses] : keptUses)
     if (value != result)
       ++added;
-  if (added >= removed)
+  if (added >= removed && !force)
     return false;
 
   // Apply.
@@ -449,6 +524,113 @@ bool propagateForward(ConvertLayoutOp op) {
   return true;
 }
 
+/// A loop whose body yields a value converted out of a wgmma accumulator
+/// layout (or a slice of one, such as a softmax's running row maximum)
+/// carries it in that layout instead: the initial value is converted once
+/// before the loop, the result once after it, and the conversion inside
+/// the body moves to the block argument's uses, where forward propagation
+/// takes it on (and folds it against conversions back into the layout).
+bool carryInAccumulatorLayout(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [i, yielded] : llvm::enumerate(yield.getOperands())) {
+    auto convert = yielded.getDefiningOp<ConvertLayoutOp>();
+    if (!convert || !isWgmmaRooted(layoutOf(convert.getSrc())) ||
+        !isBlockedLike(layoutOf(convert.getResult())))
+      continue;
+    Type oldType = yielded.getType();
+    Type newType = convert.getSrc().getType();
+    BlockArgument arg = loop.getRegionIterArg(i);
+    Value result = loop.getResult(i);
+    OpBuilder b(loop);
+    OpOperand &init = loop.getInitsMutable()[i];
+    init.set(ConvertLayoutOp::create(b, loop.getLoc(), newType, init.get()));
+    yield->setOperand(i, convert.getSrc());
+    arg.setType(newType);
+    result.setType(newType);
+    b.setInsertionPointToStart(loop.getBody());
+    auto inBody = ConvertLayoutOp::create(b, loop.getLoc(), oldType, arg);
+    arg.replaceAllUsesExcept(inBody.getResult(), inBody);
+    b.setInsertionPointAfter(loop);
+    auto after = ConvertLayoutOp::create(b, loop.getLoc(), oldType, result);
+    result.replaceAllUsesExcept(after.getResult(), after);
+    eraseDead({convert});
+    return true;
+  }
+  return false;
+}
+
+/// The same for the results of an scf.if: when every branch yields, for
+/// result i, a conversion out of one wgmma-rooted layout into a blocked
+/// one, the result takes that layout and is converted once after the if.
+bool carryInAccumulatorLayout(scf::IfOp ifOp) {
+  if (ifOp.getNumResults() == 0 || ifOp.getElseRegion().empty())
+    return false;
+  SmallVector<scf::YieldOp> yields{ifOp.thenYield(), ifOp.elseYield()};
+  for (unsigned i = 0; i < ifOp.getNumResults(); ++i) {
+    Attribute layout;
+    bool all = true;
+    for (scf::YieldOp yield : yields) {
+      auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+      if (!convert || !isWgmmaRooted(layoutOf(convert.getSrc())) ||
+          !isBlockedLike(layoutOf(convert.getResult())) ||
+          (layout && layoutOf(convert.getSrc()) != layout)) {
+        all = false;
+        break;
+      }
+      layout = layoutOf(convert.getSrc());
+    }
+    if (!all)
+      continue;
+    Value result = ifOp.getResult(i);
+    Type oldType = result.getType();
+    SmallVector<Operation *> converts;
+    for (scf::YieldOp yield : yields) {
+      auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+      yield->setOperand(i, convert.getSrc());
+      converts.push_back(convert);
+    }
+    result.setType(withEncoding(cast<RankedTensorType>(oldType), layout));
+    OpBuilder b(ifOp.getContext());
+    b.setInsertionPointAfter(ifOp);
+    auto after = ConvertLayoutOp::create(b, ifOp.getLoc(), oldType, result);
+    result.replaceAllUsesExcept(after.getResult(), after);
+    eraseDead(converts);
+    return true;
+  }
+  return false;
+}
+
+/// A product whose A operand is a 16-bit value in a wgmma accumulator
+/// layout with the product's warp arrangement (a softmax's P, once forward
+/// propagation has kept it in the first product's registers), stored to
+/// shared memory only for this product, reads it from registers instead
+/// (the RS form of wgmma): no round trip through shared memory.
+bool readOperandFromRegisters(WarpGroupDotOp dot) {
+  auto alloc = dot.getA().getDefiningOp<LocalAllocOp>();
+  if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
+    return false;
+  auto convert = alloc.getSrc().getDefiningOp<ConvertLayoutOp>();
+  if (!convert)
+    return false;
+  auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
+  auto srcLayout = dyn_cast<WgmmaEncodingAttr>(srcType.getEncoding());
+  auto acc = dyn_cast<WgmmaEncodingAttr>(
+      cast<RankedTensorType>(dot.getD().getType()).getEncoding());
+  unsigned bits = srcType.getElementType().getIntOrFloatBitWidth();
+  if (!srcLayout || !acc || bits != 16 ||
+      srcLayout.getWarpsPerCTA() != acc.getWarpsPerCTA())
+    return false;
+  OpBuilder b(dot);
+  auto opLayout = DotOperandEncodingAttr::get(b.getContext(), 0, acc, 2);
+  Value a = ConvertLayoutOp::create(b, convert.getLoc(),
+                                    withEncoding(srcType, opLayout),
+                                    convert.getSrc());
+  dot.getAMutable().assign(a);
+  alloc->erase();
+  eraseDead({convert});
+  return true;
+}
+
 struct RemoveLayoutConversionsPass
     : public warpforge::tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
@@ -457,7 +639,12 @@ struct RemoveLayoutConversionsPass
     // them; after one, the list of conversions is collected again since
     // the rewrite may have erased some.
     bool changed = true;
-    while (changed) {
+    // Every rewrite removes a conversion, moves one down past the ops that
+    // compute in an accumulator layout, or moves one out of a loop or an
+    // if; the bound is a guard against a cycle between them (every state
+    // on the way is correct IR, only slower).
+    unsigned rounds = 0;
+    while (changed && rounds++ < kMaxRounds) {
       changed = false;
       SmallVector<ConvertLayoutOp> conversions;
       getOperation()->walk(
@@ -468,7 +655,20 @@ struct RemoveLayoutConversionsPass
           break;
         }
       }
+      if (changed)
+        continue;
+      getOperation()->walk([&](Operation *op) {
+        if (changed)
+          return;
+        if (auto loop = dyn_cast<scf::ForOp>(op))
+          changed = carryInAccumulatorLayout(loop);
+        else if (auto ifOp = dyn_cast<scf::IfOp>(op))
+          changed = carryInAccumulatorLayout(ifOp);
+      });
     }
+    getOperation()->walk([&](WarpGroupDotOp dot) {
+      readOperandFromRegisters(dot);
+    });
   }
 };
 

@@ -8,7 +8,8 @@ using namespace mlir;
 using namespace warpforge;
 using namespace warpforge::tilegpu;
 
-std::optional<TMAOperand> warpforge::tilegpu::matchTMAOperand(LocalAllocOp alloc) {
+std::optional<TMAOperand>
+warpforge::tilegpu::matchTMAOperand(LocalAllocOp alloc, bool sharedLoad) {
   Value src = alloc.getSrc();
   if (!src)
     return std::nullopt;
@@ -22,6 +23,10 @@ std::optional<TMAOperand> warpforge::tilegpu::matchTMAOperand(LocalAllocOp alloc
   // Walk back through single-use conversions and at most one transpose.
   while (true) {
     Operation *def = src.getDefiningOp();
+    if (sharedLoad && def && isa<tile::DescriptorLoadOp>(def)) {
+      result.load = cast<tile::DescriptorLoadOp>(def);
+      break;
+    }
     if (!def || !src.hasOneUse() || def->getBlock() != alloc->getBlock())
       return std::nullopt;
     if (auto load = dyn_cast<tile::DescriptorLoadOp>(def)) {

@@ -32,8 +32,11 @@ struct TMAOperand {
 /// The descriptor load behind `alloc` when nothing else reads the loaded
 /// tile, only products read the allocation, and its layout is the TMA's
 /// (transposed when the tile is): the allocation can then be the TMA's
-/// buffer.
-std::optional<TMAOperand> matchTMAOperand(LocalAllocOp alloc);
+/// buffer.  With `sharedLoad`, the load itself may have other users and sit
+/// in another block (the caller checks that they all are such allocations,
+/// and places the buffer at the load).
+std::optional<TMAOperand> matchTMAOperand(LocalAllocOp alloc,
+                                          bool sharedLoad = false);
 
 /// The bytes one copy of a block of `desc` delivers to its barrier (the
 /// whole box, zero fill included).

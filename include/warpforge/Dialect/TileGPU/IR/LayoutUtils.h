@@ -29,6 +29,25 @@ class WgmmaEncodingAttr;
 /// blocked layouts and (nested) slices of them.
 bool isBlockedLike(mlir::Attribute layout);
 
+/// The layout at the root of a chain of slices (the layout itself when it
+/// is no slice), and the dims removed on the way, in the root's numbering,
+/// ascending.
+mlir::Attribute getRootLayout(mlir::Attribute layout,
+                              llvm::SmallVectorImpl<unsigned> *removedDims
+                              = nullptr);
+/// The wgmma accumulator layout at the root of a chain of slices (or the
+/// layout itself); null when the root is another layout.
+WgmmaEncodingAttr getRootWgmma(mlir::Attribute layout);
+/// wgmma accumulator layouts and (nested) slices of them: the elements a
+/// softmax or an epilogue computes on without leaving the accumulator's
+/// registers (a row reduction gives a slice along dim 1, expanded back
+/// and broadcast against the accumulator).  Their element lists follow the
+/// same rule as blocked layouts' (base + offset, modulo the root shape),
+/// with the accumulator's base and offsets below.
+bool isWgmmaRooted(mlir::Attribute layout);
+/// isBlockedLike or isWgmmaRooted: the layouts the view, reduction and
+/// element-wise lowerings take.
+bool isRegularDistributed(mlir::Attribute layout);
 /// The blocked layout at the root of a chain of slices, and the dims
 /// removed on the way, in the root's numbering, ascending.
 BlockedEncodingAttr getRootBlocked(mlir::Attribute layout,

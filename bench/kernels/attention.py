@@ -1,0 +1,154 @@
+"""Attention forward (FlashAttention-2's algorithm) in Triton's language, shared by both JITs.
+
+O = softmax(Q K^T * sm_scale) V for Q, K, V, O of shape (Z, H, S, D), any S
+(odd lengths included), D of 64, 128 or 256, fp16 or bf16, causal or not.
+Each program owns BLOCK_M query rows of one (z, h): Q stays in shared
+memory, K and V blocks of BLOCK_N rows stream through TMA (host tensor
+descriptors over the (Z*H*S, D) views), and the softmax is online: a running
+row maximum m and row sum l in fp32, the accumulator rescaled by
+exp2(m_old - m_new) before each P V product. The logarithm of the row sums
+(base 2, plus the maximum) goes to LSE for a backward pass.
+
+Why the masks are where they are:
+  * a K/V block that crosses the end of the sequence reads the next head's
+    rows through the flattened descriptor (or TMA's zero fill at the end of
+    the tensor): its columns at or past S get -inf before the softmax, so p
+    is 0 there and the rows of V they meet add nothing;
+  * with causal masking, the blocks left of the program's diagonal need no
+    mask; the diagonal blocks get `row >= column` (which also excludes
+    columns past S for every row below S);
+  * the output is stored through its descriptor only when S is a multiple of
+    BLOCK_M (EVEN_M): a tile that crosses the end of a sequence would write
+    into the next head's rows, so then it is a masked pointer store.
+
+`common.load_kernels` executes this file once per JIT, after setting BACKEND
+("triton" or "warpforge"); `attention_call(q, k, v, o, lse, causal,
+sm_scale, config)` returns `(kernel, grid, args, meta)` for one launch.
+"""
+
+from collections import namedtuple
+
+if globals().get("BACKEND", "warpforge") == "triton":
+    import triton as jit_backend
+    import triton.language as tl
+    from triton.tools.tensor_descriptor import TensorDescriptor
+else:
+    import warpforge as jit_backend
+    import warpforge.language as tl
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+
+
+@jit_backend.jit
+def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
+                MASK: tl.constexpr, CAUSAL: tl.constexpr):
+    k = desc_k.load([kv_row + start_n, 0]).T
+    qk = tl.dot(q, k)
+    if MASK:
+        cols = start_n + offs_n[None, :]
+        if CAUSAL:
+            keep = offs_m[:, None] >= cols
+        else:
+            keep = cols < S
+        qk = tl.where(keep, qk * qk_scale, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        qk -= m_ij[:, None]
+    else:
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        qk = qk * qk_scale - m_ij[:, None]
+    p = tl.math.exp2(qk)
+    alpha = tl.math.exp2(m_i - m_ij)
+    l_ij = tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    v = desc_v.load([kv_row + start_n, 0])
+    acc = tl.dot(p.to(v.dtype), v, acc)
+    l_i = l_i * alpha + l_ij
+    return acc, l_i, m_ij
+
+
+@jit_backend.jit
+def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H, S,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    CAUSAL: tl.constexpr, EVEN_M: tl.constexpr):
+    start_m = tl.program_id(0)
+    off_hz = tl.program_id(1)
+    kv_row = off_hz * S
+    q_row = kv_row + start_m * BLOCK_M
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
+    q = desc_q.load([q_row, 0])
+    if CAUSAL:
+        # Unmasked blocks left of the diagonal, then the diagonal's blocks.
+        lo = start_m * BLOCK_M
+        for start_n in tl.range(0, lo, BLOCK_N):
+            acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
+                                        offs_m, offs_n, S, qk_scale, False, CAUSAL)
+        hi = tl.minimum(lo + BLOCK_M, S)
+        for start_n in tl.range(lo, hi, BLOCK_N):
+            acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
+                                        offs_m, offs_n, S, qk_scale, True, CAUSAL)
+    else:
+        # Whole blocks, then the block that crosses S (if any).
+        full = (S // BLOCK_N) * BLOCK_N
+        for start_n in tl.range(0, full, BLOCK_N):
+            acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
+                                        offs_m, offs_n, S, qk_scale, False, CAUSAL)
+        if full < S:
+            acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
+                                        offs_m, offs_n, S, qk_scale, True, CAUSAL)
+    lse = m_i + tl.math.log2(l_i)
+    out = (acc / l_i[:, None]).to(desc_o.dtype)
+    row_ok = offs_m < S
+    tl.store(lse_ptr + off_hz * S + offs_m, lse, mask=row_ok)
+    if EVEN_M:
+        desc_o.store([q_row, 0], out)
+    else:
+        offs_d = tl.arange(0, HEAD_DIM)
+        o_ptrs = o_ptr + (q_row + tl.arange(0, BLOCK_M))[:, None] * HEAD_DIM + offs_d[None, :]
+        tl.store(o_ptrs, out, mask=row_ok[:, None])
+
+
+# One point of the tuning space, independent of the JIT.
+AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages")
+
+# Per head dimension: the tile FlashAttention-2/3 use on Hopper (128 query
+# rows, 8 warps: two warpgroups of 64 rows) with K/V blocks as large as the
+# registers allow (the accumulator is 128 x D fp32 over 256 threads).
+CONFIGS = {
+    64: AttnConfig(128, 128, 8, 3),
+    128: AttnConfig(128, 128, 8, 2),
+    256: AttnConfig(128, 64, 8, 2),
+}
+
+
+def describe(config: AttnConfig) -> str:
+    return f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
+
+
+def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None):
+    """(kernel, grid, args, meta) for O = attention(Q, K, V); q, k, v, o are
+    contiguous (Z, H, S, D) torch tensors of one dtype, lse a (Z, H, S) fp32
+    tensor. `config` defaults to CONFIGS[D]."""
+    Z, H, S, D = q.shape
+    for name, t in (("k", k), ("v", v), ("o", o)):
+        if tuple(t.shape) != (Z, H, S, D) or t.dtype != q.dtype:
+            raise ValueError(f"{name}: expected {(Z, H, S, D)} {q.dtype}, got "
+                             f"{tuple(t.shape)} {t.dtype}")
+    if D not in CONFIGS:
+        raise ValueError(f"head dimension {D}: supported are {sorted(CONFIGS)}")
+    for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse)):
+        if not t.is_contiguous():
+            raise ValueError(f"{name} must be contiguous")
+    config = config or CONFIGS[D]
+    rows = Z * H * S
+    desc = [TensorDescriptor.from_tensor(t.view(rows, D), [config.block_m, D]) for t in (q, o)]
+    kv = [TensorDescriptor.from_tensor(t.view(rows, D), [config.block_n, D]) for t in (k, v)]
+    args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, H, S)
+    meta = {"HEAD_DIM": D, "BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
+            "CAUSAL": bool(causal), "EVEN_M": S % config.block_m == 0,
+            "num_warps": config.num_warps, "num_stages": config.num_stages}
+    grid = (jit_backend.cdiv(S, config.block_m), Z * H)
+    return attn_fwd_kernel, grid, args, meta

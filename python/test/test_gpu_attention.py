@@ -1,0 +1,138 @@
+"""Attention on the GPU, against float64.
+
+* bench/kernels/attention.py's forward (FlashAttention-2's algorithm, TMA
+  loads, the softmax in the first product's registers, P fed to the second
+  product from registers): head dims 64, 128 and 256, fp16 and bf16, causal
+  and not, sequence lengths that are multiples of the block (1024) and odd
+  ones (1000, 1531: a masked last K/V block, a partial last Q block stored
+  through masked pointers). O is allocated inside a NaN buffer with NaN
+  guards around it, so an unwritten output row, or a write past the
+  sequence (into the next head's rows or past the tensor), shows; LSE is
+  checked too.
+* Triton 3.6's tutorial 06 (tutorial06_kernels.py), forward and backward,
+  causal and not, D 64 and 128, as its own test_op runs them, but compared
+  with float64 (its test compares with fp16 torch): O, dQ, dK and dV.
+
+Inputs are random normals (std 0.5, as the tutorial's test), never zeros.
+Tolerances: max |out - ref| / max |ref| under 1e-2 for O (fp16; 2e-2 for
+bf16, whose P is rounded to 8 bits) and 2e-2 for the gradients (the
+backward recomputes P in fp16 and accumulates dK and dV over the sequence).
+"""
+
+import math
+import os
+import sys
+import zlib
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+pytestmark = [pytest.mark.gpu]
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "bench"))
+
+
+def _kernels():
+    import common
+    return common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"),
+                               "warpforge")
+
+
+def _generator(*key):
+    return torch.Generator(device="cuda").manual_seed(zlib.crc32(repr(key).encode()))
+
+
+def _inputs(Z, H, S, D, dtype, key):
+    g = _generator(*key)
+    return [(torch.randn((Z, H, S, D), generator=g, device="cuda") * 0.5).to(dtype)
+            for _ in range(3)]
+
+
+def _reference(q, k, v, causal, sm_scale):
+    """O and the natural-log LSE in float64."""
+    q64, k64, v64 = (t.double() for t in (q, k, v))
+    s = torch.matmul(q64, k64.transpose(-1, -2)) * sm_scale
+    if causal:
+        S = q.shape[2]
+        s = s.masked_fill(~torch.ones(S, S, dtype=torch.bool, device=q.device).tril(), -math.inf)
+    lse = torch.logsumexp(s, dim=-1)
+    return torch.matmul(torch.softmax(s, dim=-1), v64), lse
+
+
+def _rel_max(out, ref):
+    return ((out.double() - ref).abs().max() / ref.abs().max()).item()
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("S", [1024, 1000, 1531])
+@pytest.mark.parametrize("D", [64, 128, 256])
+def test_forward_against_float64(D, S, causal, dtype):
+    m = _kernels()
+    dt = getattr(torch, dtype)
+    Z, H = 2, 3
+    q, k, v = _inputs(Z, H, S, D, dt, (D, S, causal, dtype))
+    n = Z * H * S * D
+    guard = 4096
+    store = torch.full((n + 2 * guard,), float("nan"), dtype=dt, device="cuda")
+    o = store[guard:guard + n].view(Z, H, S, D)
+    lse_store = torch.full((Z * H * S + 2 * guard,), float("nan"), device="cuda")
+    lse = lse_store[guard:guard + Z * H * S].view(Z, H, S)
+    sm_scale = 1.0 / math.sqrt(D)
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale)
+    kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+    assert not torch.isnan(o).any(), "output rows left unwritten (NaN)"
+    assert torch.isnan(store[:guard]).all() and torch.isnan(store[guard + n:]).all(), \
+        "the kernel wrote outside O"
+    assert torch.isnan(lse_store[:guard]).all() and \
+        torch.isnan(lse_store[guard + Z * H * S:]).all(), "the kernel wrote outside LSE"
+    ref, ref_lse = _reference(q, k, v, causal, sm_scale)
+    tol = 1e-2 if dtype == "float16" else 2e-2
+    assert _rel_max(o, ref) < tol
+    # LSE is kept in base 2 (exp2 of log2-scaled scores).
+    assert (lse.double() * math.log(2) - ref_lse).abs().max().item() < 1e-3 * ref_lse.abs().max().item() + 1e-3
+
+
+def test_forward_rejects_unsupported_head_dim():
+    m = _kernels()
+    q = torch.randn((1, 1, 128, 96), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="head dimension 96"):
+        m.attention_call(q, q, q, torch.empty_like(q), torch.empty(1, 1, 128, device="cuda"),
+                         False, 1.0)
+
+
+# -- Triton's tutorial 06, forward and backward ------------------------------------
+
+
+@pytest.fixture(scope="module")
+def tutorial():
+    import tutorial06_kernels
+    return tutorial06_kernels
+
+
+@pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("D", [64, 128])
+@pytest.mark.parametrize("N_CTX", [128, 1024])
+def test_tutorial06_forward_and_backward_against_float64(tutorial, N_CTX, D, causal):
+    Z, H = 1, 2
+    q, k, v = (t.requires_grad_() for t in _inputs(Z, H, N_CTX, D, torch.float16,
+                                                  ("tutorial", N_CTX, D, causal)))
+    sm_scale = 0.5
+    dout = torch.randn((Z, H, N_CTX, D), generator=_generator("dout", N_CTX, D, causal),
+                       device="cuda").to(torch.float16)
+    out = tutorial.attention(q, k, v, causal, sm_scale, False)
+    out.backward(dout)
+    grads = [t.grad.clone() for t in (q, k, v)]
+
+    q64, k64, v64 = (t.detach().double().requires_grad_() for t in (q, k, v))
+    ref, _ = _reference(q64, k64, v64, causal, sm_scale)
+    ref.backward(dout.double())
+    assert not torch.isnan(out).any()
+    assert _rel_max(out.detach(), ref.detach()) < 1e-2
+    for name, got, want in zip(("dq", "dk", "dv"), grads, (q64.grad, k64.grad, v64.grad)):
+        assert not torch.isnan(got).any(), name
+        assert _rel_max(got, want) < 2e-2, name
