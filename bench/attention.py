@@ -40,6 +40,7 @@ import argparse
 import datetime
 import math
 import os
+import re
 import statistics
 import sys
 import traceback
@@ -67,6 +68,9 @@ def parse_args(argv=None):
     p.add_argument("--nheads", type=int, default=32)
     p.add_argument("--providers", type=lambda t: common.parse_list(t, PROVIDERS),
                    default=list(PROVIDERS))
+    p.add_argument("--configs", default="",
+                   help="also time warpforge's kernel with these configs, each a provider "
+                        "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=float, default=25)
     p.add_argument("--rep", type=float, default=100)
@@ -76,6 +80,10 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     if args.quick:
         args.heads, args.seqlens, args.rounds = "128", "1024,4096", 1
+    args.configs = [c for c in args.configs.split(",") if c]
+    for c in args.configs:
+        if not re.fullmatch(r"\d+x\d+w\d+s\d+", c):
+            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>")
     args.heads = [int(x) for x in args.heads.split(",")]
     args.seqlens = [int(x) for x in args.seqlens.split(",")]
     return args
@@ -101,11 +109,14 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
                     return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                           scale=sm_scale)
             fns[name] = run
-        elif name == "warpforge":
+        elif name == "warpforge" or (name.startswith("warpforge:") and name != "warpforge:tutorial"):
             m = kernels["warpforge"]
             o = torch.full_like(q, float("nan"))
             lse = torch.empty((B, H, S), device="cuda")
-            kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale)
+            config = None
+            if name != "warpforge":
+                config = m.AttnConfig(*map(int, re.findall(r"\d+", name.partition(":")[2])))
+            kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]
         else:
@@ -143,8 +154,8 @@ def run_case(torch, args, kernels, dtype, D, S, causal, failures) -> Dict[str, A
         s = s.masked_fill(~torch.ones(S, S, dtype=torch.bool, device="cuda").tril(), -math.inf)
     ref = torch.matmul(torch.softmax(s, dim=-1), v64).unsqueeze(0)
     del s, q64, k64, v64
-    fns = make_providers(torch, args.providers, q, k, v, causal, sm_scale, kernels, failures,
-                         name)
+    fns = make_providers(torch, [*args.providers, *(f"warpforge:{c}" for c in args.configs)],
+                         q, k, v, causal, sm_scale, kernels, failures, name)
     timers = {}
     for pname, fn in fns.items():
         entry = case["providers"].setdefault(pname, {})
@@ -188,7 +199,7 @@ def run_case(torch, args, kernels, dtype, D, S, causal, failures) -> Dict[str, A
 
 
 def table(report):
-    providers = [p for p in PROVIDERS if any(p in c["providers"] for c in report["cases"])]
+    providers = list(dict.fromkeys(p for c in report["cases"] for p in c["providers"]))
     headers = ["case", *providers, "wf/sdpa:flash", "wf/sdpa:cudnn", "wf/triton"]
     rows = []
     for c in report["cases"]:

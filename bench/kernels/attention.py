@@ -18,12 +18,16 @@ Why the masks are where they are:
     mask; the diagonal blocks get `row >= column` (which also excludes
     columns past S for every row below S);
   * the output is stored through its descriptor only when S is a multiple of
-    BLOCK_M (EVEN_M): a tile that crosses the end of a sequence would write
-    into the next head's rows, so then it is a masked pointer store.
+    BLOCK_M: a tile that crosses the end of a sequence would write into the
+    next head's rows, so then it is a masked pointer store;
+  * BLOCK_M is a multiple of BLOCK_N, so that the causal loop over the
+    blocks left of the diagonal ends on a block boundary.
 
 `common.load_kernels` executes this file once per JIT, after setting BACKEND
 ("triton" or "warpforge"); `attention_call(q, k, v, o, lse, causal,
-sm_scale, config)` returns `(kernel, grid, args, meta)` for one launch.
+sm_scale, config)` returns `(kernel, grid, args, meta)` for one launch: of
+the kernel autotuned over CONFIGS (keyed on S, D and causal; a pre_hook
+sets the descriptors' blocks) when `config` is None.
 """
 
 from collections import namedtuple
@@ -68,7 +72,10 @@ def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_
 @jit_backend.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H, S,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr, EVEN_M: tl.constexpr):
+                    CAUSAL: tl.constexpr):
+    # The causal off-band loop ends at the diagonal block's first row: it
+    # must end on a K/V block boundary.
+    tl.static_assert(BLOCK_M % BLOCK_N == 0)
     start_m = tl.program_id(0)
     off_hz = tl.program_id(1)
     kv_row = off_hz * S
@@ -103,7 +110,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
     out = (acc / l_i[:, None]).to(desc_o.dtype)
     row_ok = offs_m < S
     tl.store(lse_ptr + off_hz * S + offs_m, lse, mask=row_ok)
-    if EVEN_M:
+    if S % BLOCK_M == 0:
         desc_o.store([q_row, 0], out)
     else:
         offs_d = tl.arange(0, HEAD_DIM)
@@ -114,41 +121,92 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
 # One point of the tuning space, independent of the JIT.
 AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages")
 
-# Per head dimension: the tile FlashAttention-2/3 use on Hopper (128 query
-# rows, 8 warps: two warpgroups of 64 rows) with K/V blocks as large as the
-# registers allow (the accumulator is 128 x D fp32 over 256 threads).
-CONFIGS = {
-    64: AttnConfig(128, 128, 8, 3),
-    128: AttnConfig(128, 128, 8, 2),
-    256: AttnConfig(128, 64, 8, 2),
-}
+# What the H100 favoured (bench/attention.py --configs, 2026-11-26): 128
+# query rows on two warpgroups with 64-column K/V blocks for D 128
+# (509 TFLOP/s at S 4096 against 381 with 128-column blocks: the score
+# tile and the accumulator share the registers), 64 rows on one warpgroup
+# for causal masks, 128-column blocks for D 64.
+CONFIGS = [
+    AttnConfig(128, 64, 8, 2),
+    AttnConfig(128, 64, 4, 2),
+    AttnConfig(64, 64, 4, 3),
+    AttnConfig(128, 128, 8, 3),
+    AttnConfig(128, 128, 8, 2),
+    AttnConfig(64, 32, 4, 3),
+]
 
 
-def describe(config: AttnConfig) -> str:
+def config_fits(config: AttnConfig, head_dim: int) -> bool:
+    """Whether `config` fits the registers and shared memory at `head_dim`:
+    128-column K/V blocks only for D 64, and no more than two stages of
+    K/V at D 256."""
+    if config.block_m % config.block_n:
+        return False
+    if head_dim > 64 and config.block_n > 64:
+        return False
+    if head_dim > 128 and (config.num_stages > 2 or config.num_warps < 8):
+        return False
+    return True
+
+
+def describe(config) -> str:
+    if not isinstance(config, AttnConfig):
+        kw = config.kwargs
+        config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages)
     return f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
+
+
+def _set_blocks(nargs):
+    """pre_hook: the descriptors' blocks for the config being run."""
+    bm, bn, d = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["HEAD_DIM"]
+    nargs["desc_q"].block_shape = [bm, d]
+    nargs["desc_o"].block_shape = [bm, d]
+    nargs["desc_k"].block_shape = [bn, d]
+    nargs["desc_v"].block_shape = [bn, d]
+
+
+def _prune(configs, named_args, **kwargs):
+    d = kwargs["HEAD_DIM"]
+    return [c for c in configs
+            if config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
+                                      c.num_stages), d)]
+
+
+attn_fwd_autotuned = jit_backend.autotune(
+    configs=[jit_backend.Config({"BLOCK_M": c.block_m, "BLOCK_N": c.block_n},
+                                num_warps=c.num_warps, num_stages=c.num_stages,
+                                pre_hook=_set_blocks) for c in CONFIGS],
+    key=["S", "HEAD_DIM", "CAUSAL"],
+    prune_configs_by={"early_config_prune": _prune})(attn_fwd_kernel)
 
 
 def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None):
     """(kernel, grid, args, meta) for O = attention(Q, K, V); q, k, v, o are
     contiguous (Z, H, S, D) torch tensors of one dtype, lse a (Z, H, S) fp32
-    tensor. `config` defaults to CONFIGS[D]."""
+    tensor. Autotuned over CONFIGS when `config` is None."""
     Z, H, S, D = q.shape
     for name, t in (("k", k), ("v", v), ("o", o)):
         if tuple(t.shape) != (Z, H, S, D) or t.dtype != q.dtype:
             raise ValueError(f"{name}: expected {(Z, H, S, D)} {q.dtype}, got "
                              f"{tuple(t.shape)} {t.dtype}")
-    if D not in CONFIGS:
-        raise ValueError(f"head dimension {D}: supported are {sorted(CONFIGS)}")
+    if D not in (64, 128, 256):
+        raise ValueError(f"head dimension {D}: supported are 64, 128 and 256")
     for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse)):
         if not t.is_contiguous():
             raise ValueError(f"{name} must be contiguous")
-    config = config or CONFIGS[D]
+    if config is not None and config.block_m % config.block_n:
+        raise ValueError(f"{describe(config)}: BLOCK_M must be a multiple of BLOCK_N")
     rows = Z * H * S
-    desc = [TensorDescriptor.from_tensor(t.view(rows, D), [config.block_m, D]) for t in (q, o)]
-    kv = [TensorDescriptor.from_tensor(t.view(rows, D), [config.block_n, D]) for t in (k, v)]
+    # The blocks are set per config (by the pre_hook when autotuned).
+    bm, bn = (config.block_m, config.block_n) if config else (1, 1)
+    desc = [TensorDescriptor.from_tensor(t.view(rows, D), [bm, D]) for t in (q, o)]
+    kv = [TensorDescriptor.from_tensor(t.view(rows, D), [bn, D]) for t in (k, v)]
     args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, H, S)
-    meta = {"HEAD_DIM": D, "BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
-            "CAUSAL": bool(causal), "EVEN_M": S % config.block_m == 0,
-            "num_warps": config.num_warps, "num_stages": config.num_stages}
+    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal)}
+    if config is None:
+        grid = lambda meta: (jit_backend.cdiv(S, meta["BLOCK_M"]), Z * H)  # noqa: E731
+        return attn_fwd_autotuned, grid, args, meta
+    meta.update({"BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
+                 "num_warps": config.num_warps, "num_stages": config.num_stages})
     grid = (jit_backend.cdiv(S, config.block_m), Z * H)
     return attn_fwd_kernel, grid, args, meta

@@ -65,11 +65,16 @@ def _rel_max(out, ref):
     return ((out.double() - ref).abs().max() / ref.abs().max()).item()
 
 
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-@pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("S", [1024, 1000, 1531])
-@pytest.mark.parametrize("D", [64, 128, 256])
-def test_forward_against_float64(D, S, causal, dtype):
+def _configs():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "attention_configs", os.path.join(REPO, "bench", "kernels", "attention.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run_forward(D, S, causal, dtype, config=None):
     m = _kernels()
     dt = getattr(torch, dtype)
     Z, H = 2, 3
@@ -81,7 +86,9 @@ def test_forward_against_float64(D, S, causal, dtype):
     lse_store = torch.full((Z * H * S + 2 * guard,), float("nan"), device="cuda")
     lse = lse_store[guard:guard + Z * H * S].view(Z, H, S)
     sm_scale = 1.0 / math.sqrt(D)
-    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale)
+    if config is not None:
+        config = m.AttnConfig(*config)
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
     kernel[grid](*args, **meta)
     torch.cuda.synchronize()
     assert not torch.isnan(o).any(), "output rows left unwritten (NaN)"
@@ -94,6 +101,32 @@ def test_forward_against_float64(D, S, causal, dtype):
     assert _rel_max(o, ref) < tol
     # LSE is kept in base 2 (exp2 of log2-scaled scores).
     assert (lse.double() * math.log(2) - ref_lse).abs().max().item() < 1e-3 * ref_lse.abs().max().item() + 1e-3
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("S", [1024, 1000, 1531])
+@pytest.mark.parametrize("D", [64, 128, 256])
+def test_forward_against_float64(D, S, causal, dtype):
+    """The autotuned kernel (every config that fits D is run and checked by
+    the autotuner's timing, the best one by the test)."""
+    _run_forward(D, S, causal, dtype)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("config", [tuple(c) for c in _configs().CONFIGS], ids=str)
+def test_forward_each_config(config, causal):
+    for D in (64, 128, 256):
+        if _configs().config_fits(_configs().AttnConfig(*config), D):
+            _run_forward(D, 1531, causal, "float16", config)
+
+
+def test_forward_rejects_a_causal_split_the_blocks_cannot_take():
+    m = _kernels()
+    q = torch.randn((1, 1, 256, 64), device="cuda", dtype=torch.float16)
+    with pytest.raises(ValueError, match="multiple of BLOCK_N"):
+        m.attention_call(q, q, q, torch.empty_like(q), torch.empty(1, 1, 256, device="cuda"),
+                         True, 1.0, m.AttnConfig(64, 128, 4, 2))
 
 
 def test_forward_rejects_unsupported_head_dim():
