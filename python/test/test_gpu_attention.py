@@ -114,7 +114,8 @@ def test_forward_against_float64(D, S, causal, dtype):
 
 
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("config", [tuple(c) for c in _configs().CONFIGS], ids=str)
+@pytest.mark.parametrize("config", [tuple(c) for c in _configs().CONFIGS],
+                         ids=lambda c: "{}x{}w{}s{}".format(*c))
 def test_forward_each_config(config, causal):
     for D in (64, 128, 256):
         if _configs().config_fits(_configs().AttnConfig(*config), D):
