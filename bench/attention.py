@@ -70,7 +70,8 @@ def parse_args(argv=None):
                    default=list(PROVIDERS))
     p.add_argument("--configs", default="",
                    help="also time warpforge's kernel with these configs, each a provider "
-                        "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2)")
+                        "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2; "
+                        "'seq' after it: products in order, not overlapped)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=float, default=25)
     p.add_argument("--rep", type=float, default=100)
@@ -82,7 +83,7 @@ def parse_args(argv=None):
         args.heads, args.seqlens, args.rounds = "128", "1024,4096", 1
     args.configs = [c for c in args.configs.split(",") if c]
     for c in args.configs:
-        if not re.fullmatch(r"\d+x\d+w\d+s\d+", c):
+        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?", c):
             p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>")
     args.heads = [int(x) for x in args.heads.split(",")]
     args.seqlens = [int(x) for x in args.seqlens.split(",")]
@@ -115,7 +116,9 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             lse = torch.empty((B, H, S), device="cuda")
             config = None
             if name != "warpforge":
-                config = m.AttnConfig(*map(int, re.findall(r"\d+", name.partition(":")[2])))
+                text = name.partition(":")[2]
+                config = m.AttnConfig(*map(int, re.findall(r"\d+", text)),
+                                      overlap=not text.endswith("seq"))
             kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]

@@ -70,9 +70,42 @@ def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_
 
 
 @jit_backend.jit
+def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
+               MASK: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_N: tl.constexpr):
+    # The products rotated (FlashAttention-3's intra-warpgroup overlap):
+    # QK^T of this block is issued, then PV of the previous block (p, the
+    # previous block's probabilities; zero before the first block), and the
+    # softmax of this block runs while the tensor cores compute PV (the
+    # compiler waits for each product where its result is first used).
+    k = desc_k.load([kv_row + start_n, 0]).T
+    qk = tl.dot(q, k)
+    # The previous block's V; before the first block, rows that p (zero)
+    # cancels (TMA fills rows before the tensor with zeros).
+    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])
+    acc = tl.dot(p, v, acc)
+    if MASK:
+        cols = start_n + offs_n[None, :]
+        if CAUSAL:
+            keep = offs_m[:, None] >= cols
+        else:
+            keep = cols < S
+        qk = tl.where(keep, qk * qk_scale, float("-inf"))
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        qk -= m_ij[:, None]
+    else:
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        qk = qk * qk_scale - m_ij[:, None]
+    p_ij = tl.math.exp2(qk)
+    alpha = tl.math.exp2(m_i - m_ij)
+    l_i = l_i * alpha + tl.sum(p_ij, 1)
+    acc = acc * alpha[:, None]
+    return acc, l_i, m_ij, p_ij.to(v.dtype)
+
+
+@jit_backend.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H, S,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr):
+                    CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True):
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
@@ -87,7 +120,35 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
     qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
     q = desc_q.load([q_row, 0])
-    if CAUSAL:
+    if OVERLAP:
+        p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)
+        if CAUSAL:
+            lo = start_m * BLOCK_M
+            for start_n in tl.range(0, lo, BLOCK_N):
+                acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
+                                              start_n, offs_m, offs_n, S, qk_scale, False,
+                                              CAUSAL, BLOCK_N)
+            hi = tl.minimum(lo + BLOCK_M, S)
+            for start_n in tl.range(lo, hi, BLOCK_N):
+                acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
+                                              start_n, offs_m, offs_n, S, qk_scale, True,
+                                              CAUSAL, BLOCK_N)
+            last = ((hi - 1) // BLOCK_N) * BLOCK_N
+        else:
+            full = (S // BLOCK_N) * BLOCK_N
+            for start_n in tl.range(0, full, BLOCK_N):
+                acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
+                                              start_n, offs_m, offs_n, S, qk_scale, False,
+                                              CAUSAL, BLOCK_N)
+            if full < S:
+                acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
+                                              full, offs_m, offs_n, S, qk_scale, True,
+                                              CAUSAL, BLOCK_N)
+            last = ((S - 1) // BLOCK_N) * BLOCK_N
+        # The last block's PV.
+        v = desc_v.load([kv_row + last, 0])
+        acc = tl.dot(p, v, acc)
+    elif CAUSAL:
         # Unmasked blocks left of the diagonal, then the diagonal's blocks.
         lo = start_m * BLOCK_M
         for start_n in tl.range(0, lo, BLOCK_N):
@@ -119,7 +180,9 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
 
 
 # One point of the tuning space, independent of the JIT.
-AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages")
+# overlap: the products rotated (_attn_step) or in order (_attn_block).
+AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap",
+                        defaults=(True,))
 
 # What the H100 favoured (bench/attention.py --configs, 2026-11-26): 128
 # query rows on two warpgroups with 64-column K/V blocks for D 128
@@ -152,8 +215,10 @@ def config_fits(config: AttnConfig, head_dim: int) -> bool:
 def describe(config) -> str:
     if not isinstance(config, AttnConfig):
         kw = config.kwargs
-        config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages)
-    return f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
+        config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages,
+                            kw.get("OVERLAP", True))
+    return (f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
+            f"{'' if config.overlap else ' in order'}")
 
 
 def _set_blocks(nargs):
@@ -173,7 +238,8 @@ def _prune(configs, named_args, **kwargs):
 
 
 attn_fwd_autotuned = jit_backend.autotune(
-    configs=[jit_backend.Config({"BLOCK_M": c.block_m, "BLOCK_N": c.block_n},
+    configs=[jit_backend.Config({"BLOCK_M": c.block_m, "BLOCK_N": c.block_n,
+                                 "OVERLAP": c.overlap},
                                 num_warps=c.num_warps, num_stages=c.num_stages,
                                 pre_hook=_set_blocks) for c in CONFIGS],
     key=["S", "HEAD_DIM", "CAUSAL"],
@@ -207,6 +273,7 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None):
         grid = lambda meta: (jit_backend.cdiv(S, meta["BLOCK_M"]), Z * H)  # noqa: E731
         return attn_fwd_autotuned, grid, args, meta
     meta.update({"BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
+                 "OVERLAP": bool(config.overlap),
                  "num_warps": config.num_warps, "num_stages": config.num_stages})
     grid = (jit_backend.cdiv(S, config.block_m), Z * H)
     return attn_fwd_kernel, grid, args, meta

@@ -77,6 +77,8 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   // The compiler's tensor maps that every program would make alike are
   // encoded by the launcher instead (kernel arguments).
   pm.addPass(tilegpu::createTileGPUHostTensorMaps());
+  // Loops with several products: each waited for where it is first used.
+  pm.addPass(tilegpu::createTileGPUOverlapProducts());
   // K loops feeding wgmma: cp.async into multi-buffered shared memory
   // (tilegpu.num-stages buffers), one product in flight.
   pm.addPass(tilegpu::createTileGPUSoftwarePipeline());

@@ -113,13 +113,16 @@ def test_forward_against_float64(D, S, causal, dtype):
     _run_forward(D, S, causal, dtype)
 
 
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("config", [tuple(c) for c in _configs().CONFIGS],
+@pytest.mark.parametrize("config", [tuple(c)[:4] for c in _configs().CONFIGS],
                          ids=lambda c: "{}x{}w{}s{}".format(*c))
-def test_forward_each_config(config, causal):
+def test_forward_each_config(config, causal, overlap):
+    """Every config, with the products rotated (QK^T of block n, then PV of
+    block n-1, the softmax overlapping PV) and in order."""
     for D in (64, 128, 256):
         if _configs().config_fits(_configs().AttnConfig(*config), D):
-            _run_forward(D, 1531, causal, "float16", config)
+            _run_forward(D, 1531, causal, "float16", (*config, overlap))
 
 
 def test_forward_rejects_a_causal_split_the_blocks_cannot_take():

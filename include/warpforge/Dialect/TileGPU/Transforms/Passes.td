@@ -36,6 +36,38 @@ def TileGPURemoveLayoutConversions
   }];
 }
 
+def TileGPUOverlapProducts
+    : Pass<"tilegpu-overlap-products", "mlir::ModuleOp"> {
+  let summary = "Wait for each wgmma product where its result is first "
+                "used, so that a loop's products overlap its other work";
+  let description = [{
+    In a loop body with two or more `tilegpu.warp_group_dot`s (attention's
+    QK^T and PV, a backward's products), each `tilegpu.warp_group_dot_wait`
+    that waits for one product moves down from the product to just before
+    the first use of its result, past the products issued after it (its
+    `pendings` counts them: the wait retires this product and leaves those
+    in flight) and past any op that neither writes memory nor synchronizes
+    (element-wise arithmetic, reductions within a warp, layout
+    conversions, loads into registers).  It stops at a use of the result,
+    at another wait, at a barrier, a copy or a store, and at ops with
+    regions.  A product whose A operand comes from registers gets that
+    operand as one more input of its wait: the lowering ties it to the
+    wait instruction, so its registers are not reused while the product
+    may still read them.
+
+    A kernel written with its products rotated (FlashAttention-3's
+    intra-warpgroup overlap: QK^T of block n issued, then PV of block n-1,
+    then the softmax of block n) then runs the softmax while the tensor
+    cores compute PV.  Loops with one product (GEMM K loops) are left to
+    the software pipeliner.  The last wait of the body keeps `pendings = 0`
+    (the loop ends with nothing in flight), as the pipeliner requires.
+
+    Example: `%qk = dot; %w1 = wait %qk {0}; %pv = dot; %w2 = wait %pv {0};
+    <softmax of %w1>; <use of %w2>` becomes `%qk = dot; %pv = dot;
+    %w1 = wait %qk {1}; <softmax of %w1>; %w2 = wait %pv {0}; <use of %w2>`.
+  }];
+}
+
 def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
   let summary = "Give each global load and store a layout that runs along "
                 "its addresses' contiguous dimension";

@@ -179,17 +179,16 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
 
-  // Every product is waited for in the body, with nothing left in flight:
-  // the schedule below relies on it (and a loop already pipelined has
-  // waits with pendings > 0).
+  // Every product is waited for in the body, with nothing left in flight
+  // after the last wait: the schedule below relies on it (and a loop
+  // already pipelined has a last wait with pendings > 0).  Earlier waits
+  // may leave later products in flight (tilegpu-overlap-products).
   LoopPipelinePlan plan;
   plan.loop = loop;
   plan.numStages = numStages;
   bool hasDot = false;
   for (Operation &op : body->without_terminator()) {
     if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
-      if (wait.getPendings() != 0)
-        return std::nullopt;
       plan.lastWait = wait;
     } else if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
       hasDot = true;
@@ -198,7 +197,7 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
           return std::nullopt;
     }
   }
-  if (!hasDot || !plan.lastWait)
+  if (!hasDot || !plan.lastWait || plan.lastWait.getPendings() != 0)
     return std::nullopt;
   // The last wait must come after every product.
   for (WarpGroupDotOp dot : body->getOps<WarpGroupDotOp>())

@@ -1,0 +1,134 @@
+//===- OverlapProducts.cpp - Wait for products where they are used --------===//
+//
+// See the pass description in Passes.td.  What may lie between a product
+// and its wait: the product reads its shared-memory operands (and its
+// register A operand) until the wait retires it, so nothing may write
+// memory in between (a copy or store into a buffer it reads), and nothing
+// may synchronize the CTA (a barrier that other warpgroups pass only after
+// their own waits would not make this warpgroup's product done).  The ops
+// a softmax is made of (arithmetic, shuffles within a warp, conversions
+// through scratch that no product reads) are neither.
+//
+//===----------------------------------------------------------------------===//
+
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace warpforge::tilegpu {
+#define GEN_PASS_DEF_TILEGPUOVERLAPPRODUCTS
+#include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace warpforge::tilegpu
+
+using namespace mlir;
+using namespace warpforge;
+using namespace warpforge::tilegpu;
+
+namespace {
+
+/// Whether a wait may move past `op`: ops that read only (or compute),
+/// products (counted by the caller), and the layout conversions and
+/// register loads a softmax is made of.
+bool mayPass(Operation *op) {
+  if (isa<WarpGroupDotOp, ConvertLayoutOp>(op))
+    return true;
+  if (op->getNumRegions() != 0) {
+    // A reduction's combiner is arithmetic.
+    return isa<tile::ReduceOp>(op);
+  }
+  if (isa<WarpGroupDotWaitOp, tile::BarrierOp>(op))
+    return false;
+  // A new buffer (an operand made shared): nothing in flight reads it.
+  if (isa<LocalAllocOp>(op))
+    return true;
+  // Reads (loads into registers) and pure ops.
+  auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effects)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> list;
+  effects.getEffects(list);
+  return llvm::all_of(list, [](const MemoryEffects::EffectInstance &e) {
+    return isa<MemoryEffects::Read>(e.getEffect());
+  });
+}
+
+/// Whether `op` (or an op nested in it) uses `value`.
+bool uses(Operation *op, Value value) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    if (llvm::is_contained(inner->getOperands(), value))
+      found = true;
+  });
+  return found;
+}
+
+/// Moves `wait` (for the product `dot`) down its block to just before the
+/// first use of its result; returns whether it moved.
+bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
+  Value result = wait.getResult(0);
+  unsigned passed = 0;
+  Operation *stop = nullptr;
+  for (Operation *op = wait->getNextNode(); op; op = op->getNextNode()) {
+    if (op->hasTrait<OpTrait::IsTerminator>() || uses(op, result) ||
+        !mayPass(op)) {
+      stop = op;
+      break;
+    }
+    if (isa<WarpGroupDotOp>(op))
+      ++passed;
+  }
+  if (!stop || stop == wait->getNextNode())
+    return false;
+  wait->moveBefore(stop);
+  wait.setPendings(passed);
+  // A register A operand stays live (tied to the wait) until the product
+  // is done.
+  Value a = dot.getA();
+  if (isa<RankedTensorType>(a.getType()) &&
+      !llvm::is_contained(wait.getInputs(), a)) {
+    OpBuilder b(wait);
+    SmallVector<Value> inputs(wait.getInputs());
+    inputs.push_back(a);
+    auto wider = WarpGroupDotWaitOp::create(b, wait.getLoc(),
+                                            ValueRange(inputs).getTypes(),
+                                            inputs, wait.getPendings());
+    for (auto [from, to] : llvm::zip(wait.getResults(), wider.getResults()))
+      from.replaceAllUsesWith(to);
+    wait->erase();
+  }
+  return true;
+}
+
+void overlapProducts(Block &body) {
+  SmallVector<WarpGroupDotOp> dots(body.getOps<WarpGroupDotOp>());
+  if (dots.size() < 2)
+    return;
+  // Last product first: its wait moves out of the way of the earlier ones'.
+  SmallVector<std::pair<WarpGroupDotWaitOp, WarpGroupDotOp>> waits;
+  for (WarpGroupDotOp dot : dots) {
+    if (!dot->hasOneUse())
+      continue;
+    auto wait = dyn_cast<WarpGroupDotWaitOp>(*dot->getUsers().begin());
+    if (!wait || wait->getBlock() != &body || wait.getPendings() != 0 ||
+        wait.getInputs().size() != 1)
+      continue;
+    // Nothing between the product and its wait may matter to it.
+    bool clean = true;
+    for (Operation *op = dot->getNextNode(); op != wait; op = op->getNextNode())
+      clean &= mayPass(op) || isa<WarpGroupDotWaitOp>(op);
+    if (clean)
+      waits.push_back({wait, dot});
+  }
+  for (auto [wait, dot] : llvm::reverse(waits))
+    sinkWait(wait, dot);
+}
+
+struct TileGPUOverlapProducts
+    : public tilegpu::impl::TileGPUOverlapProductsBase<TileGPUOverlapProducts> {
+  void runOnOperation() override {
+    getOperation().walk([](scf::ForOp loop) { overlapProducts(*loop.getBody()); });
+  }
+};
+
+} // namespace

@@ -1,0 +1,97 @@
+// RUN: warpforge-opt %s --split-input-file --tilegpu-overlap-products | FileCheck %s
+
+// Each product is waited for where its result is first used; a wait moved
+// past later products leaves them in flight (pendings), and a register A
+// operand is kept alive to its product's wait.
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#da = #tilegpu.dot_op<opIdx = 0, parent = #w, kWidth = 2>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#s = #tilegpu.slice<dim = 1, parent = #w>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// CHECK-LABEL: tile.func public @rotated_attention_step(
+// CHECK: scf.for
+// CHECK: %[[QK:.*]] = tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
+// CHECK-NEXT: %[[PV:.*]] = tilegpu.warp_group_dot %[[P:[^,]*]], %{{.*}}, %{{.*}} : tensor<64x64xf16, #{{.*}}>
+// CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot_wait %[[QK]] {pendings = 1 : i32}
+// CHECK-NEXT: tile.reduce %[[S]]
+// CHECK: math.exp2
+// CHECK: %[[O:.*]]:2 = tilegpu.warp_group_dot_wait %[[PV]], %[[P]] {pendings = 0 : i32}
+// CHECK-NEXT: arith.mulf %[[O]]#0
+tile.func public @rotated_attention_step(%q: !tilegpu.memdesc<64x64xf16, #nv>, %k: !tilegpu.memdesc<64x64xf16, #nv>, %v: !tilegpu.memdesc<64x64xf16, #nv>, %p0: tensor<64x64xf16, #da>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #w>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %acc0) -> (tensor<64x64xf16, #da>, tensor<64x64xf32, #w>) : i32 {
+    %qk = tilegpu.warp_group_dot %q, %k, %zero : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %s = tilegpu.warp_group_dot_wait %qk {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %pv = tilegpu.warp_group_dot %p, %v, %acc : tensor<64x64xf16, #da> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o = tilegpu.warp_group_dot_wait %pv {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %m = "tile.reduce"(%s) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.maxnumf %a, %b : f32
+      tile.reduce.return %x : f32
+    }) : (tensor<64x64xf32, #w>) -> tensor<64xf32, #s>
+    %me = tile.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #s> -> tensor<64x1xf32, #w>
+    %mb = tile.broadcast %me : tensor<64x1xf32, #w> -> tensor<64x64xf32, #w>
+    %d = arith.subf %s, %mb : tensor<64x64xf32, #w>
+    %e = math.exp2 %d : tensor<64x64xf32, #w>
+    %scaled = arith.mulf %o, %e : tensor<64x64xf32, #w>
+    %pn = arith.truncf %e : tensor<64x64xf32, #w> to tensor<64x64xf16, #w>
+    %pd = tilegpu.convert_layout %pn : tensor<64x64xf16, #w> -> tensor<64x64xf16, #da>
+    scf.yield %pd, %scaled : tensor<64x64xf16, #da>, tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A K loop's single product is the software pipeliner's to schedule.
+// CHECK-LABEL: tile.func public @one_product_per_iteration(
+// CHECK: %[[D:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D]] {pendings = 0 : i32}
+tile.func public @one_product_per_iteration(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #w>) : i32 {
+    %d = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o = tilegpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %x = arith.addf %o, %o : tensor<64x64xf32, #w>
+    scf.yield %x : tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A wait stops at another wait, and at a barrier (or a store into shared
+// memory): a product may still read the buffer it orders.
+// CHECK-LABEL: tile.func public @stops_at_a_barrier(
+// CHECK: %[[D1:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: %[[D2:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D1]] {pendings = 1 : i32}
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D2]] {pendings = 0 : i32}
+// CHECK-NEXT: tile.barrier
+tile.func public @stops_at_a_barrier(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #w>) : i32 {
+    %d1 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o1 = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %d2 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o2 = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    tile.barrier
+    %x = arith.addf %o1, %o2 : tensor<64x64xf32, #w>
+    scf.yield %x : tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
