@@ -147,16 +147,33 @@ struct TileGPUAllocateSharedMemory
       }
       if (freeable.empty())
         return;
-      // Products may be in flight at the end when a wait in it leaves some
-      // pending, or when products have no wait in it at all.
+      // Products may be in flight at the end when the last wait of a body
+      // leaves some pending (earlier waits may: tilegpu-overlap-products
+      // has a full wait last), when a product comes after it, when a
+      // nested region's wait leaves some pending, or when products have no
+      // wait at all.
       bool inFlight = false, products = false, waits = false;
       region->walk([&](Operation *inner) {
         if (auto wait = dyn_cast<WarpGroupDotWaitOp>(inner)) {
           waits = true;
-          inFlight |= wait.getPendings() > 0;
+          if (wait->getParentOp() != region)
+            inFlight |= wait.getPendings() > 0;
         }
         products |= isa<WarpGroupDotOp>(inner);
       });
+      for (Region &body : region->getRegions())
+        for (Block &block : body) {
+          bool productSinceWait = false;
+          WarpGroupDotWaitOp last;
+          for (Operation &op : block) {
+            if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
+              last = wait;
+              productSinceWait = false;
+            }
+            productSinceWait |= isa<WarpGroupDotOp>(op);
+          }
+          inFlight |= productSinceWait || (last && last.getPendings() > 0);
+        }
       inFlight |= products && !waits;
       bool readByProducts = false;
       for (Operation *allocOp : freeable)
