@@ -1,0 +1,42 @@
+"""bench/attention.py on the CPU: its options, FLOP count and table (the
+GPU run itself is bench work, measured on the device)."""
+
+import os
+import sys
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "bench"))
+
+import attention  # noqa: E402
+
+
+def test_defaults_and_quick():
+    args = attention.parse_args([])
+    assert args.heads == [128, 64, 256] and args.seqlens[0] == 1024 and args.seqlens[-1] == 16384
+    quick = attention.parse_args(["--quick"])
+    assert quick.heads == [128] and quick.seqlens == [1024, 4096] and quick.rounds == 1
+
+
+def test_configs_are_checked():
+    assert attention.parse_args(["--configs", "128x64w8s2,64x64w4s3seq"]).configs == \
+        ["128x64w8s2", "64x64w4s3seq"]
+    with pytest.raises(SystemExit):
+        attention.parse_args(["--configs", "128x64"])
+
+
+def test_flop_halves_for_causal():
+    assert attention.flop(4, 32, 4096, 128, False) == 4 * 4 * 32 * 4096 ** 2 * 128
+    assert attention.flop(4, 32, 4096, 128, True) == 2 * 4 * 32 * 4096 ** 2 * 128
+
+
+def test_table_reports_tflops_errors_and_ratios():
+    report = {"cases": [{
+        "dtype": "fp16", "D": 128, "S": 4096, "causal": False,
+        "providers": {"warpforge": {"tflops": 500.0, "ms": 1.0}, "sdpa:cudnn": {"tflops": 600.0},
+                      "triton": {"error": "Mismatch"}},
+        "ratios": {"warpforge/sdpa:cudnn": {"ratio": 0.8333, "per_launch": None}}}]}
+    headers, rows = attention.table(report)
+    assert headers[:4] == ["case", "warpforge", "sdpa:cudnn", "triton"]
+    assert rows == [["fp16 D128 S4096", "500", "600", "err", "-", "0.83", "-"]]
