@@ -28,11 +28,27 @@ def TileGPURemoveLayoutConversions
     * Folding: a conversion to the same layout disappears, and a
       conversion of a conversion converts from the first one's source.
 
-    Only blocked layouts and slices of them are introduced, and every
-    change keeps the layout rules of convert-tile-to-tilegpu: element-wise
-    ops have one layout, a reduction's result is the slice of its source's
-    layout, and the values a loop carries keep their layout (block
-    arguments and the results of scf and cf ops are never re-typed).
+    Out of a wgmma accumulator layout (or a slice of one), forward
+    propagation has no cost model: the ops that can compute in the
+    accumulator's registers (element-wise arithmetic, reductions, whose
+    result is a slice of the wgmma layout, expand_dims, broadcast, splats
+    and ranges) always do, and operands from outside are computed again or
+    converted where they are narrowest (a row vector rather than the tile
+    broadcast from it).  The conversion ends up before the first op that
+    needs a blocked layout (a store, a local_alloc), after casts, so it
+    moves fewer bytes.  A loop whose body yields a value converted out of
+    such a layout carries it in that layout (converted once before and
+    once after the loop), and so does an scf.if whose branches all yield
+    one: an attention softmax's running maximum and sum and its rescaled
+    accumulator stay in registers across iterations.  The converse
+    (re-typing ops from an accumulator layout to a blocked one) is never
+    done.  Last, a product whose A operand is stored to shared memory only
+    for it, from a 16-bit value in a wgmma layout of the same warps (P in
+    attention), reads it from registers instead (the RS form).
+
+    Every other change keeps the layout rules of convert-tile-to-tilegpu:
+    element-wise ops have one layout, a reduction's result is the slice of
+    its source's layout.
   }];
 }
 
