@@ -844,3 +844,29 @@ def test_wgmma_row_slice_to_and_from_blocked(warps, wpc, instr_n, shape):
     assert lowered.returncode == 0, lowered.stderr
     out = simulate(text, ["f32", "f32"])
     np.testing.assert_array_equal(written(out, 1, rows[0]), input_values(0, rows[0]))
+
+
+@pytest.mark.parametrize("dim", [1, 0])
+@pytest.mark.parametrize("warps, wpc, instr_n, shape", [
+    (8, [8, 1], 128, [128, 128]), (8, [4, 2], 64, [64, 128])], ids=str)
+def test_load_in_a_wgmma_slice(warps, wpc, instr_n, shape, dim):
+    """A vector loaded directly in a slice of the accumulator layout (the
+    scales of a block-scaled product: every lane of a row loads the row's
+    element), masked, then stored through a blocked layout."""
+    wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
+    sl = slice_of(wg, dim)
+    b1 = blocked([1], [32], [warps], [0])
+    n = shape[1 - dim]
+    k = Kernel(warps, ["f32", "f32"])
+    ptrs, pt = k.pointers(0, [n], sl)
+    idx = k.emit(f"tile.make_range {{start = 0 : i32, end = {n} : i32}} : {k.ttype([n], 'i32', sl)}")
+    lim = k.emit(f"arith.constant dense<{n - 3}> : {k.ttype([n], 'i32', sl)}")
+    mask = k.emit(f"arith.cmpi slt, {idx}, {lim} : {k.ttype([n], 'i32', sl)}")
+    other = k.emit(f"arith.constant dense<-1.0> : {k.ttype([n], 'f32', sl)}")
+    x = k.emit(f"tile.load {ptrs}, {mask}, {other} : {pt}")
+    back = k.emit(f"tilegpu.convert_layout {x} : {k.ttype([n], 'f32', sl)} -> {k.ttype([n], 'f32', b1)}")
+    k.store(1, back, [n], b1)
+    out = simulate(k.text(), ["f32", "f32"])
+    want = input_values(0, n).astype(np.float64)
+    want[n - 3:] = -1.0
+    np.testing.assert_array_equal(written(out, 1, n), want)

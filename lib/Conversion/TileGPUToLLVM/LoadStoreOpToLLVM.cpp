@@ -220,9 +220,12 @@ struct LoadOpConversion : public OpConversionPattern<tile::LoadOp> {
       rewriter.replaceOp(op, v);
       return success();
     }
-    if (!isBlockedLike(tensorType.getEncoding()))
+    // A load may also be in a wgmma accumulator layout or a slice of one
+    // (a vector of scales loaded where the accumulator's rows are): one
+    // element per access, lanes holding copies loading the same address.
+    if (!isRegularDistributed(tensorType.getEncoding()))
       return op.emitError("cannot lower a load of ")
-             << tensorType << ": it needs a blocked layout";
+             << tensorType << ": it needs a blocked or wgmma accumulator layout";
     unsigned count = getTotalElemsPerThread(tensorType);
     unsigned vec = clampVector(queries.vectorSize(op.getPtr(), op.getMask()),
                                tensorType, elemType);
