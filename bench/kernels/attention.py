@@ -43,10 +43,10 @@ else:
 
 
 @jit_backend.jit
-def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
-                MASK: tl.constexpr, CAUSAL: tl.constexpr):
-    k = desc_k.load([kv_row + start_n, 0]).T
-    qk = tl.dot(q, k)
+def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
+                   MASK: tl.constexpr, CAUSAL: tl.constexpr):
+    """The online softmax of one block of scores: (p, the new row maximum,
+    alpha = the factor that rescales what was accumulated before)."""
     if MASK:
         cols = start_n + offs_n[None, :]
         if CAUSAL:
@@ -59,13 +59,20 @@ def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_
     else:
         m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
         qk = qk * qk_scale - m_ij[:, None]
-    p = tl.math.exp2(qk)
-    alpha = tl.math.exp2(m_i - m_ij)
-    l_ij = tl.sum(p, 1)
+    return tl.math.exp2(qk), m_ij, tl.math.exp2(m_i - m_ij)
+
+
+@jit_backend.jit
+def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
+                MASK: tl.constexpr, CAUSAL: tl.constexpr):
+    # The products in order: QK^T, the softmax, then PV.
+    k = desc_k.load([kv_row + start_n, 0]).T
+    qk = tl.dot(q, k)
+    p, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, MASK, CAUSAL)
     acc = acc * alpha[:, None]
     v = desc_v.load([kv_row + start_n, 0])
     acc = tl.dot(p.to(v.dtype), v, acc)
-    l_i = l_i * alpha + l_ij
+    l_i = l_i * alpha + tl.sum(p, 1)
     return acc, l_i, m_ij
 
 
@@ -83,20 +90,8 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
     # cancels (TMA fills rows before the tensor with zeros).
     v = desc_v.load([kv_row + start_n - BLOCK_N, 0])
     acc = tl.dot(p, v, acc)
-    if MASK:
-        cols = start_n + offs_n[None, :]
-        if CAUSAL:
-            keep = offs_m[:, None] >= cols
-        else:
-            keep = cols < S
-        qk = tl.where(keep, qk * qk_scale, float("-inf"))
-        m_ij = tl.maximum(m_i, tl.max(qk, 1))
-        qk -= m_ij[:, None]
-    else:
-        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
-        qk = qk * qk_scale - m_ij[:, None]
-    p_ij = tl.math.exp2(qk)
-    alpha = tl.math.exp2(m_i - m_ij)
+    p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, MASK,
+                                       CAUSAL)
     l_i = l_i * alpha + tl.sum(p_ij, 1)
     acc = acc * alpha[:, None]
     return acc, l_i, m_ij, p_ij.to(v.dtype)

@@ -160,27 +160,23 @@ SmallVector<SmallVector<Value>> emitOperandIndices(OpBuilder &b, Location loc,
   return indices;
 }
 
-/// emitIndices for wgmma accumulators and their slices: the accumulator's
-/// base plus the deduplicated offsets over the root shape, wrapped where
-/// the root shape is smaller than the CTA tile (sizes are powers of two,
-/// so the modulo is a mask), with the sliced dims dropped.
-SmallVector<SmallVector<Value>> emitWgmmaIndices(OpBuilder &b, Location loc,
-                                                 RankedTensorType type) {
+/// The coordinates of every element of a `type` tensor, in its own dims:
+/// the thread's `base` in the root layout plus each element's offset,
+/// wrapped where the root shape is smaller than the CTA `tile` (a tensor
+/// smaller than the tile; shapes are powers of two, so the modulo is a
+/// mask), with the dims slices removed dropped.
+SmallVector<SmallVector<Value>>
+emitRootIndices(OpBuilder &b, Location loc, RankedTensorType type,
+                ArrayRef<Value> base, ArrayRef<int64_t> tile) {
   Attribute layout = type.getEncoding();
-  WgmmaEncodingAttr wgmma = getRootWgmma(layout);
   SmallVector<unsigned> removed;
   getRootLayout(layout, &removed);
   SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
-  int64_t tile[2] = {16 * int64_t(wgmma.getWarpsPerCTA()[0]),
-                     int64_t(wgmma.getInstrShape()[1]) *
-                         wgmma.getWarpsPerCTA()[1]};
-  auto [row, col] = emitWgmmaBase(b, loc, wgmma, /*isOperand=*/false);
-  Value base[2] = {row, col};
   SmallVector<SmallVector<Value>> indices;
   for (const SmallVector<int64_t> &offset :
        getRootElementOffsets(layout, type.getShape())) {
     SmallVector<Value> coords;
-    for (unsigned d = 0; d < 2; ++d) {
+    for (unsigned d = 0; d < base.size(); ++d) {
       if (llvm::is_contained(removed, d))
         continue;
       Value c = offset[d] == 0
@@ -202,33 +198,17 @@ SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
   Attribute layout = type.getEncoding();
   if (isa<DotOperandEncodingAttr>(layout))
     return emitOperandIndices(b, loc, type);
-  if (isWgmmaRooted(layout))
-    return emitWgmmaIndices(b, loc, type);
-  SmallVector<unsigned> removed;
-  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
-  SmallVector<int64_t> rootShape = getRootShape(layout, type.getShape());
-  SmallVector<int64_t> tile = getRootCTATile(root);
-  SmallVector<Value> base = getThreadBase(b, loc, layout);
-  SmallVector<SmallVector<Value>> indices;
-  for (const SmallVector<int64_t> &offset :
-       getRootElementOffsets(layout, type.getShape())) {
-    SmallVector<Value> coords;
-    for (unsigned d = 0; d < root.getRank(); ++d) {
-      if (llvm::is_contained(removed, d))
-        continue;
-      Value c = offset[d] == 0
-                    ? base[d]
-                    : LLVM::AddOp::create(b, loc, base[d],
-                                          i32Val(b, loc, offset[d]));
-      // A tensor smaller than the CTA tile wraps around (shapes are powers
-      // of two, so the modulo is a mask).
-      if (rootShape[d] < tile[d])
-        c = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, rootShape[d] - 1));
-      coords.push_back(c);
-    }
-    indices.push_back(std::move(coords));
+  // wgmma accumulators and their slices: the accumulator's base and the
+  // offsets of its list over the root shape (deduplicated).
+  if (WgmmaEncodingAttr wgmma = getRootWgmma(layout)) {
+    auto [row, col] = emitWgmmaBase(b, loc, wgmma, /*isOperand=*/false);
+    int64_t tile[2] = {16 * int64_t(wgmma.getWarpsPerCTA()[0]),
+                       int64_t(wgmma.getInstrShape()[1]) *
+                           wgmma.getWarpsPerCTA()[1]};
+    return emitRootIndices(b, loc, type, {row, col}, tile);
   }
-  return indices;
+  return emitRootIndices(b, loc, type, getThreadBase(b, loc, layout),
+                         getRootCTATile(getRootBlocked(layout)));
 }
 
 namespace {
