@@ -29,8 +29,13 @@ skipped, errors (setup/teardown/collection) and the pass rate of the cases
 that ran (passed / (passed + failed + errors)), as a Markdown table on stdout
 and, with --json PATH, as JSON together with the most common failure messages.
 
-Only the interpreter is supported (--mode interpret); a compiled mode
-(kernels compiled to cubins without launching) is not implemented yet.
+``--mode interpret`` (the default) runs them in the CPU interpreter;
+``--mode gpu`` compiles and launches every kernel on the GPU, as Triton's own
+CI does: ``device`` is "cuda", WARPFORGE_INTERPRET and TRITON_INTERPRET are
+unset, the marker defaults to '' (every test; Triton marks only the tests
+its interpreter supports), and the allocator fixture allocates on the GPU.
+``--workers N`` spreads a file's tests over N processes (pytest-xdist),
+which the compiles of a GPU run need.
 """
 from __future__ import annotations
 
@@ -88,15 +93,16 @@ def fresh_triton_cache(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def with_allocator():
+def with_allocator(request):
     wf = importlib.import_module(DST)
     if not hasattr(wf, "set_allocator"):
         yield  # the interpreter needs no device allocator
         return
+    device = request.config.getoption("--device")
 
     def alloc(size, align, stream):
         import torch
-        return torch.empty(size, dtype=torch.int8)
+        return torch.empty(size, dtype=torch.int8, device=device)
     wf.set_allocator(alloc)
     yield
 
@@ -223,33 +229,34 @@ def _have(module):
     return importlib.util.find_spec(module) is not None
 
 
-def run_file(test_file: Path, args, workdir: Path) -> dict:
-    if args.guard:
-        staged = workdir / "tests"
-        staged.mkdir(exist_ok=True)
-        for src in test_file.parent.glob("*.py"):
-            text = src.read_text()
-            if src.name.startswith("test_"):
-                text = guard_decorators(text, str(src))
-            (staged / src.name).write_text(text)
-        test_file = staged / test_file.name
-    result = workdir / f"{test_file.stem}.json"
+def child_command(test_file: Path, args, workdir: Path, result: Path):
+    """(argv, environment) of the child pytest that runs `test_file`."""
     env = dict(os.environ)
     env.update({
-        "WARPFORGE_INTERPRET": "1", "TRITON_INTERPRET": "1",
         "WF_CONFORMANCE_TESTS": str(test_file.parent),
         "WF_CONFORMANCE_RESULT": str(result),
         "WF_CONFORMANCE_STUBS": "0" if args.no_stubs else "1",
         "WARPFORGE_CACHE_DIR": str(workdir / "cache"),
     })
+    if args.mode == "interpret":
+        env.update({"WARPFORGE_INTERPRET": "1", "TRITON_INTERPRET": "1"})
+    else:
+        env.pop("WARPFORGE_INTERPRET", None)
+        env.pop("TRITON_INTERPRET", None)
     paths = [str(workdir), str(REPO / "scripts"), str(REPO / "python")]
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
+    device = "cpu" if args.mode == "interpret" else "cuda"
     cmd = [sys.executable, "-m", "pytest", str(test_file), "-p", "wf_triton_alias",
            "-p", "no:cacheprovider", "--rootdir", str(test_file.parent),
-           "-q", "--tb=line", "-o", "addopts=", "--device", "cpu",
+           "-q", "--tb=line", "-o", "addopts=", "--device", device,
            "-W", "ignore::DeprecationWarning"]
+    if args.workers > 1:
+        if _have("xdist"):
+            cmd += ["-n", str(args.workers)]
+        else:
+            print("warning: pytest-xdist is not installed; --workers ignored", file=sys.stderr)
     if args.marker:
         cmd += ["-m", args.marker]
     if args.k:
@@ -262,6 +269,21 @@ def run_file(test_file: Path, args, workdir: Path) -> dict:
         else:
             print("warning: pytest-timeout is not installed; --timeout ignored", file=sys.stderr)
     cmd += args.pytest_args
+    return cmd, env
+
+
+def run_file(test_file: Path, args, workdir: Path) -> dict:
+    if args.guard:
+        staged = workdir / "tests"
+        staged.mkdir(exist_ok=True)
+        for src in test_file.parent.glob("*.py"):
+            text = src.read_text()
+            if src.name.startswith("test_"):
+                text = guard_decorators(text, str(src))
+            (staged / src.name).write_text(text)
+        test_file = staged / test_file.name
+    result = workdir / f"{test_file.stem}.json"
+    cmd, env = child_command(test_file, args, workdir, result)
     log = (args.logs or workdir) / f"{test_file.stem}.log"
     with open(log, "w") as fh:
         proc = subprocess.run(cmd, cwd=test_file.parent, env=env, stdout=fh,
@@ -297,7 +319,7 @@ def markdown(rows: dict) -> str:
     return "\n".join(out)
 
 
-def main(argv=None) -> int:
+def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--tests", required=True, type=Path,
                    help="directory holding Triton's test files")
@@ -307,13 +329,15 @@ def main(argv=None) -> int:
     p.add_argument("--json", type=Path, help="write the results as JSON here")
     p.add_argument("-k", default=None, help="passed to pytest -k")
     p.add_argument("--deselect", action="append", help="passed to pytest --deselect (repeatable)")
-    p.add_argument("-m", dest="marker", default="interpreter",
-                   help="pytest -m marker expression (default: 'interpreter', as Triton's "
-                        "interpreter CI; '' for all tests)")
+    p.add_argument("-m", dest="marker", default=None,
+                   help="pytest -m marker expression (default: 'interpreter' with --mode "
+                        "interpret, as Triton's interpreter CI; '' with --mode gpu: all tests)")
     p.add_argument("--timeout", type=float, default=None,
                    help="per-test timeout in seconds (needs pytest-timeout)")
-    p.add_argument("--mode", choices=["interpret"], default="interpret",
-                   help="only the CPU interpreter for now")
+    p.add_argument("--mode", choices=["interpret", "gpu"], default="interpret",
+                   help="the CPU interpreter, or compiled and launched on the GPU")
+    p.add_argument("--workers", type=int, default=1,
+                   help="processes per file (pytest-xdist -n), for the compiles of a GPU run")
     p.add_argument("--no-stubs", action="store_true",
                    help="do not stub triton names that warpforge lacks")
     p.add_argument("--no-guard", dest="guard", action="store_false",
@@ -324,7 +348,13 @@ def main(argv=None) -> int:
     p.add_argument("--top", type=int, default=25, help="failure messages kept per file")
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = p.parse_args(argv)
+    if args.marker is None:
+        args.marker = "interpreter" if args.mode == "interpret" else ""
+    return p, args
 
+
+def main(argv=None) -> int:
+    p, args = parse_args(argv)
     tests = args.tests.resolve()
     if args.logs:
         args.logs.mkdir(parents=True, exist_ok=True)

@@ -93,3 +93,29 @@ def test_conformance_script_k_passthrough(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     row = json.loads(out.read_text())["files"]["test_fake.py"]
     assert (row["selected"], row["passed"], row["failed"]) == (3, 3, 0)
+
+
+def _load_script():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("triton_conformance", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_gpu_mode_command(tmp_path, monkeypatch):
+    """--mode gpu: the tests get device "cuda", no interpreter variables,
+    every test (no marker) unless -m says otherwise."""
+    script = _load_script()
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    _, args = script.parse_args(["--tests", str(tmp_path), "--mode", "gpu"])
+    assert args.marker == ""
+    cmd, env = script.child_command(tmp_path / "test_x.py", args, tmp_path, tmp_path / "r.json")
+    assert cmd[cmd.index("--device") + 1] == "cuda"
+    assert "-m" not in cmd[3:]  # "python -m pytest" aside
+    assert "WARPFORGE_INTERPRET" not in env and "TRITON_INTERPRET" not in env
+    _, args = script.parse_args(["--tests", str(tmp_path)])
+    assert args.marker == "interpreter"
+    cmd, env = script.child_command(tmp_path / "test_x.py", args, tmp_path, tmp_path / "r.json")
+    assert cmd[cmd.index("--device") + 1] == "cpu" and env["WARPFORGE_INTERPRET"] == "1"
+    assert cmd[cmd.index("-m", 3) + 1] == "interpreter"
