@@ -210,6 +210,37 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 
 // -----
 
+// An earlier wait may leave later products in flight (pendings = 1, as
+// tilegpu-overlap-products places them) when the last wait of the body
+// retires everything: the loop ends with nothing in flight and its buffers
+// are free right after it.
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @last_wait_retires_all
+  tile.func public @last_wait_retires_all(%a: tensor<64x64xf16, #bl>, %c: tensor<64x64xf32, #w>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<64x64xf32, #w>) : i32 {
+      %x = arith.addf %a, %a : tensor<64x64xf16, #bl>
+      %sa = tilegpu.local_alloc %x : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+      %d1 = tilegpu.warp_group_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sa> * !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #w>
+      %d2 = tilegpu.warp_group_dot %sa, %sa, %acc : !tilegpu.memdesc<64x64xf16, #sa> * !tilegpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #w>
+      %e1 = tilegpu.warp_group_dot_wait %d1 {pendings = 1 : i32} : tensor<64x64xf32, #w>
+      %e2 = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+      %s = arith.addf %e1, %e2 : tensor<64x64xf32, #w>
+      scf.yield %s : tensor<64x64xf32, #w>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %next = tilegpu.local_alloc %a : (tensor<64x64xf16, #bl>) -> !tilegpu.memdesc<64x64xf16, #sa>
+    tile.return
+  }
+}
+
+// -----
+
 // Inside an outer loop an inner loop's buffers stay (the code after the
 // inner loop runs again before it), and after the outer loop all its
 // buffers go.
