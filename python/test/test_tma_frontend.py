@@ -629,3 +629,46 @@ def test_ping_pong_without_room_for_two_epilogues_runs_cooperative(monkeypatch):
     assert (k.metadata["num_warps"], k.metadata["partition_warps"]) == (8, 4)
     assert "named_barrier" not in k.asm["tilegpu"]
     assert "tilegpu.warp_specialize" in k.asm["tilegpu"]
+
+
+@warpforge.jit
+def attention_ws(q_desc, k_desc, v_desc, o_ptr, S, BM: tl.constexpr, BN: tl.constexpr,
+                 D: tl.constexpr):
+    q = q_desc.load([0, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    for start in tl.range(0, S, BN, warp_specialize=True):
+        qk = tl.dot(q, k_desc.load([start, 0]).T)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    r = tl.arange(0, BM)
+    tl.store(o_ptr + r[:, None] * D + tl.arange(0, D)[None, :], acc / l_i[:, None])
+
+
+def test_attention_loop_asked_to_specialize_declines_with_a_warning(monkeypatch):
+    """An attention loop under warp_specialize=True: P, the second product's
+    A operand, is computed in the loop (now kept in registers), not loaded,
+    so there is nothing a producer could copy for it. The kernel compiles
+    to a cubin unspecialized, with one WarpSpecializationWarning at the
+    loop's line."""
+    from warpforge.compiler.options import WarpSpecializationWarning
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    q = desc((128, 64), [128, 64], np.float16)
+    kv = desc((1024, 64), [64, 64], np.float16)
+    with pytest.warns(WarpSpecializationWarning,
+                      match="attention_ws: warp specialization declined: a product's operand "
+                            "is not a load") as record:
+        k = attention_ws.warmup(q, kv, kv, aligned((128 * 64,)), 1024, BM=128, BN=64, D=64,
+                                num_warps=8, grid=(1,))
+    ws = [r for r in record if issubclass(r.category, WarpSpecializationWarning)]
+    assert len(ws) == 1
+    line = attention_ws.first_line + next(
+        i for i, l in enumerate(attention_ws.source_lines) if "for start in" in l)
+    assert (ws[0].filename, ws[0].lineno) == (attention_ws.filename, line)
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    assert "cubin" in k.asm and k.metadata["num_threads"] == 256
