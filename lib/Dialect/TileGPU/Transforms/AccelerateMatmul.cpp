@@ -15,6 +15,8 @@
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "WgmmaOperand.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -40,13 +42,6 @@ struct DotPlan {
 };
 
 unsigned bitWidth(Type t) { return t.getIntOrFloatBitWidth(); }
-
-/// The value a chain of layout conversions starts from.
-Value skipConversions(Value v) {
-  while (auto cvt = v.getDefiningOp<ConvertLayoutOp>())
-    v = cvt.getSrc();
-  return v;
-}
 
 /// The register layout an operand arrives in (its fastest dim decides the
 /// shared layout's contiguous dim).
@@ -187,21 +182,6 @@ Value blockedOperand(OpBuilder &b, Value v, unsigned numWarps) {
       b.getContext(), type.getShape(), 1, 32, numWarps, {1, 0});
   return ConvertLayoutOp::create(b, v.getLoc(), withEncoding(type, layout),
                                  src);
-}
-
-/// The A operand in registers, when it is a cast of another product's
-/// accumulator in the same warp arrangement: the RS form reads it where it
-/// is, without a round trip through shared memory.
-Value registerOperand(OpBuilder &b, Value a, WgmmaEncodingAttr acc) {
-  Value root = skipConversions(a);
-  auto type = cast<RankedTensorType>(root.getType());
-  auto layout = dyn_cast<WgmmaEncodingAttr>(type.getEncoding());
-  if (!layout || bitWidth(type.getElementType()) != 16 ||
-      layout.getWarpsPerCTA() != acc.getWarpsPerCTA())
-    return {};
-  auto opLayout = DotOperandEncodingAttr::get(b.getContext(), 0, acc, 2);
-  return ConvertLayoutOp::create(b, a.getLoc(), withEncoding(type, opLayout),
-                                 root);
 }
 
 /// `v`, a splat (of a scalar, or a splat constant, behind any conversions),

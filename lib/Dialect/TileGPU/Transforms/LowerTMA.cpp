@@ -71,67 +71,45 @@ Value loadBlock(OpBuilder &b, tile::DescriptorLoadOp load) {
 }
 
 void lowerLoad(tile::DescriptorLoadOp load) {
-  // In place: the product reads the TMA buffer.
-  if (load->hasOneUse()) {
-    Operation *user = *load->getUsers().begin();
-    // Follow the single-use chain to its allocation.
+  // In place: the products read the TMA buffer, when every use of the tile
+  // ends (through single-use conversions and a transpose) in a product's
+  // allocation.  One use: the copy goes where the allocation was.
+  // Several (a loop-invariant operand such as attention's Q, made shared
+  // once for the main loop and once for a masked block after it): one
+  // buffer, copied where the load was, serves them all, instead of a copy
+  // into registers and one more shared copy per allocation.
+  bool shared = !load->hasOneUse();
+  SmallVector<std::pair<LocalAllocOp, TMAOperand>> allocs;
+  for (Operation *user : load->getUsers()) {
     while (user && user->hasOneUse() &&
            isa<ConvertLayoutOp, tile::TransOp>(user))
       user = *user->getUsers().begin();
-    if (auto alloc = dyn_cast_or_null<LocalAllocOp>(user)) {
-      if (std::optional<TMAOperand> operand = matchTMAOperand(alloc)) {
-        OpBuilder b(alloc);
-        Value buffer = loadBlock(b, load);
-        if (operand->transposed)
-          buffer = MemDescTransOp::create(b, alloc.getLoc(),
-                                          asMutable(alloc.getType()), buffer);
-        alloc.getResult().replaceAllUsesWith(buffer);
-        alloc->erase();
-        for (Operation *op : llvm::reverse(operand->chain))
-          op->erase();
-        load->erase();
-        return;
-      }
+    auto alloc = dyn_cast_or_null<LocalAllocOp>(user);
+    std::optional<TMAOperand> operand =
+        alloc ? matchTMAOperand(alloc, /*sharedLoad=*/shared) : std::nullopt;
+    if (!operand) {
+      allocs.clear();
+      break;
     }
+    allocs.push_back({alloc, *operand});
   }
-  // In place for several products (a loop-invariant operand such as
-  // attention's Q, made shared once for the main loop and once for a
-  // masked block after it): when every use ends in a product's
-  // allocation, one TMA buffer serves them all, instead of a copy into
-  // registers and one more shared copy per allocation.
-  if (!load->use_empty() && !load->hasOneUse()) {
-    SmallVector<std::pair<LocalAllocOp, TMAOperand>> allocs;
-    for (Operation *user : load->getUsers()) {
-      while (user && user->hasOneUse() &&
-             isa<ConvertLayoutOp, tile::TransOp>(user))
-        user = *user->getUsers().begin();
-      auto alloc = dyn_cast_or_null<LocalAllocOp>(user);
-      std::optional<TMAOperand> operand =
-          alloc ? matchTMAOperand(alloc, /*sharedLoad=*/true) : std::nullopt;
-      if (!operand) {
-        allocs.clear();
-        break;
+  if (!allocs.empty()) {
+    OpBuilder b(shared ? load.getOperation() : allocs.front().first);
+    Value buffer = loadBlock(b, load);
+    for (auto &[alloc, operand] : allocs) {
+      Value view = buffer;
+      if (operand.transposed) {
+        b.setInsertionPoint(alloc);
+        view = MemDescTransOp::create(b, alloc.getLoc(),
+                                      asMutable(alloc.getType()), buffer);
       }
-      allocs.push_back({alloc, *operand});
+      alloc.getResult().replaceAllUsesWith(view);
+      alloc->erase();
+      for (Operation *op : llvm::reverse(operand.chain))
+        op->erase();
     }
-    if (!allocs.empty()) {
-      OpBuilder b(load);
-      Value buffer = loadBlock(b, load);
-      for (auto &[alloc, operand] : allocs) {
-        Value view = buffer;
-        if (operand.transposed) {
-          b.setInsertionPoint(alloc);
-          view = MemDescTransOp::create(b, alloc.getLoc(),
-                                        asMutable(alloc.getType()), buffer);
-        }
-        alloc.getResult().replaceAllUsesWith(view);
-        alloc->erase();
-        for (Operation *op : llvm::reverse(operand.chain))
-          op->erase();
-      }
-      load->erase();
-      return;
-    }
+    load->erase();
+    return;
   }
   // Into registers.
   OpBuilder b(load);

@@ -12,6 +12,8 @@
 
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "WgmmaOperand.h"
+
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -72,6 +74,16 @@ bool takesWgmmaLayout(Operation *op) {
     return true;
   return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op) &&
          op->getNumRegions() == 0;
+}
+
+/// `value` as a conversion out of a wgmma accumulator layout (or a slice of
+/// one) into a blocked one, or null.
+ConvertLayoutOp conversionOutOfAccumulator(Value value) {
+  auto convert = value.getDefiningOp<ConvertLayoutOp>();
+  if (!convert || !isWgmmaRooted(layoutOf(convert.getSrc())) ||
+      !isBlockedLike(layoutOf(convert.getResult())))
+    return {};
+  return convert;
 }
 
 SmallVector<int32_t> inverse(ArrayRef<int32_t> permutation) {
@@ -355,7 +367,7 @@ bool propagateForward(ConvertLayoutOp op) {
   // memory is never cheaper than the register arithmetic it replaces, and
   // the operands from outside are computed again, or converted where they
   // are narrowest (convertNarrower).
-  bool force = isWgmmaRooted(layout) && isBlockedLike(layoutOf(result));
+  bool force = static_cast<bool>(conversionOutOfAccumulator(result));
   // The converse would undo the above: ops computing in an accumulator
   // layout stay there.
   if (!isWgmmaRooted(layout) && isWgmmaRooted(layoutOf(result)))
@@ -538,9 +550,8 @@ bool propagateForward(ConvertLayoutOp op) {
 bool carryInAccumulatorLayout(scf::ForOp loop) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   for (auto [i, yielded] : llvm::enumerate(yield.getOperands())) {
-    auto convert = yielded.getDefiningOp<ConvertLayoutOp>();
-    if (!convert || !isWgmmaRooted(layoutOf(convert.getSrc())) ||
-        !isBlockedLike(layoutOf(convert.getResult())))
+    ConvertLayoutOp convert = conversionOutOfAccumulator(yielded);
+    if (!convert)
       continue;
     Type oldType = yielded.getType();
     Type newType = convert.getSrc().getType();
@@ -575,10 +586,8 @@ bool carryInAccumulatorLayout(scf::IfOp ifOp) {
     Attribute layout;
     bool all = true;
     for (scf::YieldOp yield : yields) {
-      auto convert = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
-      if (!convert || !isWgmmaRooted(layoutOf(convert.getSrc())) ||
-          !isBlockedLike(layoutOf(convert.getResult())) ||
-          (layout && layoutOf(convert.getSrc()) != layout)) {
+      ConvertLayoutOp convert = conversionOutOfAccumulator(yield.getOperand(i));
+      if (!convert || (layout && layoutOf(convert.getSrc()) != layout)) {
         all = false;
         break;
       }
@@ -612,27 +621,17 @@ bool carryInAccumulatorLayout(scf::IfOp ifOp) {
 /// (the RS form of wgmma): no round trip through shared memory.
 bool readOperandFromRegisters(WarpGroupDotOp dot) {
   auto alloc = dot.getA().getDefiningOp<LocalAllocOp>();
-  if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
-    return false;
-  auto convert = alloc.getSrc().getDefiningOp<ConvertLayoutOp>();
-  if (!convert)
-    return false;
-  auto srcType = cast<RankedTensorType>(convert.getSrc().getType());
-  auto srcLayout = dyn_cast<WgmmaEncodingAttr>(srcType.getEncoding());
-  auto acc = dyn_cast<WgmmaEncodingAttr>(
-      cast<RankedTensorType>(dot.getD().getType()).getEncoding());
-  unsigned bits = srcType.getElementType().getIntOrFloatBitWidth();
-  if (!srcLayout || !acc || bits != 16 ||
-      srcLayout.getWarpsPerCTA() != acc.getWarpsPerCTA())
+  if (!alloc || !alloc.getSrc() || !alloc->hasOneUse() ||
+      !alloc.getSrc().getDefiningOp<ConvertLayoutOp>())
     return false;
   OpBuilder b(dot);
-  auto opLayout = DotOperandEncodingAttr::get(b.getContext(), 0, acc, 2);
-  Value a = ConvertLayoutOp::create(b, convert.getLoc(),
-                                    withEncoding(srcType, opLayout),
-                                    convert.getSrc());
+  Value a = registerOperand(b, alloc.getSrc(), dot.getAccLayout());
+  if (!a)
+    return false;
+  Value converted = alloc.getSrc();
   dot.getAMutable().assign(a);
   alloc->erase();
-  eraseDead({convert});
+  eraseDead({converted.getDefiningOp()});
   return true;
 }
 
