@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -57,6 +58,7 @@ import collections
 import importlib
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -156,9 +158,33 @@ def pytest_itemcollected(item):
     _files[_file(item.nodeid)]["collected"] += 1
 
 
+SHARD = os.environ.get("WF_CONFORMANCE_SHARD")  # "i/n": every n-th test, from the i-th
+
+
+def _is_worker(config):
+    return hasattr(config, "workerinput")  # a pytest-xdist worker process
+
+
+def pytest_collection_modifyitems(config, items):
+    if not SHARD:
+        return
+    import zlib
+    i, n = (int(x) for x in SHARD.split("/"))
+    keep, drop = [], []
+    for item in items:  # a hash of the node id: the same split in every process
+        (keep if zlib.crc32(item.nodeid.encode()) % n == i - 1 else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+    items[:] = keep
+
+
 def pytest_collection_finish(session):
     for item in session.items:
         _files[_file(item.nodeid)]["selected"] += 1
+    if _is_worker(session.config) and session.config.workerinput.get("workerid") == "gw0":
+        # Under pytest-xdist the controller collects nothing: one worker
+        # reports the counts beside the result.
+        Path(RESULT + ".collected").write_text(json.dumps({f: dict(c) for f, c in _files.items()}))
 
 
 def pytest_runtest_logreport(report):
@@ -181,19 +207,45 @@ def pytest_runtest_logreport(report):
     elif report.when == "teardown" and report.failed and key in _outcome:
         if _outcome[key][0] == "passed":
             _outcome[key] = ("errors", _message(report))
+    global _last_write
+    if report.when == "teardown" and time.monotonic() - _last_write > 20:
+        _write(partial=True)  # a run stopped by --budget keeps what it got
+        _last_write = time.monotonic()
+
+
+_last_write = time.monotonic()
+
+
+def _write(partial=False, exitstatus=None):
+    files = collections.defaultdict(collections.Counter)
+    collected = Path(RESULT + ".collected")
+    if collected.exists():
+        for f, c in json.loads(collected.read_text()).items():
+            files[f].update(c)
+    else:
+        for f, c in _files.items():
+            files[f].update(c)
+    messages = collections.defaultdict(collections.Counter)
+    failures = {}
+    for nodeid, (kind, msg) in list(_outcome.items()):
+        f = _file(nodeid)
+        files[f][kind] += 1
+        if msg is not None:
+            messages[f][msg] += 1
+            failures[nodeid] = msg
+    out = {"files": {f: dict(c) for f, c in files.items()},
+           "messages": {f: c.most_common() for f, c in messages.items()},
+           "failures": failures,
+           "stubbed": sorted(set(STUBBED)), "aliased": sorted(ALIASED),
+           "exitstatus": exitstatus, "partial": partial}
+    tmp = Path(RESULT + ".tmp")
+    tmp.write_text(json.dumps(out))
+    tmp.replace(RESULT)
 
 
 def pytest_sessionfinish(session, exitstatus):
-    for nodeid, (kind, msg) in _outcome.items():
-        f = _file(nodeid)
-        _files[f][kind] += 1
-        if msg is not None:
-            _messages[f][msg] += 1
-    out = {"files": {f: dict(c) for f, c in _files.items()},
-           "messages": {f: c.most_common() for f, c in _messages.items()},
-           "stubbed": sorted(set(STUBBED)), "aliased": sorted(ALIASED),
-           "exitstatus": int(exitstatus)}
-    Path(RESULT).write_text(json.dumps(out))
+    if not _is_worker(session.config):
+        _write(exitstatus=int(exitstatus))
 '''
 
 def guard_decorators(source: str, filename: str) -> str:
@@ -238,6 +290,8 @@ def child_command(test_file: Path, args, workdir: Path, result: Path):
         "WF_CONFORMANCE_STUBS": "0" if args.no_stubs else "1",
         "WARPFORGE_CACHE_DIR": str(workdir / "cache"),
     })
+    if args.shard:
+        env["WF_CONFORMANCE_SHARD"] = args.shard
     if args.mode == "interpret":
         env.update({"WARPFORGE_INTERPRET": "1", "TRITON_INTERPRET": "1"})
     else:
@@ -285,9 +339,17 @@ def run_file(test_file: Path, args, workdir: Path) -> dict:
     result = workdir / f"{test_file.stem}.json"
     cmd, env = child_command(test_file, args, workdir, result)
     log = (args.logs or workdir) / f"{test_file.stem}.log"
+    stopped = False
     with open(log, "w") as fh:
-        proc = subprocess.run(cmd, cwd=test_file.parent, env=env, stdout=fh,
-                              stderr=subprocess.STDOUT)
+        # Its own session: --budget stops pytest and its xdist workers together.
+        proc = subprocess.Popen(cmd, cwd=test_file.parent, env=env, stdout=fh,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=args.budget)
+        except subprocess.TimeoutExpired:
+            stopped = True
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
     if result.exists():
         data = json.loads(result.read_text())
     else:  # pytest died before sessionfinish (crash, usage error)
@@ -302,6 +364,9 @@ def run_file(test_file: Path, args, workdir: Path) -> dict:
     ran = row["passed"] + row["failed"] + row["errors"] + row["xpassed"]
     row["pass_rate"] = round((row["passed"] + row["xpassed"]) / ran, 4) if ran else None
     row["exitstatus"] = proc.returncode
+    # Stopped by --budget: the counts are those of the tests that finished.
+    row["partial"] = stopped or bool(data.get("partial"))
+    row["failures"] = data.get("failures", {})
     row["stubbed"] = data.get("stubbed", [])
     row["top_failures"] = data.get("messages", {}).get(test_file.name, [])[:args.top]
     if "crash" in data:
@@ -314,6 +379,8 @@ def markdown(rows: dict) -> str:
            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for name, r in rows.items():
         rate = "-" if r["pass_rate"] is None else f"{100 * r['pass_rate']:.1f}%"
+        if r.get("partial"):
+            rate += " (partial)"
         out.append(f"| {name} | {r['collected']} | {r['selected']} | {r['passed']} | "
                    f"{r['failed']} | {r['skipped']} | {r['errors']} | {rate} |")
     return "\n".join(out)
@@ -334,6 +401,12 @@ def parse_args(argv=None):
                         "interpret, as Triton's interpreter CI; '' with --mode gpu: all tests)")
     p.add_argument("--timeout", type=float, default=None,
                    help="per-test timeout in seconds (needs pytest-timeout)")
+    p.add_argument("--shard", default=None, metavar="I/N",
+                   help="run the I-th of N disjoint parts of each file (by a hash of the test id), "
+                        "to spread a GPU run over several calls; the parts' JSON add up")
+    p.add_argument("--budget", type=float, default=None, metavar="SECONDS",
+                   help="stop each file's pytest after this long and report the tests that "
+                        "finished (marked partial)")
     p.add_argument("--mode", choices=["interpret", "gpu"], default="interpret",
                    help="the CPU interpreter, or compiled and launched on the GPU")
     p.add_argument("--workers", type=int, default=1,
@@ -348,6 +421,12 @@ def parse_args(argv=None):
     p.add_argument("--top", type=int, default=25, help="failure messages kept per file")
     p.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = p.parse_args(argv)
+    if args.shard:
+        try:
+            i, n = (int(x) for x in args.shard.split("/"))
+            assert 1 <= i <= n
+        except (ValueError, AssertionError):
+            p.error(f"--shard {args.shard!r}: expected I/N with 1 <= I <= N")
     if args.marker is None:
         args.marker = "interpreter" if args.mode == "interpret" else ""
     return p, args
@@ -376,6 +455,7 @@ def main(argv=None) -> int:
     total = {k: sum(r[k] for r in rows.values()) for k in FIELDS + ("xfailed", "xpassed")}
     ran = total["passed"] + total["failed"] + total["errors"] + total["xpassed"]
     total["pass_rate"] = round((total["passed"] + total["xpassed"]) / ran, 4) if ran else None
+    total["partial"] = any(r["partial"] for r in rows.values())
     print(markdown({**rows, "total": total}))
     stubbed = sorted({s for r in rows.values() for s in r["stubbed"]})
     if stubbed:
@@ -383,7 +463,8 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps({
             "tests_dir": str(tests), "mode": args.mode, "marker": args.marker,
-            "k": args.k, "deselect": args.deselect, "files": rows, "total": total,
+            "k": args.k, "deselect": args.deselect, "shard": args.shard,
+            "files": rows, "total": total,
         }, indent=2))
     return 0
 

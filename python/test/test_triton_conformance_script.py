@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 import textwrap
+
+import pytest
 from pathlib import Path
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "triton_conformance.py"
@@ -119,3 +121,76 @@ def test_gpu_mode_command(tmp_path, monkeypatch):
     cmd, env = script.child_command(tmp_path / "test_x.py", args, tmp_path, tmp_path / "r.json")
     assert cmd[cmd.index("--device") + 1] == "cpu" and env["WARPFORGE_INTERPRET"] == "1"
     assert cmd[cmd.index("-m", 3) + 1] == "interpreter"
+
+
+def _run(tests, out, *extra):
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--tests", str(tests), "--json", str(out),
+                           *extra], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads(out.read_text())
+
+
+def test_conformance_shards_add_up(tmp_path):
+    """--shard I/N: disjoint parts whose counts add up to the whole run's,
+    each failing test named in "failures"."""
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_fake.py").write_text(FAKE)
+    whole = _run(tests, tmp_path / "all.json")["files"]["test_fake.py"]
+    parts = [_run(tests, tmp_path / f"{i}.json", "--shard", f"{i}/3")["files"]["test_fake.py"]
+             for i in (1, 2, 3)]
+    for key in ("selected", "passed", "failed", "skipped"):
+        assert sum(p[key] for p in parts) == whole[key], key
+    failures = {}
+    for p in parts:
+        assert not failures.keys() & p["failures"].keys()
+        failures.update(p["failures"])
+    assert failures == whole["failures"] and len(failures) == 3
+    assert any("expected failure" in m for m in failures.values())
+    assert not whole["partial"]
+
+
+def test_conformance_bad_shard(tmp_path):
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--tests", str(tmp_path), "--shard", "4/3"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--shard '4/3'" in proc.stderr
+
+
+def test_conformance_workers_count_like_one_process(tmp_path):
+    """--workers 2 (pytest-xdist): the controller's counts are the same as
+    a run in one process."""
+    pytest.importorskip("xdist")
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_fake.py").write_text(FAKE)
+    row = _run(tests, tmp_path / "r.json", "--workers", "2")["files"]["test_fake.py"]
+    assert (row["collected"], row["selected"], row["passed"], row["failed"],
+            row["skipped"], row["errors"]) == (8, 7, 3, 3, 1, 0)
+
+
+def test_conformance_budget_keeps_finished_tests(tmp_path):
+    """--budget stops a file's pytest and keeps the results written so far,
+    marked partial."""
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_slow.py").write_text(textwrap.dedent('''
+        import time
+        import pytest
+
+        @pytest.mark.interpreter
+        @pytest.mark.parametrize("i", range(3))
+        def test_quick(i):
+            pass
+
+        @pytest.mark.interpreter
+        def test_wait():
+            time.sleep(22)  # past the plugin's 20 s between partial writes
+
+        @pytest.mark.interpreter
+        def test_hang():
+            time.sleep(600)
+    '''))
+    data = _run(tests, tmp_path / "r.json", "--budget", "35")
+    row = data["files"]["test_slow.py"]
+    assert row["partial"] and data["total"]["partial"]
+    assert row["passed"] == 4 and row["failed"] == 0
