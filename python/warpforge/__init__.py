@@ -19,6 +19,7 @@ from .runtime.jit import JITFunction, jit, reinterpret  # noqa: E402,F401
 from .runtime.allocation import set_allocator  # noqa: E402,F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
+from . import knobs  # noqa: E402,F401
 
 
 def cdiv(x, y):
