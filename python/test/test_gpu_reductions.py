@@ -186,6 +186,29 @@ def test_cumsum_1d(n, BLOCK, num_warps):
     torch.testing.assert_close(out, x.cumsum(0), rtol=1e-4, atol=1e-3)
 
 
+@warpforge.jit
+def scan_bf16_kernel(x_ptr, out_ptr, n, PROD: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=1.0 if PROD else 0.0)
+    y = tl.cumprod(x, axis=0) if PROD else tl.cumsum(x, axis=0)
+    tl.static_assert(y.dtype == tl.float32)  # as in Triton: bf16 runs in fp32
+    tl.store(out_ptr + offs, y, mask=offs < n)
+
+
+@pytest.mark.parametrize("prod", [False, True])
+def test_scan_bf16_in_fp32(prod):
+    """A running sum of 1000 bf16 values kept in bf16 would be off by
+    several percent; in fp32 it is within fp32 rounding of float64."""
+    n = 1000
+    x = randn(n, dtype=torch.bfloat16)
+    if prod:  # values near 1 keep the product finite
+        x = (1 + x.float() / 64).to(torch.bfloat16)
+    out = poisoned(n)
+    scan_bf16_kernel[(1,)](x, out, n, PROD=prod, BLOCK=1024)
+    ref = x.double().cumprod(0) if prod else x.double().cumsum(0)
+    torch.testing.assert_close(out.double(), ref, rtol=1e-4, atol=1e-3)
+
+
 # ---------------------------------------------------------------------------
 # Transposes (layout conversions through shared memory)
 # ---------------------------------------------------------------------------

@@ -16,9 +16,13 @@
 //
 // needs no data movement: each element is found by its offsets in the
 // thread's element list.  Floats use llvm.fma in the accumulator's type
-// (the operands were converted to it before); 8-bit integers are
-// sign-extended and multiplied and added in i32.  The order of the sum
-// is K's, as in a sequential loop, in every thread alike.
+// (the operands were converted to it before), except that a 16-bit
+// accumulator sums in f32 and is rounded once at the end: rounded to 11
+// (or 8) bits after every one of K steps, a sum of 64 products would be
+// off by a percent, where the tensor cores' f16 accumulation rounds once
+// per 16-deep instruction.  8-bit integers are sign-extended and
+// multiplied and added in i32.  The order of the sum is K's, as in a
+// sequential loop, in every thread alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,6 +65,10 @@ struct FmaDotOpConversion : public OpConversionPattern<tile::DotOp> {
     Location loc = op.getLoc();
     Type elem = getTypeConverter()->convertType(dType.getElementType());
     bool isFloat = isa<FloatType>(elem);
+    // The type the sum is kept in (see the file comment).
+    Type sumType = elem;
+    if (isFloat && elem.getIntOrFloatBitWidth() == 16)
+      sumType = rewriter.getF32Type();
 
     SmallVector<Value> a = unpackLLElements(loc, adaptor.getA(), rewriter);
     SmallVector<Value> b = unpackLLElements(loc, adaptor.getB(), rewriter);
@@ -79,15 +87,20 @@ struct FmaDotOpConversion : public OpConversionPattern<tile::DotOp> {
     // Integer operands (i8) widened once each, on first use.
     DenseMap<Value, Value> widened;
     auto operand = [&](Value v) -> Value {
-      if (isFloat || v.getType() == elem)
+      if (v.getType() == sumType)
         return v;
       Value &w = widened[v];
       if (!w)
-        w = LLVM::SExtOp::create(rewriter, loc, elem, v);
+        w = isFloat ? LLVM::FPExtOp::create(rewriter, loc, sumType, v)
+                          .getResult()
+                    : LLVM::SExtOp::create(rewriter, loc, sumType, v)
+                          .getResult();
       return w;
     };
     for (auto [e, offset] : llvm::enumerate(accOffsets)) {
       Value sum = d[e];
+      if (sumType != elem)
+        sum = LLVM::FPExtOp::create(rewriter, loc, sumType, sum);
       for (int64_t kk = 0; kk < k; ++kk) {
         Offset aOffset(offset), bOffset(offset);
         aOffset[rank - 1] = kk;
@@ -104,7 +117,9 @@ struct FmaDotOpConversion : public OpConversionPattern<tile::DotOp> {
                             LLVM::MulOp::create(rewriter, loc, x, y), sum)
                             .getResult();
       }
-      d[e] = sum;
+      d[e] = sumType == elem
+                 ? sum
+                 : LLVM::FPTruncOp::create(rewriter, loc, elem, sum).getResult();
     }
     rewriter.replaceOp(op, packLLElements(loc, getTypeConverter(), d,
                                           rewriter, dType));

@@ -399,12 +399,15 @@ def associative_scan(input, axis, combine_fn, reverse=False):
     return out if isinstance(input, (tuple, list)) else out[0]
 
 
-def cumsum(input, axis=0, reverse=False):
-    return semantic.cumulative(input, _u(axis), "sum", reverse)
+def cumsum(input, axis=0, reverse=False, dtype=None):
+    """The running sum along `axis`, in `dtype` if given; integers narrower
+    than 32 bits sum in (u)int32 and bfloat16 in float32, as in Triton."""
+    return semantic.cumulative(input, _u(axis), "sum", _u(reverse), _u(dtype))
 
 
 def cumprod(input, axis=0, reverse=False):
-    return semantic.cumulative(input, _u(axis), "prod", reverse)
+    """The running product along `axis` (bfloat16 in float32, as in Triton)."""
+    return semantic.cumulative(input, _u(axis), "prod", _u(reverse))
 
 
 def ravel(x, can_reorder=False):

@@ -9,7 +9,8 @@ from __future__ import annotations
 from . import core
 from .core import block_type, dtype, tensor
 from ._semantic_arith import (add, arange, cast, equal, full, greater_than, less_than,
-                              logical_and, logical_or, maximum, minimum, mul, where, xor_)
+                              logical_and, logical_or, maximum, minimum, mul, sub, where,
+                              xor_)
 from ._semantic_shapes import broadcast_to, expand_dims, reshape
 from ._semantic_types import SemanticError, _b, to_tensor, unwrap
 
@@ -19,14 +20,56 @@ from ._semantic_types import SemanticError, _b, to_tensor, unwrap
 # ---------------------------------------------------------------------------
 
 _PRECISION = {"ieee": 0, "tf32": 1, "tf32x3": 2}
+# float32 products from bfloat16 pieces, as Triton 3.6's input precisions:
+# the pieces' products taken (x: a's piece, y: b's), smallest terms first so
+# that they add up before the large one rounds them away.
+_BF16_SPLITS = {"bf16x3": (2, ((1, 0), (0, 1), (0, 0))),
+                "bf16x6": (3, ((2, 0), (1, 1), (0, 2), (1, 0), (0, 1), (0, 0)))}
+
+
+def _bf16_pieces(x: tensor, count: int):
+    """x (float32) as `count` bfloat16 values whose sum is x to 8 * count
+    bits: each piece is what the ones before it left, rounded."""
+    pieces = []
+    rest = x
+    for i in range(count):
+        piece = cast(rest, core.bfloat16)
+        pieces.append(piece)
+        if i + 1 < count:
+            rest = sub(rest, cast(piece, core.float32))
+    return pieces
 
 
 def dot(a, b, acc=None, input_precision=None, allow_tf32=None,
         max_num_imprecise_acc=None, out_dtype=core.float32) -> tensor:
     a, b = to_tensor(a), to_tensor(b)
-    if len(a.shape) not in (2, 3) or len(b.shape) != len(a.shape):
-        raise SemanticError(f"tl.dot needs two 2-D (or 3-D batched) tensors, got shapes "
-                            f"{list(a.shape)} and {list(b.shape)}")
+    if len(a.shape) < 2 or len(b.shape) != len(a.shape):
+        raise SemanticError(f"tl.dot needs two tensors of the same rank, 2-D or batched "
+                            f"(3-D and up), got shapes {list(a.shape)} and {list(b.shape)}")
+    if len(a.shape) > 3:
+        # Leading dimensions are batches: one 3-D batched product over their
+        # product, shaped back (row-major, so no element moves).
+        if list(a.shape[:-2]) != list(b.shape[:-2]):
+            raise SemanticError(f"tl.dot: the batch dimensions differ: {list(a.shape[:-2])} "
+                                f"and {list(b.shape[:-2])}")
+        batch = list(a.shape[:-2])
+        size = 1
+        for d in batch:
+            size *= d
+        acc3 = None
+        if unwrap(acc) is not None:
+            acc = to_tensor(unwrap(acc))
+            acc3 = reshape(acc, [size] + list(acc.shape[-2:]))
+        out = dot(reshape(a, [size] + list(a.shape[-2:])), reshape(b, [size] + list(b.shape[-2:])),
+                  acc3, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype)
+        return reshape(out, batch + list(out.shape[-2:]))
+    split = _BF16_SPLITS.get(unwrap(input_precision))
+    if split is not None and to_tensor(a).dtype.name == "fp32":
+        count, terms = split
+        xs, ys = _bf16_pieces(a, count), _bf16_pieces(b, count)
+        for i, j in terms:
+            acc = dot(xs[i], ys[j], acc, "ieee", None, None, core.float32)
+        return acc
     m, k = a.shape[-2:]
     kb, n = b.shape[-2:]
     if k != kb:
@@ -50,9 +93,9 @@ def dot(a, b, acc=None, input_precision=None, allow_tf32=None,
     precision = unwrap(input_precision)
     if precision is None:
         precision = "ieee" if unwrap(allow_tf32) is False else "tf32"
-    if precision not in _PRECISION:
-        raise SemanticError(f"input_precision must be one of {list(_PRECISION)}, "
-                            f"got {precision!r}")
+    if precision not in _PRECISION and precision not in _BF16_SPLITS:
+        raise SemanticError(f"input_precision must be one of "
+                            f"{list(_PRECISION) + list(_BF16_SPLITS)}, got {precision!r}")
     if not ea.is_floating() or ea.name != "fp32":
         precision = "ieee"
     shape = list(a.shape[:-1]) + [n]
@@ -192,10 +235,15 @@ def scan(inputs, axis, combine, reverse=False) -> tuple:
     return tuple(tensor(h, x.type) for h, x in zip(handles, inputs))
 
 
-def cumulative(x, axis, kind: str, reverse=False) -> tensor:
+def cumulative(x, axis, kind: str, reverse=False, dtype_arg=None) -> tensor:
     x = to_tensor(x)
+    if x.dtype == core.bfloat16:
+        # As Triton: a running sum or product of bf16 (8 bits of mantissa)
+        # loses most of them within a few dozen steps, so it runs in fp32
+        # and returns fp32.
+        x = cast(x, core.float32)
     if kind == "sum":
-        x = cast(x, _sum_dtype(x.dtype, None))
+        x = cast(x, _sum_dtype(x.dtype, dtype_arg))
         fn = lambda a: [add(a[0], a[1])]  # noqa: E731
     else:
         fn = lambda a: [mul(a[0], a[1])]  # noqa: E731

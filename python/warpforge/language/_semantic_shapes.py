@@ -154,9 +154,12 @@ def permute(x: tensor, order: Optional[Sequence[int]]) -> tensor:
         raise SemanticError("trans/permute needs a tensor")
     rank = len(x.shape)
     if order is None:
-        if rank != 2:
-            raise SemanticError(f"trans without dims needs a 2-D tensor, got {rank}-D")
-        order = [1, 0]
+        # As Triton: the last two dimensions swap (a batch of matrices
+        # transposed), the leading ones stay.
+        if rank < 2:
+            raise SemanticError(f"trans without dims needs a tensor of 2 or more "
+                                f"dimensions, got {rank}-D")
+        order = list(range(rank - 2)) + [rank - 1, rank - 2]
     order = [int(unwrap(o)) for o in order]
     if sorted(order) != list(range(rank)):
         raise SemanticError(f"permutation {order} is not a permutation of 0..{rank - 1}")

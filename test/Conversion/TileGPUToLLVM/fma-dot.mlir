@@ -59,3 +59,30 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 3
     tile.return
   }
 }
+
+// -----
+
+// A 16-bit accumulator sums in f32, rounded once after the last product:
+// the operands and the accumulator are extended, the chain runs in f32.
+#acc = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]>
+#fa = #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]>
+#fb = #tilegpu.blocked<sizePerThread = [2, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 1], order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  // CHECK-LABEL: llvm.func @fma_f16_sums_in_f32(
+  // CHECK: %[[C:.*]] = llvm.extractvalue %{{.*}}[0] : !llvm.struct<(f16)>
+  // CHECK-NEXT: %[[CW:.*]] = llvm.fpext %[[C]] : f16 to f32
+  // CHECK-NEXT: %[[A0:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK-NEXT: %[[B0:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK-NEXT: %[[S0:.*]] = llvm.intr.fma(%[[A0]], %[[B0]], %[[CW]]) : (f32, f32, f32) -> f32
+  // CHECK-NEXT: %[[A1:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK-NEXT: %[[B1:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK-NEXT: %[[S1:.*]] = llvm.intr.fma(%[[A1]], %[[B1]], %[[S0]]) : (f32, f32, f32) -> f32
+  // CHECK-NEXT: llvm.fptrunc %[[S1]] : f32 to f16
+  // CHECK-NOT: llvm.intr.fma
+  tile.func public @fma_f16_sums_in_f32(%a: tensor<1x2xf16, #fa>, %b: tensor<2x1xf16, #fb>, %c: tensor<1x1xf16, #acc>, %p: !tile.ptr<f16>) {
+    %d = tile.dot %a, %b, %c : tensor<1x2xf16, #fa> * tensor<2x1xf16, #fb> -> tensor<1x1xf16, #acc>
+    %pp = tile.splat %p : !tile.ptr<f16> -> tensor<1x1x!tile.ptr<f16>, #acc>
+    tile.store %pp, %d : tensor<1x1x!tile.ptr<f16>, #acc>
+    tile.return
+  }
+}
