@@ -183,12 +183,12 @@ def test_math_dtype_rule():
 def test_verifier_error_from_cpp_maps_to_the_python_line():
     @warpforge.jit
     def k(x_ptr, M, N):
-        d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [512, 64])
+        d = tl.make_tensor_descriptor(x_ptr, [M, N], [N, 1], [64, 512])
         d.load([0, 0])
 
     err = compile_error(k, F32, 64, 64)
     assert err.lineno == line_of(k, "make_tensor_descriptor")
-    assert "TMA moves at most 256 elements per dimension" in str(err)
+    assert "TMA moves at most 256 elements per dimension but the outermost" in str(err)
     assert "make_tensor_descriptor" in str(err).splitlines()[1]
 
 

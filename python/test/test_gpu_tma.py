@@ -628,3 +628,47 @@ def test_sass_tma_matmul(kernel, dtype_name, tmp_path):
         assert opcode in sass, f"{what}: no {opcode} in the SASS"
     if dtype_name == "fp16":
         assert "STSM" in sass, f"{what}: the epilogue does not use stmatrix (no STSM)"
+
+
+# -- Outermost dimensions over 256 elements: copied in pieces of 256 -------------------
+
+
+@warpforge.jit
+def long_1d_copy_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    src = tl.make_tensor_descriptor(x_ptr, [n], [1], [BLOCK])
+    dst = tl.make_tensor_descriptor(out_ptr, [n], [1], [BLOCK])
+    start = tl.program_id(0) * BLOCK
+    dst.store([start], src.load([start]) * 3 + 1)
+
+
+@pytest.mark.parametrize("dtype", [torch.int32, torch.float16])
+def test_long_1d_block_in_pieces(dtype):
+    """A 1-D device descriptor of 2048 elements: 8 TMA boxes per load and
+    per store; the last block runs past n (zero fill, clipped store)."""
+    n, BLOCK = 5000, 2048
+    x = torch.randint(-1000, 1000, (n,), device="cuda", generator=generator(n)).to(dtype)
+    out = torch.full((n + 64,), -7, dtype=dtype, device="cuda")
+    with_allocator(long_1d_copy_kernel[(cdiv(n, BLOCK),)], x, out, n, BLOCK=BLOCK)
+    torch.testing.assert_close(out[:n], x * 3 + 1, rtol=0, atol=0)
+    assert (out[n:] == -7).all()
+
+
+@warpforge.jit
+def long_rows_copy_kernel(x_desc, out_desc, BM: tl.constexpr, BN: tl.constexpr):
+    off_m = tl.program_id(0) * BM
+    off_n = tl.program_id(1) * BN
+    out_desc.store([off_m, off_n], x_desc.load([off_m, off_n]) * 2.0)
+
+
+@pytest.mark.parametrize("BM,BN", [(512, 8), (512, 64), (1024, 64)])
+def test_long_row_dimension_in_pieces(BM, BN):
+    """Host descriptors with 512 or 1024 rows: dense 16-byte rows, and
+    128-byte swizzled rows in column blocks, each moved in pieces of 256
+    rows; odd sizes, poisoned output."""
+    M, N = 1531, 200
+    x = torch.randn(M, N, device="cuda", generator=generator(BM, BN)).to(torch.float16)
+    out = torch.full((M, N), float("nan"), dtype=torch.float16, device="cuda")
+    long_rows_copy_kernel[(cdiv(M, BM), cdiv(N, BN))](
+        TensorDescriptor.from_tensor(x, [BM, BN]), TensorDescriptor.from_tensor(out, [BM, BN]),
+        BM=BM, BN=BN)
+    torch.testing.assert_close(out, x * 2, rtol=0, atol=0)

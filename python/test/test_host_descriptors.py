@@ -148,8 +148,8 @@ def test_placeholder_block_is_accepted_where_made():
     ([16, 2], r"parameter 'x_desc' \(tensordesc<fp32\[16, 2\]>\): the innermost block "
               r"dimension spans 8 bytes"),
     ([1, 1], "spans 4 bytes"),
-    ([512, 16], "exceeds the TMA's box limit of 256"),
-    ([4, 4, 512], "exceeds the TMA's box limit of 256"),
+    ([4, 512, 16], "other than the outermost exceeds the TMA's box limit of 256"),
+    ([4, 4, 512], "other than the outermost exceeds the TMA's box limit of 256"),
 ])
 def test_block_against_the_tma_limits_when_compiled(block, match):
     """A block set after the descriptor was made is checked when the kernel
@@ -162,6 +162,19 @@ def test_block_against_the_tma_limits_when_compiled(block, match):
                             grid=(1,))
     assert info.value.filename == desc_add_one.filename
     assert info.value.lineno == desc_add_one.first_line
+
+
+def test_long_outer_dimension_is_copied_in_pieces():
+    """An outermost block dimension over 256 elements is copied in pieces
+    of 256 (TileGPU/IR/TMA.h): dense 16-byte rows in 2 copies, 128-byte
+    swizzled rows in 2 pieces of 2 column blocks each."""
+    x = aligned((512, 64))
+    for block, copies in (([512, 4], 2), ([512, 64], 4)):
+        d = TensorDescriptor.from_tensor(x, block)
+        k = desc_add_one.warmup(d, d, BM=block[0], BN=block[1], grid=(1,))
+        ptx = k.asm["ptx"]
+        assert ptx.count("cp.async.bulk.tensor.2d.shared::cluster.global") == copies, block
+        assert ptx.count("cp.async.bulk.tensor.2d.global.shared::cta") == copies, block
 
 
 def test_wide_2d_rows_are_copied_in_column_blocks():

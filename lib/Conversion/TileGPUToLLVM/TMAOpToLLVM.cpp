@@ -10,7 +10,9 @@
 // swizzled and moved as `copies()` boxes `swizzle` bytes wide, box j
 // covering columns [j * boxInner, (j+1) * boxInner) and landing at byte
 // j * rows * swizzle of the buffer (the layout's column blocks); any other
-// block is one dense box.  TMA coordinates run innermost first.
+// block is one dense box.  An outermost dimension over 256 elements is
+// further cut into pieces of 256, piece k at k * 256 rows into each column
+// block.  TMA coordinates run innermost first.
 //
 // Thread 0 issues every copy: a copy's bytes complete on the barrier the
 // same thread armed with `barrier_expect`, and its TMA stores form one bulk
@@ -49,18 +51,33 @@ SmallVector<std::pair<int64_t, SmallVector<Value>>>
 getCopies(OpBuilder &b, Location loc, tile::TensorDescType desc,
           ValueRange indices) {
   tma::Encoding e = getEncoding(desc);
-  ArrayRef<int64_t> shape = desc.getBlockType().getShape();
+  RankedTensorType block = desc.getBlockType();
+  ArrayRef<int64_t> shape = block.getShape();
+  int64_t elemBytes = block.getElementTypeBitWidth() / 8;
   int64_t rows = 1;
   for (int64_t d : shape.drop_back())
     rows *= d;
-  SmallVector<std::pair<int64_t, SmallVector<Value>>> copies;
-  for (int64_t j = 0; j < e.copies(); ++j) {
-    SmallVector<Value> coords = llvm::to_vector(llvm::reverse(indices));
-    if (j != 0)
-      coords[0] = LLVM::AddOp::create(b, loc, coords[0],
-                                      i32Val(b, loc, j * e.box.back()));
-    copies.push_back({j * rows * e.swizzleBytes, coords});
+  // Bytes between consecutive outer indices within a column block: a
+  // swizzled row of the column block, or the dense block's inner extent.
+  int64_t outerStride = e.swizzleBytes;
+  if (!e.swizzleBytes) {
+    outerStride = elemBytes;
+    for (int64_t d : shape.drop_front())
+      outerStride *= d;
   }
+  auto shifted = [&](Value v, int64_t by) -> Value {
+    return by == 0 ? v : LLVM::AddOp::create(b, loc, v, i32Val(b, loc, by));
+  };
+  SmallVector<std::pair<int64_t, SmallVector<Value>>> copies;
+  for (int64_t k = 0; k < e.outerPieces; ++k)
+    for (int64_t j = 0; j < e.copiesPerBlock; ++j) {
+      SmallVector<Value> coords = llvm::to_vector(llvm::reverse(indices));
+      coords.front() = shifted(coords.front(), j * e.box.back());
+      coords.back() = shifted(coords.back(), k * e.box.front());
+      copies.push_back({j * rows * e.swizzleBytes +
+                            k * e.box.front() * outerStride,
+                        coords});
+    }
   return copies;
 }
 

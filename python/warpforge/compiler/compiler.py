@@ -365,13 +365,14 @@ def _host_descriptor_type(fn, name: str, spelling: str) -> "core.tensor_descript
     if inner_bytes < _TMA_MIN_INNER_BYTES:
         raise fail(f"the innermost block dimension spans {inner_bytes} bytes; the TMA needs at "
                    f"least {_TMA_MIN_INNER_BYTES}")
-    # A 2-D block whose rows span 32 bytes or more is copied in column
-    # blocks of the swizzle's width, so only its rows count against the box
-    # limit; any other block is one box.
-    boxed = block[:-1] if len(block) == 2 and inner_bytes >= 32 else block
+    # The outermost dimension is copied in pieces of the box limit, and a
+    # 2-D block whose rows span 32 bytes or more in column blocks of the
+    # swizzle's width (tilegpu's TMA.h), so only the dimensions in between,
+    # or the inner one of any other block, count against the limit.
+    boxed = block[1:-1] if len(block) == 2 and inner_bytes >= 32 else block[1:]
     if any(b > _TMA_MAX_BOX_DIM for b in boxed):
-        raise fail(f"a block dimension exceeds the TMA's box limit of {_TMA_MAX_BOX_DIM} "
-                   f"elements ({block})")
+        raise fail(f"a block dimension other than the outermost exceeds the TMA's box "
+                   f"limit of {_TMA_MAX_BOX_DIM} elements ({block})")
     return ty
 
 

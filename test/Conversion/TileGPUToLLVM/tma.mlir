@@ -138,6 +138,54 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
 
 // -----
 
+#sh = #tilegpu.shared<order = [0]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
+  // An outermost dimension over 256 elements moves in pieces of 256: a 1-D
+  // block of 1024 f32 in 4 boxes, 1 KB apart, at i, i+256, i+512, i+768;
+  // a 512x128 f16 block in 2 pieces of rows times 2 column blocks: the
+  // pieces 256 rows (32 KB) apart within each column block (64 KB apart).
+  // CHECK-LABEL: llvm.func @load_outer_pieces(
+  // CHECK-SAME: %[[D1:[^:]*]]: !llvm.ptr {{{.*}}}, %[[D2:[^:]*]]: !llvm.ptr {{{.*}}}, %[[I:[^:]*]]: i32, %[[J:[^:]*]]: i32, %[[P:[^:]*]]: i1)
+  // CHECK: %[[C256:.*]] = llvm.mlir.constant(256 : i32) : i32
+  // CHECK-NEXT: %[[I1:.*]] = llvm.add %[[I]], %[[C256]] : i32
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D1]], %{{.*}}, box[%[[I]]] predicate
+  // CHECK-NEXT: %[[O1:.*]] = llvm.mlir.constant(1024 : i32) : i32
+  // CHECK-NEXT: %[[S1:.*]] = llvm.getelementptr %{{.*}}[%[[O1]]]
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[S1]], %[[D1]], %{{.*}}, box[%[[I1]]] predicate
+  // CHECK-NEXT: llvm.mlir.constant(2048 : i32) : i32
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D1]]
+  // CHECK-NEXT: llvm.mlir.constant(3072 : i32) : i32
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D1]]
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D1]]
+  // CHECK: %[[J1:.*]] = llvm.add %[[J]], %{{.*}} : i32
+  // CHECK: %[[I2:.*]] = llvm.add %[[I]], %{{.*}} : i32
+  // CHECK: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D2]], %{{.*}}, box[%[[J]], %[[I]]] predicate
+  // CHECK-NEXT: llvm.mlir.constant(65536 : i32) : i32
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D2]], %{{.*}}, box[%[[J1]], %[[I]]] predicate
+  // CHECK-NEXT: llvm.mlir.constant(32768 : i32) : i32
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D2]], %{{.*}}, box[%[[J]], %[[I2]]] predicate
+  // CHECK-NEXT: llvm.mlir.constant(98304 : i32) : i32
+  // CHECK-NEXT: llvm.getelementptr
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[D2]]
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  tile.func public @load_outer_pieces(%d1: !tile.tensordesc<tensor<1024xf32>>, %d2: !tile.tensordesc<tensor<512x128xf16>>,
+                                      %i: i32, %j: i32, %p: i1) {
+    %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh, mutable>
+    %b1 = tilegpu.local_alloc : () -> !tilegpu.memdesc<1024xf32, #sh, mutable>
+    %b2 = tilegpu.local_alloc : () -> !tilegpu.memdesc<512x128xf16, #nv, mutable>
+    tilegpu.async_tma_copy_global_to_local %d1[%i] %b1, %bar, %p : !tile.tensordesc<tensor<1024xf32>>, !tilegpu.memdesc<1xi64, #sh, mutable> -> !tilegpu.memdesc<1024xf32, #sh, mutable>
+    tilegpu.async_tma_copy_global_to_local %d2[%i, %j] %b2, %bar, %p : !tile.tensordesc<tensor<512x128xf16>>, !tilegpu.memdesc<1xi64, #sh, mutable> -> !tilegpu.memdesc<512x128xf16, #nv, mutable>
+    tile.return
+  }
+}
+
+// -----
+
 #nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
   // A store: the same boxes the other way (thread 0 only, no op

@@ -279,8 +279,8 @@ tile.func public @make_desc_element_mismatch(%base: !tile.ptr<f32>, %m: i32, %k:
 // -----
 
 tile.func public @make_desc_block_too_large(%base: !tile.ptr<f16>, %m: i32, %k: i32, %s: i64, %c1: i64) {
-  // expected-error @+1 {{'tile.make_tensor_descriptor' op block dimension 0 is 512; TMA moves at most 256 elements per dimension}}
-  %d = tile.make_tensor_descriptor %base, [%m, %k], [%s, %c1] : !tile.ptr<f16>, !tile.tensordesc<tensor<512x64xf16>>
+  // expected-error @+1 {{'tile.make_tensor_descriptor' op block dimension 1 is 512; TMA moves at most 256 elements per dimension but the outermost}}
+  %d = tile.make_tensor_descriptor %base, [%m, %k], [%s, %c1] : !tile.ptr<f16>, !tile.tensordesc<tensor<64x512xf16>>
   tile.return
 }
 

@@ -15,6 +15,13 @@
 //  * Any other block (1-D, 3- to 5-D, 64-bit elements, rows of 16, 48, 96
 //    or 192 bytes...) lands densely in row-major order, unswizzled, in one
 //    copy of the whole block.
+//  * Either way, an outermost dimension longer than the 256 elements a box
+//    may span is moved in pieces of 256 (dimensions are powers of 2):
+//    piece k covers outer indices [256 k, 256 (k+1)) and lands right after
+//    piece k-1 within each column block, since the outermost dimension is
+//    the slowest in both layouts (the swizzle repeats every 8 rows, so a
+//    piece of 256 rows starts on a repeat).  Inner dimensions stay within
+//    one box: the compiler rejects longer ones.
 //
 // The element type, shapes and strides of the tensor map itself come from
 // the descriptor; only the box and the swizzle are the compiler's choice.
@@ -45,9 +52,11 @@ struct Encoding {
   int swizzleBytes = 0;
   /// The box of one copy, outermost dimension first.
   std::vector<int64_t> box;
-  /// Copies per block: the inner dimension's column blocks.
-  int64_t copies() const { return copiesPerBlock; }
+  /// Copies per block: the inner dimension's column blocks times the
+  /// outermost dimension's pieces.
+  int64_t copies() const { return copiesPerBlock * outerPieces; }
   int64_t copiesPerBlock = 1;
+  int64_t outerPieces = 1;
 };
 
 /// The encoding of blocks of `blockShape` (outermost first) of
@@ -61,11 +70,15 @@ inline Encoding encodingFor(unsigned elementBits,
   int64_t rowBytes = blockShape.back() * elementBits / 8;
   bool swizzles = rowBytes == 32 || rowBytes == 64 ||
                   (rowBytes >= 128 && rowBytes % 128 == 0);
-  if (blockShape.size() != 2 || elementBits > 32 || !swizzles)
-    return e;
-  e.swizzleBytes = static_cast<int>(std::min<int64_t>(128, rowBytes));
-  e.box.back() = e.swizzleBytes * 8 / elementBits;
-  e.copiesPerBlock = blockShape.back() / e.box.back();
+  if (blockShape.size() == 2 && elementBits <= 32 && swizzles) {
+    e.swizzleBytes = static_cast<int>(std::min<int64_t>(128, rowBytes));
+    e.box.back() = e.swizzleBytes * 8 / elementBits;
+    e.copiesPerBlock = blockShape.back() / e.box.back();
+  }
+  if (e.box.front() > kMaxBoxDim && e.box.front() % kMaxBoxDim == 0) {
+    e.outerPieces = e.box.front() / kMaxBoxDim;
+    e.box.front() = kMaxBoxDim;
+  }
   return e;
 }
 
