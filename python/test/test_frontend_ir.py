@@ -294,6 +294,37 @@ CHECK-NEXT: tile.return
 """, tmp_path)
 
 
+def test_return_in_a_nested_if_keeps_the_code_after_the_outer_if(tmp_path):
+    """A return in one branch of an if nested in another: the path that
+    falls through the inner if still runs the store after the outer one
+    (Triton's test_nested_if_else_return; the store was once dropped)."""
+    @warpforge.jit
+    def nested(c1, c2, v1, v2, out):
+        val = 0
+        if tl.load(c1):
+            if tl.load(c2):
+                val = tl.load(v1)
+            else:
+                return
+        else:
+            val = tl.load(v2)
+        tl.store(out, val)
+
+    I32 = np.zeros(1, np.int32)
+    k = nested.warmup(I32, I32, I32, I32, I32)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @nested
+CHECK: scf.if
+CHECK: scf.if
+CHECK: %[[V1:.*]] = tile.load %arg2
+CHECK-NEXT: tile.store %arg4, %[[V1]]
+CHECK-NEXT: }
+CHECK-NEXT: } else {
+CHECK: %[[V2:.*]] = tile.load %arg3
+CHECK-NEXT: tile.store %arg4, %[[V2]]
+""", tmp_path)
+
+
 def test_early_return_of_values_from_a_device_function(tmp_path):
     @warpforge.jit
     def pick(x, lo):

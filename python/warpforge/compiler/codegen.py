@@ -102,6 +102,11 @@ def ends_in_return(stmts: Sequence[ast.stmt]) -> bool:
     return False
 
 
+def contains_return(stmt: ast.stmt) -> bool:
+    """Whether some path through `stmt` returns, at any depth."""
+    return any(isinstance(n, ast.Return) for n in ast.walk(stmt))
+
+
 def assigned_names(stmts: Sequence[ast.stmt]) -> List[str]:
     """Names a block of statements (re)binds, in first-binding order."""
     names: List[str] = []
@@ -269,10 +274,13 @@ class CodeGenerator(ast.NodeVisitor):
             if self.returned:
                 return  # dead code after a return, as Python ignores it
             rest = stmts[i + 1:]
-            if isinstance(stmt, ast.If) and rest and (ends_in_return(stmt.body)
-                                                      or ends_in_return(stmt.orelse)):
+            if isinstance(stmt, ast.If) and rest and contains_return(stmt):
                 # `if c: ...; return` followed by more code: the code after
-                # the if runs only on the other branch (Triton's early return).
+                # the if runs only on the paths that do not return (Triton's
+                # early return).  It is moved into both branches, so that an
+                # if nested in them whose one branch returns finds it there
+                # too: the path that falls through such an inner if must
+                # still run the code after the outer one.
                 merged = ast.If(test=stmt.test,
                                 body=stmt.body if ends_in_return(stmt.body) else stmt.body + rest,
                                 orelse=stmt.orelse if ends_in_return(stmt.orelse)
