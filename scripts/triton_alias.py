@@ -13,6 +13,11 @@ uses them fails. Every stub made is recorded in ``STUBBED``.
 
 ``triton._internal_testing`` is warpforge's if it has one, else the
 ``_internal_testing.py`` in ``internal_testing_dir`` (aliased the same way).
+
+``triton._C.libtriton``, Triton's C++ binding, is ``warpforge._libtriton``
+(torch's cuBLAS under the binding's name: ``nvidia.cublas.CublasLt``, which
+tutorial 09 imports); ``triton._C`` stays ``warpforge._C`` (see
+``_C_PARENT``).
 """
 from __future__ import annotations
 
@@ -99,11 +104,33 @@ class _StubLoader(importlib.abc.Loader):
         pass
 
 
+# Triton names whose warpforge counterpart has another name: `triton._C.libtriton`
+# (Triton's C++ binding) is warpforge._libtriton.
+RENAMED = {"._C.libtriton": "._libtriton"}
+# `triton._C` is warpforge._C, warpforge's own binding, by the general rule:
+# the very module object, because importing `triton._C` sets the attribute
+# `_C` of `triton` -- the warpforge package itself -- to what it resolves
+# to, and warpforge reads its binding through that attribute (`from .. import
+# _C`); a stand-in module there would hide the binding. warpforge._C is an
+# extension module, not a package, and Python imports `triton._C.libtriton`
+# only under a parent with `__path__`: the alias gives it an empty one (no
+# file is found under it; RENAMED names its one child).
+_C_PARENT = "._C"
+
+
 class TritonAlias(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != SRC and not fullname.startswith(SRC + "."):
             return None
         tail = fullname[len(SRC):]
+        if tail in RENAMED:
+            try:
+                module = importlib.import_module(DST + RENAMED[tail])
+            except ImportError:
+                pass  # then as any other name (a stub with stubs on)
+            else:
+                ALIASED.add(fullname)
+                return importlib.util.spec_from_loader(fullname, _Existing(module))
         if tail == "._internal_testing" and INTERNAL_TESTING_DIR is not None:
             try:
                 importlib.import_module(DST + tail)
@@ -118,6 +145,8 @@ class TritonAlias(importlib.abc.MetaPathFinder):
             if not USE_STUBS:
                 return None
             return importlib.util.spec_from_loader(fullname, _StubLoader(), is_package=True)
+        if tail == _C_PARENT and not hasattr(module, "__path__"):
+            module.__path__ = []
         ALIASED.add(fullname)
         return importlib.util.spec_from_loader(fullname, _Existing(module))
 
