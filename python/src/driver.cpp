@@ -1620,11 +1620,12 @@ void setPythonError() {
 /// interpret, the warpforge.runtime.driver module, None), made once per
 /// JITFunction; the module's `_device()` and `_stream(device)` are looked
 /// up at each launch (they are rebound once torch is imported).  Returns
-/// None when it launched; False for the general path (a miss, the
+/// the CompiledKernel when it launched it (what `kernel[grid](...)`
+/// returns, as in Triton); False for the general path (a miss, the
 /// interpreter, an argument the key rules reject, whose error the general
-/// path raises); the CompiledKernel when it hit but the rest is Python's
-/// (a grid that is a function, a stream object, a kernel not yet loaded on
-/// the device).
+/// path raises); the CompiledKernel in a 1-tuple when it hit but the rest
+/// is Python's (a grid that is a function, a stream object, a kernel not
+/// yet loaded on the device).
 PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
   if (nargs != 5 || !PyTuple_CheckExact(argv[0]) ||
       PyTuple_GET_SIZE(argv[0]) != 8 || !PyTuple_CheckExact(argv[2])) {
@@ -1718,7 +1719,7 @@ PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
     }
   }
   if (!simple)
-    return Py_NewRef(compiled);
+    return PyTuple_Pack(1, compiled);
   static PyObject *kernelsName = PyUnicode_InternFromString("_kernels");
   static PyObject *deviceName = PyUnicode_InternFromString("_device");
   static PyObject *streamName = PyUnicode_InternFromString("_stream");
@@ -1732,7 +1733,7 @@ PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
   PyErr_Clear();
   if (!loaded) {
     Py_DECREF(device);
-    return Py_NewRef(compiled);
+    return PyTuple_Pack(1, compiled);
   }
   PyObject *handle = stream;
   if (stream == Py_None) {
@@ -1753,7 +1754,7 @@ PyObject *warmLaunch(PyObject *, PyObject *const *argv, Py_ssize_t nargs) {
     setPythonError();
     return nullptr;
   }
-  Py_RETURN_NONE;
+  return Py_NewRef(compiled);
 }
 
 /// `kernel[grid]` of a JITFunction: `_C.BoundLauncher(grid, spec)`, called
@@ -1845,13 +1846,13 @@ PyObject *boundCall(PyObject *callable, PyObject *const *args, size_t nargsf,
                            Py_None, Py_None};
   PyObject *result = warmLaunch(nullptr, warmArgs, 5);
   Py_DECREF(tuple);
-  if (result != Py_None) {
-    if (!result)
-      return nullptr;
-    Py_DECREF(result); // False or a kernel: the Python launcher redoes it
+  if (!result)
+    return nullptr;
+  if (result == Py_False || PyTuple_Check(result)) {
+    Py_DECREF(result); // not launched: the Python launcher redoes it
     return boundFallback(self, args, nargsf, kwnames);
   }
-  return result;
+  return result; // the CompiledKernel it launched
 }
 
 PyObject *boundNew(PyTypeObject *type, PyObject *args, PyObject *kwargs) {

@@ -111,8 +111,9 @@ def test_the_launcher_finds_what_run_compiled(monkeypatch):
 def test_warm_launch_falls_back_without_launching(monkeypatch):
     """_C.warm_launch hands back False (the general path: a miss, an
     argument the key rules reject, the interpreter) or the compiled kernel
-    (a hit whose grid is a function or whose kernel is not loaded on the
-    device) without launching; the launcher then takes the Python path."""
+    in a 1-tuple (a hit whose grid is a function or whose kernel is not
+    loaded on the device) without launching; the launcher then takes the
+    Python path, and returns the kernel as Triton's launches do."""
     from warpforge.compiler.compiler import CompiledKernel
     launched = []
     monkeypatch.setattr(CompiledKernel, "launch",
@@ -123,21 +124,23 @@ def test_warm_launch_falls_back_without_launching(monkeypatch):
     launcher = add[(1,)].func
     state = launcher.__globals__["_state"]
     args = (x, y, 4001, 0.5, 1024)
-    hit = _C.warm_launch(state, (4,), args, {}, None)
+    (hit,) = _C.warm_launch(state, (4,), args, {}, None)
     assert isinstance(hit, CompiledKernel)  # not loaded on a device: Python's
-    assert _C.warm_launch(state, lambda m: (4,), args, {}, None) is hit
+    assert _C.warm_launch(state, lambda m: (4,), args, {}, None) == (hit,)
     assert _C.warm_launch(state, (4,), args, {"num_warps": 8}, None) is False  # a miss
     assert _C.warm_launch(state, (4,), (x, y, 4001, object(), 1024), {}, None) is False
     monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
     assert _C.warm_launch(state, (4,), args, {}, None) is False
     monkeypatch.setenv("WARPFORGE_INTERPRET", "0")
-    assert _C.warm_launch(state, (4,), args, {}, None) is hit
+    assert _C.warm_launch(state, (4,), args, {}, None) == (hit,)
+    assert add[(4,)](x, y, 4001, 0.5, BLOCK=1024) is hit  # launched by Python
+    assert add.run(x, y, 4001, 0.5, BLOCK=1024, grid=(4,)) is hit
     with pytest.raises(TypeError, match="warm_launch"):
         _C.warm_launch(state, (4,), list(args), {}, None)
     # Through the launcher: the Python path launches what warm_launch found.
     add[(3,)](x, y, 4001, 0.5, BLOCK=1024)
     add[lambda meta: (meta["BLOCK"] // 512,)](x, y, 4001, 0.5, BLOCK=1024)
-    assert launched == [(3, 1, 1), (2, 1, 1)] and len(add.cache) == 1
+    assert launched == [(4, 1, 1), (4, 1, 1), (3, 1, 1), (2, 1, 1)] and len(add.cache) == 1
 
 
 def test_setting_interpret_rebuilds_the_launcher():

@@ -446,3 +446,39 @@ def test_pdl_chain_on_the_gpu():
     # The same fp32 additions, in the same order.
     torch.testing.assert_close(a, ((x + y) + y) + y, rtol=0, atol=0)
     torch.testing.assert_close(b, (x + y) + y, rtol=0, atol=0)
+
+
+# ---------------------------------------------------------------------------
+# A return in a nested if dropped the code after the outer if (wrong result)
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def nested_if_return(c1, c2, c3, v, out):
+    val = 0
+    if tl.load(c1):
+        if tl.load(c2):
+            val = tl.load(v)
+        else:
+            return
+    else:
+        if tl.load(c3):
+            val = tl.load(v + 1)
+        else:
+            val = tl.load(v + 2)
+    tl.store(out, val)
+
+
+@pytest.mark.parametrize("gpu", [False, pytest.param(True, marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("c1,c2,c3", [(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)])
+def test_nested_if_return(c1, c2, c3, gpu, monkeypatch):
+    import torch
+    if not gpu:
+        monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    dev = "cuda" if gpu else "cpu"
+    conds = [torch.tensor([c], dtype=torch.int32, device=dev) for c in (c1, c2, c3)]
+    v = torch.tensor([11, 22, 33], dtype=torch.int32, device=dev)
+    out = torch.full((1,), -1, dtype=torch.int32, device=dev)
+    nested_if_return[(1,)](*conds, v, out)
+    expected = (11 if c2 else -1) if c1 else (22 if c3 else 33)
+    assert out.item() == expected

@@ -26,6 +26,11 @@ from ..compiler.options import OPTION_NAMES, KernelOptions
 from ..language.core import constexpr
 from ..tools.tensor_descriptor import TensorDescriptor
 from . import cache as disk_cache
+# The launch hooks (a profiler): a list mutated in place, so that the launch
+# path tests it with one global look-up (see hooks.py).
+from .hooks import LAUNCH_HOOKS as _LAUNCH_HOOKS
+from .hooks import launch_enter as _launch_enter
+from .hooks import launch_exit as _launch_exit
 
 
 _NUMPY_KINDS = {"f2": "fp16", "f4": "fp32", "f8": "fp64", "i1": "int8", "i2": "int16",
@@ -264,11 +269,12 @@ class JITFunction(KernelFunction):
     def __init__(self, fn: Callable, do_not_specialize=(), debug=None, noinline=None,
                  interpret=None, version=None, repr=None, launch_metadata=None):
         self.fn = fn
-        # Triton's metadata-only keywords, stored for code that reads them;
-        # no warpforge launch calls them (there is no profiler hook yet).
-        # launch_metadata(grid, metadata, args) -> dict: what a profiler
-        # records of each launch. repr(specialization) -> str: the kernel's
-        # name in profiles (see `repr`). version: free-form, unused.
+        # Triton's metadata-only keywords, stored for code that reads them.
+        # launch_metadata(grid, kernel, args) -> dict: what a profiler
+        # records of each launch, called only while a launch hook is
+        # registered (hooks.py; warpforge.profiler). repr(specialization)
+        # -> str: the kernel's name in profiles (see `repr`). version:
+        # free-form, unused.
         self.version = version
         self._repr = repr
         self.launch_metadata = launch_metadata
@@ -531,6 +537,12 @@ class JITFunction(KernelFunction):
             from .interpreter import interpret_grid
             self._check_like_the_compiler(arguments)
             grid = grid(self._meta(arguments, raw)) if callable(grid) else grid
+            if _LAUNCH_HOOKS:
+                entered = _launch_enter(self, None, grid, arguments)
+                try:
+                    return interpret_grid(self, tuple(grid), arguments, KernelOptions(**raw))
+                finally:
+                    _launch_exit(entered)
             return interpret_grid(self, tuple(grid), arguments, KernelOptions(**raw))
         specs = tuple(self.specialize(n, v) for n, v in arguments.items())
         key = (specs, tuple(sorted(raw.items())) if raw else ())
@@ -545,9 +557,24 @@ class JITFunction(KernelFunction):
         if callable(grid):
             grid = grid(self._meta(arguments, raw))
         # All parameters: the kernel picks out its run-time ones in C++.
-        return kernel.launch(normalize_grid(grid), tuple(arguments.values()), stream)
+        if _LAUNCH_HOOKS:
+            grid = normalize_grid(grid)
+            entered = _launch_enter(self, kernel, grid, arguments)
+            try:
+                kernel.launch(grid, tuple(arguments.values()), stream)
+            finally:
+                _launch_exit(entered)
+            return kernel
+        # As Triton's: the launch returns the CompiledKernel (its `asm`,
+        # `metadata`, `n_regs`), on every path.
+        kernel.launch(normalize_grid(grid), tuple(arguments.values()), stream)
+        return kernel
 
     def __getitem__(self, grid):
+        if _LAUNCH_HOOKS:
+            # A launch hook is registered (a profiler): run() calls it; the
+            # fast paths below launch in C++ without it.
+            return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
         launcher = self._launcher
         if launcher is None:
             launcher = self._launcher = self._make_launcher()
@@ -631,10 +658,12 @@ class JITFunction(KernelFunction):
                 "        kernel = _warm(_state, grid, args, options, stream)",
                 "    except TypeError:",
                 "        kernel = False  # an unhashable option: run() says which",
-                "    if kernel is None:",
-                "        return None",
-                "    if kernel is False:",
+                "    if type(kernel) is tuple:",
+                "        kernel = kernel[0]  # a hit that Python launches",
+                "    elif kernel is False:",
                 "        kernel = None",
+                "    else:",
+                "        return kernel  # launched",
             ]
         else:
             src += [
@@ -657,7 +686,8 @@ class JITFunction(KernelFunction):
             f"        grid = grid(_self._meta(dict(zip({tuple(names)!r}, args)), options))",
             "    if type(grid) is not tuple or len(grid) != 3:",
             "        grid = _normalize_grid(grid)",
-            "    return kernel.launch(grid, args, stream)",
+            "    kernel.launch(grid, args, stream)",
+            "    return kernel",
         ]
         code = compile("\n".join(src) + "\n", f"<launcher of {self.__qualname__}>", "exec")
         exec(code, env)
@@ -784,8 +814,9 @@ def jit(fn=None, *, do_not_specialize=(), debug=None, noinline=None, interpret=N
 
     Triton's metadata keywords are accepted and stored on the JITFunction,
     with no effect on compiling or launching: `launch_metadata`, a function
-    `(grid, metadata, args) -> dict` for profilers (`.launch_metadata`;
-    warpforge has no profiler hook that calls it yet), `repr`, a function of
+    `(grid, kernel, args) -> dict` for profilers (`.launch_metadata`, called
+    at each launch while a launch hook is registered: runtime/hooks.py,
+    `warpforge.profiler`), `repr`, a function of
     the specialization naming the kernel in profiles (`.repr(...)`), and
     `version` (`.version`). Any other keyword is a TypeError."""
     if unknown:
