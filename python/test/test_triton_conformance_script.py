@@ -194,3 +194,26 @@ def test_conformance_budget_keeps_finished_tests(tmp_path):
     row = data["files"]["test_slow.py"]
     assert row["partial"] and data["total"]["partial"]
     assert row["passed"] == 4 and row["failed"] == 0
+
+
+def test_conformance_excluded_and_only(tmp_path, monkeypatch):
+    """EXCLUDED test functions leave the selection (unless --no-exclude);
+    --only runs the listed ids alone."""
+    script = _load_script()
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_fake.py").write_text(FAKE)
+    monkeypatch.setattr(script, "EXCLUDED", {"test_fails": "not Hopper's"})
+    out = tmp_path / "r.json"
+    assert script.main(["--tests", str(tests), "--json", str(out)]) == 0
+    data = json.loads(out.read_text())
+    row = data["files"]["test_fake.py"]
+    assert (row["selected"], row["failed"]) == (6, 2) and data["excluded"] == {"test_fails": "not Hopper's"}
+    assert script.main(["--tests", str(tests), "--json", str(out), "--no-exclude"]) == 0
+    assert json.loads(out.read_text())["files"]["test_fake.py"]["selected"] == 7
+    ids = tmp_path / "ids.txt"
+    ids.write_text("test_fake.py::test_kernel[16]\ntest_fake.py::test_fails\n")
+    assert script.main(["--tests", str(tests), "--json", str(out), "--only", str(ids),
+                        "--no-exclude"]) == 0
+    row = json.loads(out.read_text())["files"]["test_fake.py"]
+    assert (row["selected"], row["passed"], row["failed"]) == (2, 1, 1)
