@@ -78,7 +78,12 @@ def pytest_addoption(parser):
     parser.addoption("--device", action="store", default="cpu")
 
 
+_WORKER = False
+
+
 def pytest_configure(config):
+    global _WORKER
+    _WORKER = _is_worker(config)
     config.addinivalue_line("markers", "interpreter: indicate whether interpreter supports the test")
 
 
@@ -220,7 +225,9 @@ def pytest_runtest_logreport(report):
         if _outcome[key][0] == "passed":
             _outcome[key] = ("errors", _message(report))
     global _last_write
-    if report.when == "teardown" and time.monotonic() - _last_write > 20:
+    # Only the controller writes: pytest-xdist's workers see the reports of
+    # their own tests alone.
+    if report.when == "teardown" and not _WORKER and time.monotonic() - _last_write > 5:
         _write(partial=True)  # a run stopped by --budget keeps what it got
         _last_write = time.monotonic()
 

@@ -168,9 +168,13 @@ def test_conformance_workers_count_like_one_process(tmp_path):
             row["skipped"], row["errors"]) == (8, 7, 3, 3, 1, 0)
 
 
-def test_conformance_budget_keeps_finished_tests(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_conformance_budget_keeps_finished_tests(tmp_path, workers):
     """--budget stops a file's pytest and keeps the results written so far,
-    marked partial."""
+    marked partial; under pytest-xdist the controller's (a worker's own
+    partial results once overwrote them)."""
+    if workers > 1:
+        pytest.importorskip("xdist")
     tests = tmp_path / "t"
     tests.mkdir()
     (tests / "test_slow.py").write_text(textwrap.dedent('''
@@ -184,13 +188,13 @@ def test_conformance_budget_keeps_finished_tests(tmp_path):
 
         @pytest.mark.interpreter
         def test_wait():
-            time.sleep(22)  # past the plugin's 20 s between partial writes
+            time.sleep(7)  # past the plugin's 5 s between partial writes
 
         @pytest.mark.interpreter
         def test_hang():
             time.sleep(600)
     '''))
-    data = _run(tests, tmp_path / "r.json", "--budget", "35")
+    data = _run(tests, tmp_path / "r.json", "--budget", "20", "--workers", str(workers))
     row = data["files"]["test_slow.py"]
     assert row["partial"] and data["total"]["partial"]
     assert row["passed"] == 4 and row["failed"] == 0
