@@ -482,3 +482,43 @@ def test_nested_if_return(c1, c2, c3, gpu, monkeypatch):
     nested_if_return[(1,)](*conds, v, out)
     expected = (11 if c2 else -1) if c1 else (22 if c3 else 33)
     assert out.item() == expected
+
+
+# ---------------------------------------------------------------------------
+# Atomics in Triton's PTX spelling; an unused relaxed exchange assembles
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def exchange_unused(z, x, SEM: tl.constexpr):
+    offs = tl.arange(0, 64)
+    tl.atomic_xchg(z + offs, tl.load(x + offs), sem=SEM)
+    tl.atomic_add(z + 64 + offs, 1, sem=SEM)
+    tl.atomic_cas(z + 128, 0, 1, sem=SEM)
+
+
+@pytest.mark.parametrize("sem", ["relaxed", "acquire", "release", "acq_rel"])
+def test_atomics_in_triton_spelling(sem):
+    """Every atomic is an `atom` spelled as Triton spells it (its tests look
+    for `atom.global.gpu.<sem>` and `atom.global.<sem>`); an exchange whose
+    result is unused once became a `red`, which has no `exch`, and ptxas
+    rejected the kernel."""
+    z = np.zeros(256, np.int32)
+    k = exchange_unused.warmup(z, z, SEM=sem)
+    ptx = k.asm["ptx"]
+    assert f"atom.global.gpu.{sem}.exch.b32" in ptx
+    assert f"atom.global.gpu.{sem}.add.u32" in ptx
+    assert f"atom.global.{sem}.gpu.cas.b32" in ptx
+    assert "red." not in ptx and "cubin" in k.asm
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sem", ["relaxed", "release"])
+def test_atomics_unused_results_gpu(sem):
+    import torch
+    z = torch.full((256,), -5, dtype=torch.int32, device="cuda")
+    x = torch.arange(64, dtype=torch.int32, device="cuda") * 7 + 3
+    exchange_unused[(1,)](z, x, SEM=sem)
+    assert torch.equal(z[:64], x)
+    assert torch.equal(z[64:128], torch.full((64,), -4, dtype=torch.int32, device="cuda"))
+    assert z[128].item() == -5  # the compare failed: unchanged
