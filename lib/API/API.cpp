@@ -88,6 +88,7 @@ nvptx::TargetOptions toNVPTX(const TargetOptions &options) {
   converted.computeCapability = options.computeCapability;
   converted.optLevel = options.optLevel;
   converted.maxRegisters = options.maxRegisters;
+  converted.fpFusion = options.fpFusion;
   converted.ptxasPath = options.ptxasPath;
   converted.temporaryPrefix = options.temporaryPrefix;
   return converted;

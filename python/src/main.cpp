@@ -159,9 +159,11 @@ PYBIND11_MODULE(_C, m) {
       "run_stage_to_ptx",
       [](const std::string &ir, const std::string &pipeline,
          const warpforge::CompileOptions &options, const std::string &filename,
-         bool debugInfo, const std::string &dumpPrefix, int cc) {
+         bool debugInfo, const std::string &dumpPrefix, int cc,
+         bool fpFusion) {
         warpforge::api::TargetOptions target;
         target.computeCapability = cc;
+        target.fpFusion = fpFusion;
         Result r;
         {
           py::gil_scoped_release release;
@@ -185,7 +187,9 @@ PYBIND11_MODULE(_C, m) {
       py::arg("ir"), py::arg("pipeline"), py::arg("options"),
       py::arg("filename") = "<string>", py::arg("debug_info") = false,
       py::arg("dump_prefix") = "", py::arg("cc") = 90,
-      "run_stage, then LLVM IR and PTX for sm_{cc} from the module in memory: "
+      py::arg("fp_fusion") = false,
+      "run_stage, then LLVM IR and PTX for sm_{cc} from the module in memory "
+      "(fp_fusion: multiplies and adds may fuse into fma): "
       "(IR, attributes, warnings, LLVM IR, PTX, {step: milliseconds}), or "
       "raise IRError.");
 

@@ -37,8 +37,8 @@ def test_flag_knobs(monkeypatch):
 
 
 def test_unknown_knob_is_an_error():
-    with pytest.raises(AttributeError, match="no knob set language"):
-        knobs.language  # noqa: B018  (no such knob set at all)
+    with pytest.raises(AttributeError, match="no knob set amd"):
+        knobs.amd  # noqa: B018  (no such knob set at all)
     with pytest.raises(AttributeError, match=r"no knob cache\.home; the knobs of cache are: dir"):
         knobs.cache.home = "/x"
     with pytest.raises(AttributeError, match="no knob runtime.override_arch"):
@@ -49,7 +49,7 @@ def test_triton_fixture_protocol(monkeypatch):
     """What Triton's fresh_knobs fixture relies on: knob sets found by
     isinstance, copy().reset(), and each descriptor's `key`."""
     sets = {n: k for n, k in vars(knobs).items() if isinstance(k, knobs.base_knobs)}
-    assert set(sets) == {"cache", "compilation", "runtime", "autotuning", "nvidia"}
+    assert set(sets) == {"cache", "compilation", "runtime", "language", "autotuning", "nvidia"}
     monkeypatch.setenv("WARPFORGE_CACHE_DIR", "/tmp/kept")
     fresh = knobs.cache.copy().reset()
     assert isinstance(fresh, type(knobs.cache))

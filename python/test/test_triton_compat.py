@@ -522,3 +522,51 @@ def test_atomics_unused_results_gpu(sem):
     assert torch.equal(z[:64], x)
     assert torch.equal(z[64:128], torch.full((64,), -4, dtype=torch.int32, device="cuda"))
     assert z[128].item() == -5  # the compare failed: unchanged
+
+
+# ---------------------------------------------------------------------------
+# enable_fp_fusion (Triton's launch option) and knobs.language.default_fp_fusion
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def mul_add(data):
+    ptrs = data + tl.arange(0, 128)
+    tl.store(ptrs, tl.load(ptrs) * 1.5 + 1.0)
+
+
+def _has_fma(kernel) -> bool:
+    import re
+    return re.search(r"(mad|fma)\.r[nzmp]\.(ftz\.)?f32", kernel.asm["ptx"]) is not None
+
+
+@pytest.mark.parametrize("fusion", [False, True])
+def test_enable_fp_fusion_option(fusion, monkeypatch):
+    monkeypatch.delenv("WARPFORGE_DEFAULT_FP_FUSION", raising=False)
+    k = mul_add.warmup(np.zeros(128, np.float32), grid=(1,), enable_fp_fusion=fusion)
+    assert _has_fma(k) == fusion
+    assert k.options.enable_fp_fusion is fusion
+    if not fusion:
+        assert "mul.rn.f32" in k.asm["ptx"] and "add.rn.f32" in k.asm["ptx"]
+
+
+@pytest.mark.parametrize("fusion", [False, True])
+def test_default_fp_fusion_knob(fusion, monkeypatch):
+    """The knob (its variable) decides for launches that do not say, when a
+    kernel is first compiled for their arguments (as in Triton, a kernel
+    already compiled keeps its setting: a new JIT function here)."""
+    monkeypatch.delenv("WARPFORGE_DEFAULT_FP_FUSION", raising=False)
+    triton.knobs.language.default_fp_fusion = fusion
+
+    @triton.jit
+    def fresh_mul_add(data):
+        ptrs = data + tl.arange(0, 128)
+        tl.store(ptrs, tl.load(ptrs) * 1.5 + 1.0)
+
+    k = fresh_mul_add.warmup(np.zeros(128, np.float32), grid=(1,))
+    assert _has_fma(k) == fusion and k.options.enable_fp_fusion is fusion
+
+
+def test_enable_fp_fusion_must_be_a_bool():
+    with pytest.raises(ValueError, match="enable_fp_fusion must be True or False, got 1"):
+        warpforge.KernelOptions(enable_fp_fusion=1)

@@ -22,8 +22,8 @@ import re
 import subprocess
 from typing import Dict, Optional
 
-__all__ = ["base_knobs", "env_knob", "cache", "compilation", "runtime", "autotuning",
-           "nvidia", "propagate_env"]
+__all__ = ["base_knobs", "env_knob", "cache", "compilation", "runtime", "language",
+           "autotuning", "nvidia", "propagate_env"]
 
 # Knobs are always the environment (see the module's docstring).
 propagate_env = True
@@ -135,6 +135,12 @@ class autotuning_knobs(base_knobs):
                      "Do not print the autotuner's choices.")
 
 
+class language_knobs(base_knobs):
+    _set_name = "language"
+    default_fp_fusion = env_knob("WARPFORGE_DEFAULT_FP_FUSION", False, bool,
+                                 "enable_fp_fusion of launches that do not set it.")
+
+
 class ptxas_tool:
     """The ptxas warpforge assembles with (read-only): `path`, `version`
     ("13.0", from `ptxas --version`); None for both when none is found."""
@@ -184,10 +190,11 @@ def _ptxas_version(path: Optional[str]) -> Optional[str]:
 cache = cache_knobs()
 compilation = compilation_knobs()
 runtime = runtime_knobs()
+language = language_knobs()
 autotuning = autotuning_knobs()
 nvidia = nvidia_knobs()
 
-_SETS = ("cache", "compilation", "runtime", "autotuning", "nvidia")
+_SETS = ("cache", "compilation", "runtime", "language", "autotuning", "nvidia")
 
 
 def __getattr__(name):

@@ -61,6 +61,12 @@ llvm::cl::opt<int> targetOptLevel(
     llvm::cl::desc("With --emit=llvm-ir/ptx: LLVM's optimization level, 0-3"),
     llvm::cl::init(3), llvm::cl::cat(targetCategory));
 
+llvm::cl::opt<bool> targetFpFusion(
+    "target-fp-fusion",
+    llvm::cl::desc("With --emit=llvm-ir/ptx: let a floating-point multiply "
+                   "and add fuse into one fma (the JIT's enable_fp_fusion)"),
+    llvm::cl::init(false), llvm::cl::cat(targetCategory));
+
 /// The last step of the pipeline under --emit=llvm-ir/ptx: compiles the
 /// module and writes the result to `output`.  Errors are emitted as
 /// diagnostics, located at the op they concern, and fail the pass.
@@ -140,6 +146,7 @@ LogicalResult emitTarget(StringRef inputFilename, StringRef outputFilename,
   warpforge::nvptx::TargetOptions options;
   options.computeCapability = computeCapability;
   options.optLevel = targetOptLevel;
+  options.fpFusion = targetFpFusion;
   MlirOptMainConfig userPipeline = config;
   config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
     if (failed(userPipeline.setupPassPipeline(pm)))

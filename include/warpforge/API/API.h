@@ -118,6 +118,9 @@ struct TargetOptions {
   /// Register cap per thread given to ptxas (--maxrregcount), up to 255;
   /// 0: no cap.
   int maxRegisters = 0;
+  /// Whether a floating-point multiply and add may fuse into one fma
+  /// (Triton's enable_fp_fusion).
+  bool fpFusion = false;
   /// The ptxas to run; empty: the first found in $CUDA_HOME/bin,
   /// $CUDA_PATH/bin, PATH and /usr/local/cuda/bin.
   std::string ptxasPath;

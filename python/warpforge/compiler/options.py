@@ -83,11 +83,19 @@ class KernelOptions:
         None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
               "to 256; None: no cap.")
     debug: bool = _option(False, "Compile device_assert checks in.")
+    enable_fp_fusion: Optional[bool] = _option(
+        None, "Let a floating-point multiply and an add fuse into one fma (one "
+              "rounding instead of two). None: knobs.language.default_fp_fusion "
+              "($WARPFORGE_DEFAULT_FP_FUSION), read when the options are made, else "
+              "False. Triton's default is True; warpforge keeps mul.rn/add.rn by "
+              "default until its GPU suite and benchmarks have run with fusion on.")
 
     def __post_init__(self):
+        if self.enable_fp_fusion is None:
+            object.__setattr__(self, "enable_fp_fusion", default_fp_fusion())
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
-            if f.name in ("debug", "ping_pong", "launch_pdl"):
+            if f.name in ("debug", "ping_pong", "launch_pdl", "enable_fp_fusion"):
                 if not isinstance(value, bool):
                     self._fail(f"{f.name} must be True or False, got {value!r}")
             elif not (value is None and f.name == "maxnreg"):
@@ -172,6 +180,13 @@ class KernelOptions:
         """One line per option: name, default, meaning (for docs and errors)."""
         return "\n".join(f"{f.name} (default {f.default!r}): {f.metadata['doc']}"
                          for f in dataclasses.fields(cls))
+
+
+def default_fp_fusion() -> bool:
+    """`enable_fp_fusion` when a launch does not say: $WARPFORGE_DEFAULT_FP_FUSION
+    (knobs.language.default_fp_fusion), False when unset."""
+    import os
+    return os.environ.get("WARPFORGE_DEFAULT_FP_FUSION", "0") not in ("", "0")
 
 
 def _is_power_of_2(n) -> bool:

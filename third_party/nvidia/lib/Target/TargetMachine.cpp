@@ -91,9 +91,14 @@ createTargetMachine(const TargetOptions &options) {
   if (!target)
     return target.takeError();
   std::optional<CodeGenOptLevel> level = CodeGenOpt::getLevel(options.optLevel);
+  llvm::TargetOptions llvmOptions;
+  // NVPTX contracts a*b+c into fma only when fusion is Fast (or the math is
+  // unsafe); under Standard it writes mul.rn/add.rn, which ptxas keeps.
+  llvmOptions.AllowFPOpFusion =
+      options.fpFusion ? FPOpFusion::Fast : FPOpFusion::Standard;
   std::unique_ptr<TargetMachine> machine((*target)->createTargetMachine(
       Triple(kTargetTriple), getTargetArch(options.computeCapability),
-      kPTXFeatures, llvm::TargetOptions(), /*RM=*/std::nullopt,
+      kPTXFeatures, llvmOptions, /*RM=*/std::nullopt,
       /*CM=*/std::nullopt, level.value_or(CodeGenOptLevel::Aggressive)));
   if (!machine)
     return createStringError(inconvertibleErrorCode(),

@@ -47,6 +47,10 @@ struct TargetOptions {
   int optLevel = 3;
   /// Register cap per thread given to ptxas (--maxrregcount); 0: no cap.
   int maxRegisters = 0;
+  /// Whether a floating-point multiply and an add may become one fma (one
+  /// rounding instead of two): LLVM contracts them (FPOpFusion::Fast);
+  /// otherwise they stay `mul.rn` and `add.rn`, which ptxas never fuses.
+  bool fpFusion = false;
   /// The ptxas to run; empty: search the CUDA toolkit (see findPtxas).
   std::string ptxasPath;
   /// The start of the temporary files' names (PTX, cubin, log), by which
