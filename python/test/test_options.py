@@ -28,21 +28,23 @@ F32 = np.zeros(64, np.float32)
 def test_one_list_of_names():
     assert OPTION_NAMES == ("num_warps", "num_stages", "num_ctas", "num_consumer_groups",
                             "num_buffers_warp_spec", "ping_pong", "launch_pdl", "maxnreg",
-                            "debug")
-    # The jit launcher and Config take exactly these (Config all but debug).
+                            "debug", "enable_fp_fusion")
+    # The jit launcher and Config take exactly these (Config all but the
+    # kernel's own debug and enable_fp_fusion, as Triton's).
     import importlib
     jit = importlib.import_module("warpforge.runtime.jit")
     autotuner = importlib.import_module("warpforge.runtime.autotuner")
     assert jit.OPTION_NAMES is OPTION_NAMES
     config_params = set(inspect.signature(triton.Config).parameters) - {"kwargs", "pre_hook"}
-    assert config_params == set(OPTION_NAMES) - {"debug"}
-    assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES if n != "debug")
+    assert config_params == set(OPTION_NAMES) - {"debug", "enable_fp_fusion"}
+    assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES
+                                             if n not in ("debug", "enable_fp_fusion"))
 
 
 def test_config_defaults_come_from_the_schema():
     c = triton.Config({"BLOCK": 32})
     for name in OPTION_NAMES:
-        if name != "debug":
+        if name not in ("debug", "enable_fp_fusion"):
             assert getattr(c, name) == DEFAULTS[name]
     # Triton 3.6's positional order.
     c = triton.Config({}, 8, 4, 1, 128)
