@@ -570,3 +570,42 @@ def test_default_fp_fusion_knob(fusion, monkeypatch):
 def test_enable_fp_fusion_must_be_a_bool():
     with pytest.raises(ValueError, match="enable_fp_fusion must be True or False, got 1"):
         warpforge.KernelOptions(enable_fp_fusion=1)
+
+
+# ---------------------------------------------------------------------------
+# @jit(repr=) names the compiled kernel; integers beyond 64 bits overflow
+# ---------------------------------------------------------------------------
+
+
+def _name_of(specialization):
+    ty = specialization.signature["value1"]
+    ones = "_".join(k for k, v in specialization.constants.items() if v == 1)
+    return f"kernel_{ty}_{ones}"
+
+
+@triton.jit(repr=_name_of)
+def named_by_repr(value1, is_one, X):
+    tl.store(X, value1.to(tl.float32) + is_one)
+
+
+@pytest.mark.parametrize("value,ty", [(-1, "i32"), (2**31, "i64"), (2**63, "u64")])
+def test_repr_names_the_kernel(value, ty):
+    """Triton's test_value_specialization: the name is repr(specialization),
+    whose signature types the argument and whose constants hold the 1 it
+    folded; the cubin's symbol stays the function's."""
+    k = named_by_repr.warmup(value, 1, np.zeros(1, np.float32), grid=(1,))
+    assert k.name == f"kernel_{ty}_is_one"
+    assert k.metadata["name"] == "named_by_repr"
+
+
+@triton.jit
+def takes_an_int(VALUE, X):
+    pass
+
+
+@pytest.mark.parametrize("value", [2**64, -2**63 - 1])
+def test_integer_beyond_64_bits_overflows(value):
+    with pytest.raises(OverflowError, match="does not fit in 64 bits"):
+        takes_an_int.warmup(value, np.zeros(1, np.float32), grid=(1,))
+    with pytest.raises(ValueError):  # still a ValueError, as warpforge's others
+        takes_an_int.warmup(value, np.zeros(1, np.float32), grid=(1,))

@@ -88,6 +88,12 @@ def data_pointer(value) -> int:
     return iface["data"][0]
 
 
+class IntegerArgumentOverflow(OverflowError, ValueError):
+    """An integer argument no kernel parameter type holds (beyond 64 bits):
+    an OverflowError as in Triton, and a ValueError as warpforge's other
+    argument errors."""
+
+
 def _int_type(value: int) -> str:
     if -(1 << 31) <= value < (1 << 31):
         return "i32"
@@ -95,7 +101,7 @@ def _int_type(value: int) -> str:
         return "i64"
     if 0 <= value < (1 << 64):
         return "u64"
-    raise ValueError(f"integer argument {value} does not fit in 64 bits")
+    raise IntegerArgumentOverflow(f"integer argument {value} does not fit in 64 bits")
 
 
 _FP32 = ("a", "fp32", None)
@@ -430,16 +436,29 @@ class JITFunction(KernelFunction):
             return kernel if kernel is not None and "cubin" in kernel.asm else None
 
         kernel = cached()
-        if kernel is not None:
+        if kernel is None:
+            # One process compiles a key; the others wait for its entry.
+            with disk_cache.compile_lock(key):
+                kernel = cached()
+                if kernel is None:
+                    kernel = self._compile(specialization, options)
+                    if "cubin" in kernel.asm:
+                        disk_cache.store(key, kernel.to_payload())
+        return self._named(kernel, specialization)
+
+    def _named(self, kernel: CompiledKernel, specialization: Dict[str, Tuple]) -> CompiledKernel:
+        """With @jit(repr=fn), the kernel's name (`kernel.name`, what
+        profilers show) is fn(specialization) as in Triton: an object with
+        `.signature` (parameter -> type, "constexpr" for folded values) and
+        `.constants` (parameter -> folded value; an int argument equal to 1
+        is one). The cubin's symbol (metadata["name"]) stays the function's."""
+        if self._repr is None:
             return kernel
-        # One process compiles a key; the others wait for its entry.
-        with disk_cache.compile_lock(key):
-            kernel = cached()
-            if kernel is not None:
-                return kernel
-            kernel = self._compile(specialization, options)
-            if "cubin" in kernel.asm:
-                disk_cache.store(key, kernel.to_payload())
+        signature, constants, _ = self._split_specialization(specialization)
+        spec = types.SimpleNamespace(
+            signature={**signature, **{k: "constexpr" for k in constants}},
+            constants=dict(constants))
+        kernel.name = str(self._repr(spec))
         return kernel
 
     def _check_like_the_compiler(self, arguments: Dict) -> None:
@@ -487,7 +506,8 @@ class JITFunction(KernelFunction):
 
     def _compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
         signature, constants, divisibility = self._split_specialization(specialization)
-        return compile_kernel(self, signature, constants, divisibility, options)
+        return self._named(compile_kernel(self, signature, constants, divisibility, options),
+                           specialization)
 
     # -- Launch ----------------------------------------------------------------
 
