@@ -245,16 +245,18 @@ def _write(partial=False, exitstatus=None):
         for f, c in _files.items():
             files[f].update(c)
     messages = collections.defaultdict(collections.Counter)
-    failures = {}
+    failures, error_ids = {}, []
     for nodeid, (kind, msg) in list(_outcome.items()):
         f = _file(nodeid)
         files[f][kind] += 1
         if msg is not None:
             messages[f][msg] += 1
             failures[nodeid] = msg
+        if kind == "errors":
+            error_ids.append(nodeid)
     out = {"files": {f: dict(c) for f, c in files.items()},
            "messages": {f: c.most_common() for f, c in messages.items()},
-           "failures": failures,
+           "failures": failures, "error_ids": error_ids,
            "stubbed": sorted(set(STUBBED)), "aliased": sorted(ALIASED),
            "exitstatus": exitstatus, "partial": partial}
     tmp = Path(RESULT + ".tmp")
@@ -399,6 +401,7 @@ def run_file(test_file: Path, args, workdir: Path) -> dict:
     # Stopped by --budget: the counts are those of the tests that finished.
     row["partial"] = stopped or bool(data.get("partial"))
     row["failures"] = data.get("failures", {})
+    row["error_ids"] = data.get("error_ids", [])
     row["stubbed"] = data.get("stubbed", [])
     row["top_failures"] = data.get("messages", {}).get(test_file.name, [])[:args.top]
     if "crash" in data:
@@ -469,7 +472,60 @@ def parse_args(argv=None):
     return p, args
 
 
+def merge(paths) -> dict:
+    """The rows of several runs' JSON as one run: shards add up; a run made
+    with --only (a rerun of listed ids) replaces those ids' earlier
+    outcomes: each listed id that had failed leaves the failures, then the
+    rerun's counts are added. Partial runs keep their mark."""
+    rows = {}
+    for path in paths:
+        data = json.loads(Path(path).read_text())
+        rerun = set(data.get("only_ids") or ())
+        for name, r in data["files"].items():
+            row = rows.setdefault(name, {**{f: 0 for f in FIELDS + ("xfailed", "xpassed")},
+                                         "failures": {}, "error_ids": [], "partial": False,
+                                         "runs": 0})
+            for test_id in rerun & row["failures"].keys():
+                del row["failures"][test_id]
+                if test_id in row["error_ids"]:
+                    row["error_ids"].remove(test_id)
+                    row["errors"] -= 1
+                else:
+                    row["failed"] -= 1
+            for f in FIELDS + ("xfailed", "xpassed"):
+                if f in ("collected", "selected") and rerun:
+                    continue  # the rerun's tests were counted already
+                row[f] += r.get(f, 0)
+            row["failures"].update(r.get("failures", {}))
+            row["error_ids"] += list(r.get("error_ids", ()))
+            row["partial"] = row["partial"] or bool(r.get("partial"))
+            row["runs"] += 1
+    for row in rows.values():
+        ran = row["passed"] + row["failed"] + row["errors"] + row["xpassed"]
+        row["pass_rate"] = round((row["passed"] + row["xpassed"]) / ran, 4) if ran else None
+    return rows
+
+
 def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "merge":
+        # triton_conformance.py merge RUN.json... [--json OUT]
+        mp = argparse.ArgumentParser(prog="triton_conformance.py merge",
+                                     description=merge.__doc__.split("\n")[0])
+        mp.add_argument("runs", nargs="+", type=Path)
+        mp.add_argument("--json", type=Path)
+        margs = mp.parse_args(argv[1:])
+        rows = merge(margs.runs)
+        total = {k: sum(r[k] for r in rows.values()) for k in FIELDS + ("xfailed", "xpassed")}
+        ran = total["passed"] + total["failed"] + total["errors"] + total["xpassed"]
+        total["pass_rate"] = round((total["passed"] + total["xpassed"]) / ran, 4) if ran else None
+        total["partial"] = any(r["partial"] for r in rows.values())
+        print(markdown({**rows, "total": total}))
+        if margs.json:
+            margs.json.write_text(json.dumps({"merged": [str(r) for r in margs.runs],
+                                              "files": rows, "total": total}, indent=2))
+        return 0
     p, args = parse_args(argv)
     tests = args.tests.resolve()
     if args.logs:
@@ -502,6 +558,7 @@ def main(argv=None) -> int:
             "tests_dir": str(tests), "mode": args.mode, "marker": args.marker,
             "k": args.k, "deselect": args.deselect, "shard": args.shard,
             "excluded": EXCLUDED if args.exclude else {}, "only": args.only,
+            "only_ids": Path(args.only).read_text().split() if args.only else None,
             "files": rows, "total": total,
         }, indent=2))
     return 0

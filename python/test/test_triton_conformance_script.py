@@ -221,3 +221,47 @@ def test_conformance_excluded_and_only(tmp_path, monkeypatch):
                         "--no-exclude"]) == 0
     row = json.loads(out.read_text())["files"]["test_fake.py"]
     assert (row["selected"], row["passed"], row["failed"]) == (2, 1, 1)
+
+
+def test_conformance_merge_shards_and_a_rerun(tmp_path):
+    """`merge`: two shards add up to the whole run; a rerun (--only) of the
+    failures replaces their outcomes (here they fail again: same counts)."""
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_fake.py").write_text(FAKE)
+    whole = _run(tests, tmp_path / "all.json")["files"]["test_fake.py"]
+    parts = [tmp_path / f"{i}.json" for i in (1, 2)]
+    for i, part in enumerate(parts, 1):
+        _run(tests, part, "--shard", f"{i}/2")
+    failures = set(whole["failures"])
+    ids = tmp_path / "ids.txt"
+    ids.write_text("\n".join(sorted(failures)) + "\n")
+    rerun = tmp_path / "rerun.json"
+    _run(tests, rerun, "--only", str(ids))
+    out = tmp_path / "merged.json"
+    proc = subprocess.run([sys.executable, str(SCRIPT), "merge", *map(str, parts), str(rerun),
+                           "--json", str(out)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    merged = json.loads(out.read_text())["files"]["test_fake.py"]
+    for key in ("selected", "passed", "failed", "skipped"):
+        assert merged[key] == whole[key], key
+    assert set(merged["failures"]) == failures and merged["runs"] == 3
+    assert "| test_fake.py |" in proc.stdout
+
+
+def test_merge_rerun_that_passes(tmp_path):
+    script = _load_script()
+    first = {"files": {"t.py": {"collected": 9, "selected": 8, "passed": 5, "failed": 2,
+                                "skipped": 0, "errors": 1, "failures": {"a": "x", "b": "y", "c": "z"},
+                                "error_ids": ["c"]}}}
+    rerun = {"only_ids": ["a", "b", "c"],
+             "files": {"t.py": {"collected": 9, "selected": 3, "passed": 2, "failed": 1,
+                                "skipped": 0, "errors": 0, "failures": {"b": "y2"}}}}
+    paths = []
+    for i, d in enumerate((first, rerun)):
+        paths.append(tmp_path / f"{i}.json")
+        paths[-1].write_text(json.dumps(d))
+    row = script.merge(paths)["t.py"]
+    assert (row["collected"], row["selected"], row["passed"], row["failed"], row["errors"]) == \
+        (9, 8, 7, 1, 0)
+    assert row["failures"] == {"b": "y2"} and row["pass_rate"] == 0.875
