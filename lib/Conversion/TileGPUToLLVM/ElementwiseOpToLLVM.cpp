@@ -332,6 +332,138 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
   }
 };
 
+/// `tile.elementwise_inline_asm`: one LLVM inline asm per `packed_element`
+/// of the thread's elements (the same positions in every operand and
+/// result; which elements a thread groups is its layout's business, as
+/// Triton leaves it unspecified).  Per invocation an operand or result
+/// element of 32 bits or more takes a register of its own; narrower ones
+/// are packed into vectors of 32 bits (4 x i8, 2 x f16), as Triton's
+/// lowering does, so that the assembly sees 32-bit registers.
+struct ElementwiseInlineAsmOpConversion
+    : public OpConversionPattern<tile::ElementwiseInlineAsmOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ElementwiseInlineAsmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    const TypeConverter *converter = getTypeConverter();
+    auto elementOf = [&](Type t) {
+      return converter->convertType(getElementTypeOrSelf(t));
+    };
+    SmallVector<Type> argElems, resultElems;
+    for (Type t : op.getArgs().getTypes())
+      argElems.push_back(elementOf(t));
+    for (Type t : op.getResultTypes())
+      resultElems.push_back(elementOf(t));
+    auto tensorType = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    unsigned count = tensorType ? getTotalElemsPerThread(tensorType) : 1;
+    unsigned pack = tensorType ? op.getPackedElement() : 1;
+    if (count % pack)
+      return op.emitError("inline asm packs ")
+             << pack << " elements per invocation but a thread holds "
+             << count << " elements of " << tensorType
+             << "; use a pack that divides it";
+    // Elements per register: 32 bits of narrower ones, else one.
+    auto perRegister = [&](Type elem) -> unsigned {
+      unsigned bits = isa<LLVM::LLVMPointerType>(elem)
+                          ? 64
+                          : elem.getIntOrFloatBitWidth();
+      return std::min<unsigned>(bits < 32 ? 32 / bits : 1, pack);
+    };
+    auto registerType = [&](Type elem) -> Type {
+      unsigned n = perRegister(elem);
+      return n == 1 ? elem : VectorType::get(n, elem);
+    };
+    unsigned outputRegs = 0, inputRegs = 0;
+    for (Type e : resultElems)
+      outputRegs += pack / perRegister(e);
+    for (Type e : argElems)
+      inputRegs += pack / perRegister(e);
+    // The constraints must name exactly those registers (clobbers, `~{..}`,
+    // aside): LLVM would otherwise fail far from the user's line.
+    unsigned outputs = 0, inputs = 0;
+    for (StringRef c : llvm::split(op.getConstraints(), ',')) {
+      c = c.trim();
+      if (c.empty() || c.starts_with("~"))
+        continue;
+      (c.starts_with("=") ? outputs : inputs) += 1;
+    }
+    if (outputs != outputRegs || inputs != inputRegs)
+      return op.emitError("inline asm constraints \"")
+             << op.getConstraints() << "\" name " << outputs
+             << " output and " << inputs << " input registers; with "
+             << pack << " element(s) per invocation it takes " << outputRegs
+             << " and " << inputRegs
+             << " (one register per element of 32 bits or more, narrower "
+                "ones packed 32 bits to a register)";
+
+    SmallVector<SmallVector<Value>> args;
+    for (Value v : adaptor.getArgs())
+      args.push_back(tensorType ? unpackLLElements(loc, v, rewriter)
+                                : SmallVector<Value>{v});
+    SmallVector<Type> asmTypes;
+    for (Type e : resultElems)
+      for (unsigned k = 0; k < pack; k += perRegister(e))
+        asmTypes.push_back(registerType(e));
+    Type asmResult = asmTypes.size() == 1
+                         ? asmTypes.front()
+                         : LLVM::LLVMStructType::getLiteral(ctx, asmTypes);
+    SmallVector<SmallVector<Value>> results(resultElems.size());
+    for (unsigned i = 0; i < count; i += pack) {
+      SmallVector<Value> operands;
+      for (auto [j, e] : llvm::enumerate(argElems)) {
+        unsigned n = perRegister(e);
+        for (unsigned k = 0; k < pack; k += n) {
+          if (n == 1) {
+            operands.push_back(args[j][i + k]);
+            continue;
+          }
+          Value vec = LLVM::UndefOp::create(rewriter, loc, registerType(e));
+          for (unsigned l = 0; l < n; ++l)
+            vec = LLVM::InsertElementOp::create(rewriter, loc, vec,
+                                                args[j][i + k + l],
+                                                i32Val(rewriter, loc, l));
+          operands.push_back(vec);
+        }
+      }
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, asmResult, operands, op.getAsmString(),
+          op.getConstraints(), /*has_side_effects=*/!op.getPure(),
+          /*is_align_stack=*/false, LLVM::TailCallKind::None,
+          LLVM::AsmDialectAttr{}, ArrayAttr{});
+      unsigned reg = 0;
+      for (auto [j, e] : llvm::enumerate(resultElems)) {
+        unsigned n = perRegister(e);
+        for (unsigned k = 0; k < pack; k += n, ++reg) {
+          Value value =
+              asmTypes.size() == 1
+                  ? asmOp.getResult(0)
+                  : LLVM::ExtractValueOp::create(rewriter, loc,
+                                                 asmOp.getResult(0), reg)
+                        .getResult();
+          if (n == 1) {
+            results[j].push_back(value);
+            continue;
+          }
+          for (unsigned l = 0; l < n; ++l)
+            results[j].push_back(LLVM::ExtractElementOp::create(
+                rewriter, loc, value, i32Val(rewriter, loc, l)));
+        }
+      }
+    }
+    SmallVector<Value> replacements;
+    for (auto [j, type] : llvm::enumerate(op.getResultTypes()))
+      replacements.push_back(
+          tensorType ? packLLElements(loc, converter, results[j], rewriter,
+                                      cast<RankedTensorType>(type))
+                     : results[j].front());
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
 } // namespace
 
 void warpforge::populateElementwiseOpToLLVMPatterns(
@@ -342,5 +474,6 @@ void warpforge::populateElementwiseOpToLLVMPatterns(
                                                                  context);
   patterns.add<TensorConstantConversion, AddPtrOpConversion,
                IntToPtrOpConversion, PtrToIntOpConversion, BitcastOpConversion,
-               FpToFpOpConversion>(converter, context);
+               FpToFpOpConversion, ElementwiseInlineAsmOpConversion>(converter,
+                                                                     context);
 }

@@ -290,6 +290,12 @@ class TextBuilder:
     def debug_barrier(self):
         self.emit("tile.barrier", [], [])
 
+    def elementwise_inline_asm(self, asm: str, constraints: str, args: Sequence[Value],
+                               result_types: Sequence[str], pure: bool, pack: int) -> List[Value]:
+        return self.emit("tile.elementwise_inline_asm", args, result_types,
+                         f"asm_string = {mlir_string(asm)}, constraints = {mlir_string(constraints)}, "
+                         f"packed_element = {int(pack)} : i32, pure = {'true' if pure else 'false'}")
+
     def grid_dependency(self, action: str):
         self.emit("tile.grid_dependency", [], [], f'action = "{action}"')
 

@@ -435,6 +435,17 @@ def max_constancy(input, values):
     return semantic.hint(input, "max_constancy", values)
 
 
+def inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack):
+    """Runs the PTX `asm` over the elements of `args` (broadcast to one
+    shape), `pack` elements per invocation, as Triton's: `$0`... name the
+    results' registers, then the arguments', in `constraints`' order
+    (`"=r,r,r"`); elements of 32 bits or more take a register each, narrower
+    ones are packed 32 bits to a register. `dtype` is the result's type, or a
+    tuple of types for a tuple of results. `is_pure=False` keeps it where it
+    is (it may touch memory). The interpreter cannot run PTX."""
+    return semantic.inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)
+
+
 def debug_barrier():
     """Synchronizes the threads of the program (a CTA-wide barrier)."""
     semantic.debug_barrier()

@@ -11,7 +11,7 @@ from .core import block_type, dtype, tensor
 from ._semantic_arith import (add, arange, cast, equal, full, greater_than, less_than,
                               logical_and, logical_or, maximum, minimum, mul, sub, where,
                               xor_)
-from ._semantic_shapes import broadcast_to, expand_dims, reshape
+from ._semantic_shapes import broadcast_pair, broadcast_to, expand_dims, reshape
 from ._semantic_types import SemanticError, _b, to_tensor, unwrap
 
 
@@ -294,6 +294,37 @@ def hint(x, kind: str, values) -> tensor:
 
 def debug_barrier() -> None:
     _b().debug_barrier()
+
+
+def inline_asm_elementwise(asm, constraints, args, dtype_arg, is_pure, pack):
+    """Triton's tl.inline_asm_elementwise: the PTX `asm` over the elements
+    of `args` (broadcast to one shape), `pack` at a time, giving a tensor of
+    `dtype_arg` (or a tuple of them, a tuple of tensors)."""
+    asm, constraints = unwrap(asm), unwrap(constraints)
+    is_pure, pack = unwrap(is_pure), unwrap(pack)
+    if not isinstance(asm, str) or not isinstance(constraints, str):
+        raise SemanticError("inline_asm_elementwise: asm and constraints must be strings")
+    if not isinstance(pack, int) or isinstance(pack, bool) or pack < 1:
+        raise SemanticError(f"inline_asm_elementwise: pack must be a positive integer, "
+                            f"got {pack!r}")
+    dtype_arg = unwrap(dtype_arg)
+    several = isinstance(dtype_arg, (tuple, list))
+    dtypes = [unwrap(d) for d in (dtype_arg if several else [dtype_arg])]
+    if not dtypes or not all(isinstance(d, dtype) for d in dtypes):
+        raise SemanticError("inline_asm_elementwise: dtype must be a type or a non-empty "
+                            f"tuple of types, got {dtype_arg!r}")
+    tensors = [to_tensor(a) for a in (unwrap(args) or [])]
+    if tensors:  # one shape for all: the broadcast of every operand's
+        ref = tensors[0]
+        for t in tensors[1:]:
+            _, ref = broadcast_pair(t, ref)
+        tensors = [broadcast_pair(t, ref)[0] for t in tensors]
+    shape = list(tensors[0].shape) if tensors and tensors[0].type.is_block() else []
+    types = [block_type(d, shape) if shape else d for d in dtypes]
+    handles = _b().elementwise_inline_asm(asm, constraints, [t.handle for t in tensors],
+                                          [t.to_ir() for t in types], bool(is_pure), pack)
+    outs = [tensor(h, t) for h, t in zip(handles, types)]
+    return tuple(outs) if several else outs[0]
 
 
 def grid_dependency(action: str) -> None:

@@ -33,8 +33,8 @@ from ._semantic_memory import (atomic_cas, atomic_rmw, descriptor_load, descript
                                descriptor_store, load,
                                make_tensor_descriptor, store)
 from ._semantic_reduce import (arg_reduce, cumulative, debug_barrier, device_assert,
-                               device_print, dot, grid_dependency, hint, reduce,
-                               reduce_builtin, scan)
+                               device_print, dot, grid_dependency, hint,
+                               inline_asm_elementwise, reduce, reduce_builtin, scan)
 from ._semantic_shapes import (MAX_TENSOR_NUMEL, broadcast_pair, broadcast_shapes, broadcast_to,
                                expand_dims, permute, reshape, splat, subscript,
                                validate_block_shape)

@@ -518,6 +518,12 @@ class InterpreterBuilder:
         # earlier accesses are already done: the barrier has nothing to wait for.
         return None
 
+    def elementwise_inline_asm(self, asm, constraints, args, result_types, pure, pack):
+        # PTX does not run on the CPU (Triton's interpreter cannot run it
+        # either): an error at the call's line, not a guess at what it does.
+        raise NotImplementedError("tl.inline_asm_elementwise runs PTX, which the interpreter "
+                                  "cannot run; compile the kernel for the GPU instead")
+
     def grid_dependency(self, action: str):
         # Programs run one grid at a time here: the grid before has finished
         # and the next has not started, so there is nothing to wait for or

@@ -601,3 +601,27 @@ tile.func public @grid_dependency_action() {
   tile.grid_dependency "signal"
   tile.return
 }
+
+// -----
+
+tile.func public @inline_asm_shapes(%x: tensor<128xi32>, %y: tensor<64xi32>) {
+  // expected-error @+1 {{'tile.elementwise_inline_asm' op operands and results must share one shape (or all be scalars); an operand has type 'tensor<64xi32>'}}
+  %z = tile.elementwise_inline_asm "add.s32 $0, $1, $2;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<128xi32>, tensor<64xi32> -> tensor<128xi32>
+  tile.return
+}
+
+// -----
+
+tile.func public @inline_asm_pack(%x: tensor<128xi32>) {
+  // expected-error @+1 {{'tile.elementwise_inline_asm' op packed_element must be at least 1, got 0}}
+  %z = tile.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 0 : i32, pure = true} %x : tensor<128xi32> -> tensor<128xi32>
+  tile.return
+}
+
+// -----
+
+tile.func public @inline_asm_no_output(%x: tensor<128xi32>) {
+  // expected-error @+1 {{'tile.elementwise_inline_asm' op constraints "r" name no output (`=r`, ...)}}
+  %z = tile.elementwise_inline_asm "mov.b32 $0, $0;" {constraints = "r", packed_element = 1 : i32, pure = true} %x : tensor<128xi32> -> tensor<128xi32>
+  tile.return
+}

@@ -698,3 +698,16 @@ tile.func public @descriptor_reduce(%d: !tile.tensordesc<tensor<64x64xf32>>, %e:
   tile.descriptor_reduce xor, %e[%i, %i], %w : !tile.tensordesc<tensor<64x64xi32>>, tensor<64x64xi32>
   tile.return
 }
+
+// -----
+
+// CHECK-LABEL: tile.func public @elementwise_inline_asm(
+// CHECK: %{{.*}} = tile.elementwise_inline_asm "shf.l.wrap.b32 $0, $1, $2, 17;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %{{.*}}, %{{.*}} : tensor<128xi32>, tensor<128xi32> -> tensor<128xi32>
+// CHECK: %{{.*}}:2 = tile.elementwise_inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;" {constraints = "=r,=r,r,r", packed_element = 1 : i32, pure = true} %{{.*}}, %{{.*}} : tensor<128xi32>, tensor<128xi32> -> tensor<128xi32>, tensor<128xi32>
+// CHECK: %{{.*}} = tile.elementwise_inline_asm "mov.u32 $0, %smid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+tile.func public @elementwise_inline_asm(%x: tensor<128xi32>, %y: tensor<128xi32>) {
+  %z = tile.elementwise_inline_asm "shf.l.wrap.b32 $0, $1, $2, 17;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<128xi32>, tensor<128xi32> -> tensor<128xi32>
+  %c:2 = tile.elementwise_inline_asm "sub.u32 $0, $2, $3; sub.u32 $1, $3, $2;" {constraints = "=r,=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<128xi32>, tensor<128xi32> -> tensor<128xi32>, tensor<128xi32>
+  %s = tile.elementwise_inline_asm "mov.u32 $0, %smid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  tile.return
+}

@@ -718,3 +718,54 @@ LogicalResult GridDependencyOp::verify() {
                          << getAction() << "\"";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Inline assembly
+//===----------------------------------------------------------------------===//
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  if (getResults().empty())
+    return emitOpError() << "needs at least one result (Triton's rule: return "
+                            "a dummy value if the assembly has none)";
+  if (getPackedElement() < 1)
+    return emitOpError() << "packed_element must be at least 1, got "
+                         << getPackedElement();
+  std::optional<ArrayRef<int64_t>> shape;
+  auto check = [&](Type type, StringRef what) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    ArrayRef<int64_t> s = tensor ? tensor.getShape() : ArrayRef<int64_t>();
+    if (!shape) {
+      shape = s;
+      return success();
+    }
+    if (*shape != s)
+      return emitOpError() << "operands and results must share one shape "
+                              "(or all be scalars); "
+                           << what << " has type " << type;
+    return success();
+  };
+  for (Type t : getArgs().getTypes())
+    if (failed(check(t, "an operand")))
+      return failure();
+  for (Type t : getResults().getTypes())
+    if (failed(check(t, "a result")))
+      return failure();
+  // Outputs come first in the constraints: one `=` entry per result
+  // register is counted at the lowering, which knows the packing; here,
+  // that there are outputs at all.
+  if (!getConstraints().contains('='))
+    return emitOpError() << "constraints \"" << getConstraints()
+                         << "\" name no output (`=r`, ...)";
+  return success();
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  // Not pure: it may read and write memory (global or shared, which the
+  // rest of the compiler orders through this resource).
+  effects.emplace_back(MemoryEffects::Write::get(), GlobalMemory::get());
+  effects.emplace_back(MemoryEffects::Read::get(), GlobalMemory::get());
+}

@@ -581,6 +581,37 @@ def Tile_FpToFpOp : Tile_Op<"fp_to_fp", [Pure, SameOperandsAndResultShape]> {
   let hasVerifier = 1;
 }
 
+def Tile_ElementwiseInlineAsmOp : Tile_Op<"elementwise_inline_asm", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Inline PTX applied element by element";
+  let description = [{
+    Runs the PTX in `asm_string` for every element of its tensor operands,
+    `packed_element` elements per invocation (`tl.inline_asm_elementwise`,
+    Triton's).  Operands and results share one shape (or are all scalars:
+    one invocation per thread).  `$0`, `$1`, ... name the results'
+    registers, then the operands', in `constraints`' order (LLVM's inline
+    assembly constraints: `=r` an output, `r` a 32-bit, `l` a 64-bit, `h` a
+    16-bit register, `f`/`d` float ones).  Per invocation, an operand or
+    result of 32 bits or more takes `packed_element` registers, one per
+    element; a narrower one is packed, 32 bits to a register.  A `pure` op
+    has no effect but its results; another may read and write memory and
+    is neither moved nor removed.
+
+    Example:
+
+    ```mlir
+    %z = tile.elementwise_inline_asm "shf.l.wrap.b32 $0, $1, $2, 17;" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<128xi32>, tensor<128xi32> -> tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints, BoolAttr:$pure,
+                       I32Attr:$packed_element, Variadic<AnyType>:$args);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $asm_string attr-dict ($args^ `:` type($args))? `->` type($results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_ReduceOp : Tile_Op<"reduce", [Pure, SingleBlock]> {
   let summary = "Reduce tensors along one axis with a combiner region";
   let description = [{

@@ -1,9 +1,12 @@
 """`tl.extra.cuda`: as Triton's. `libdevice` is
 `warpforge.language.extra.libdevice`; `gdc_wait` and
 `gdc_launch_dependents` are programmatic dependent launch's device side
-(Triton's tutorial 11), for kernels launched with `launch_pdl=True`."""
+(Triton's tutorial 11), for kernels launched with `launch_pdl=True`;
+`smid` and `globaltimer` read PTX's special registers through
+`tl.inline_asm_elementwise`."""
 
 from .. import libdevice
+from ... import core as _core
 from ... import semantic
 
 
@@ -24,4 +27,18 @@ def gdc_launch_dependents():
     semantic.grid_dependency("launch_dependents")
 
 
-__all__ = ["libdevice", "gdc_wait", "gdc_launch_dependents"]
+def smid():
+    """The index of the SM the calling thread runs on (PTX `%smid`): an
+    int32, as Triton's."""
+    return semantic.inline_asm_elementwise("mov.u32 $0, %smid;", "=r", [],
+                                           _core.int32, True, 1)
+
+
+def globaltimer():
+    """The GPU's global nanosecond timer (PTX `%globaltimer`): an int64,
+    read where it stands (not moved or merged), as Triton's."""
+    return semantic.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [],
+                                           _core.int64, False, 1)
+
+
+__all__ = ["libdevice", "gdc_wait", "gdc_launch_dependents", "smid", "globaltimer"]
