@@ -192,3 +192,22 @@ def test_special_registers_gpu():
     count = torch.cuda.get_device_properties(0).multi_processor_count
     assert 0 <= sms.min().item() and sms.max().item() < count
     assert (times[1::2] >= times[0::2]).all() and (times > 0).all()
+
+
+@warpforge.jit
+def every_thread_once(Out):
+    n: tl.constexpr = tl.extra.cuda.num_threads()
+    tl.static_assert(n == 32 * tl.extra.cuda.num_warps())
+    tl.store(Out + tl.arange(0, n), 1)
+
+
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+def test_num_threads_and_num_warps(num_warps, monkeypatch):
+    """Triton's tl.extra.cuda.num_threads()/num_warps(): constexprs from the
+    launch's num_warps, in the compiler and the interpreter alike."""
+    k = every_thread_once.warmup(np.zeros(256, np.int32), num_warps=num_warps, grid=(1,))
+    assert f"tensor<{32 * num_warps}x" in k.asm["tile"]
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    out = np.zeros(256, np.int32)
+    every_thread_once[(1,)](out, num_warps=num_warps)
+    assert out.sum() == 32 * num_warps

@@ -394,6 +394,9 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
     kernel body sees a `tl.tensor_descriptor` over them."""
     divisibility = divisibility or {}
     builder = TextBuilder(fn.filename)
+    # What the language reads of the options while the kernel is built
+    # (tl.extra.cuda.num_warps(), num_threads()).
+    builder.options = options if options is not None else KernelOptions()
     ctx = FunctionContext(builder, warp_specialized=bool(options and options.num_consumer_groups))
     params = list(fn.signature.parameters)
     for name in list(signature) + list(constants):

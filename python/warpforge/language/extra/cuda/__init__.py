@@ -41,4 +41,17 @@ def globaltimer():
                                            _core.int64, False, 1)
 
 
-__all__ = ["libdevice", "gdc_wait", "gdc_launch_dependents", "smid", "globaltimer"]
+def num_warps():
+    """The kernel's `num_warps` launch option, a constexpr (with warp
+    specialization, the warps of one consumer group, as the option says)."""
+    options = getattr(_core.current_builder(), "options", None)
+    return _core.constexpr(options.num_warps if options is not None else 4)
+
+
+def num_threads():
+    """32 * num_warps(), a constexpr: `tl.arange(0, tl.extra.cuda.num_threads())`."""
+    return _core.constexpr(32 * _core.constexpr(num_warps()).value)
+
+
+__all__ = ["libdevice", "gdc_wait", "gdc_launch_dependents", "smid", "globaltimer",
+           "num_warps", "num_threads"]
