@@ -609,3 +609,34 @@ def test_integer_beyond_64_bits_overflows(value):
         takes_an_int.warmup(value, np.zeros(1, np.float32), grid=(1,))
     with pytest.raises(ValueError):  # still a ValueError, as warpforge's others
         takes_an_int.warmup(value, np.zeros(1, np.float32), grid=(1,))
+
+
+# ---------------------------------------------------------------------------
+# tl.PropagateNan for maximum, minimum and clamp
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def nan_minmax(A, B, C, propagate_nan: tl.constexpr, func: tl.constexpr):
+    if func == "clamp":
+        tl.store(C, getattr(tl, func)(tl.load(A), -tl.load(B), tl.load(B),
+                                      propagate_nan=getattr(tl.PropagateNan, propagate_nan)))
+    else:
+        tl.store(C, getattr(tl, func)(tl.load(A), tl.load(B),
+                                      propagate_nan=getattr(tl.PropagateNan, propagate_nan)))
+
+
+@pytest.mark.parametrize("gpu", [False, pytest.param(True, marks=pytest.mark.gpu)])
+@pytest.mark.parametrize("func", ["minimum", "maximum", "clamp"])
+@pytest.mark.parametrize("propagate", ["NONE", "ALL"])
+def test_propagate_nan(propagate, func, gpu, monkeypatch):
+    import torch
+    if not gpu:
+        monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    dev = "cuda" if gpu else "cpu"
+    a = torch.tensor([float("nan")], device=dev)
+    b = torch.tensor([0.75], device=dev)
+    c = torch.zeros(1, device=dev)
+    nan_minmax[(1,)](a, b, c, propagate, func)
+    assert torch.isnan(c[0]).item() == (propagate == "ALL")
+    assert tl.PropagateNan.ALL.value == 0xFFFF and tl.PropagateNan.NONE.value == 0

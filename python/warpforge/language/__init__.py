@@ -5,6 +5,8 @@
 records operations through the active builder.
 """
 
+import enum as _enum
+
 from . import core, extra, math, random, semantic, standard
 from .core import (bfloat16, block_type, constexpr, dtype, float8e4nv, float8e5, float16,
                    float32, float64, int1, int8, int16, int32, int64, pointer_type, tensor,
@@ -288,16 +290,31 @@ def where(condition, x, y):
     return semantic.where(condition, x, y)
 
 
+class PropagateNan(_enum.Enum):
+    """Triton's `propagate_nan` values for maximum, minimum and clamp: ALL
+    makes a NaN operand give NaN; NONE (as False) returns the other
+    operand."""
+    NONE = 0x0000
+    ALL = 0xFFFF
+
+
+def _propagates_nan(value) -> bool:
+    value = _u(value)
+    if isinstance(value, PropagateNan):
+        return value is PropagateNan.ALL
+    return bool(value)
+
+
 def maximum(x, y, propagate_nan=False):
-    return semantic.maximum(x, y, propagate_nan)
+    return semantic.maximum(x, y, _propagates_nan(propagate_nan))
 
 
 def minimum(x, y, propagate_nan=False):
-    return semantic.minimum(x, y, propagate_nan)
+    return semantic.minimum(x, y, _propagates_nan(propagate_nan))
 
 
 def clamp(x, min, max, propagate_nan=False):
-    return semantic.clamp(x, min, max, propagate_nan)
+    return semantic.clamp(x, min, max, _propagates_nan(propagate_nan))
 
 
 def sigmoid(x):
