@@ -640,3 +640,48 @@ def test_propagate_nan(propagate, func, gpu, monkeypatch):
     nan_minmax[(1,)](a, b, c, propagate, func)
     assert torch.isnan(c[0]).item() == (propagate == "ALL")
     assert tl.PropagateNan.ALL.value == 0xFFFF and tl.PropagateNan.NONE.value == 0
+
+
+# ---------------------------------------------------------------------------
+# expand_dims axes count in the result; a constexpr-wrapped type is the type;
+# a rule's own exception is the CompilationError's cause
+# ---------------------------------------------------------------------------
+
+
+@triton.jit
+def expand_axes(dummy, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    tl.static_assert(tl.expand_dims(offs, (0, -1)).shape == [1, N, 1])
+    tl.static_assert(tl.expand_dims(offs, (-4, 2, -1)).shape == [1, N, 1, 1])
+    tl.static_assert(tl.expand_dims(offs, (3, 1, 2)).shape == [N, 1, 1, 1])
+    dtype_x: tl.constexpr = dummy.dtype.element_ty
+    tl.static_assert(dtype_x == tl.constexpr(tl.float32))
+    tl.static_assert(dtype_x != tl.constexpr(tl.int32))
+
+
+@triton.jit
+def expand_bad(dummy, N: tl.constexpr, AXES: tl.constexpr):
+    tl.expand_dims(tl.arange(0, N), AXES)
+
+
+@pytest.mark.parametrize("interpret", [False, True])
+def test_expand_dims_axes(interpret, monkeypatch):
+    if interpret:
+        monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+        expand_axes[(1,)](np.zeros(1, np.float32), 32)
+    else:
+        expand_axes.warmup(np.zeros(1, np.float32), 32, grid=(1,))
+
+
+@pytest.mark.parametrize("axes,match", [
+    (-3, "invalid axis -3"), (2, "invalid axis 2"),
+    ((0, 0), r"duplicate axes, normalized axes = \[0, 0\]"),
+    ((0, -3), r"duplicate axes, normalized axes = \[0, 0\]"),
+])
+def test_expand_dims_bad_axes_keep_their_cause(axes, match):
+    with pytest.raises(warpforge.TritonError, match=match) as info:
+        expand_bad.warmup(np.zeros(1, np.float32), 32, axes, grid=(1,))
+    assert info.value.lineno is not None
+    assert type(info.value.__cause__).__name__ == "SemanticError"
+    import re
+    assert re.search(match, str(info.value.__cause__))

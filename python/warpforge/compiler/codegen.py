@@ -259,8 +259,10 @@ class CodeGenerator(ast.NodeVisitor):
                                                AttributeError)) else \
                 f"{type(e).__name__}: {e}"
             err = self.error(node, message)
-            err.__cause__ = None
-            raise err from None
+            # The rule's own exception stays reachable as the cause (as in
+            # Triton: `exc.__cause__`), without its frames in the language
+            # layer, which only lengthen the traceback.
+            raise err from e.with_traceback(None)
 
     def generic_visit(self, node):
         raise self.error(node, f"unsupported Python construct: {type(node).__name__}",

@@ -456,7 +456,7 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
     except CompilationError as e:
         # The message and the kernel line are the whole story: drop the
         # code generator's frames from the traceback.
-        raise e.with_traceback(None) from None
+        raise e.with_traceback(None) from e.__cause__
     return builder.module(), dict(ctx.used_globals)
 
 

@@ -310,14 +310,14 @@ def ptr_to_int(x: tensor) -> tensor:
 def program_id(axis) -> tensor:
     axis = int(unwrap(axis))
     if axis not in (0, 1, 2):
-        raise SemanticError(f"program_id axis must be 0, 1 or 2, got {axis}")
+        raise SemanticError(f"program_id axis must be 0, 1, or 2 but got {axis}")
     return tensor(_b().program_id(axis), core.int32)
 
 
 def num_programs(axis) -> tensor:
     axis = int(unwrap(axis))
     if axis not in (0, 1, 2):
-        raise SemanticError(f"num_programs axis must be 0, 1 or 2, got {axis}")
+        raise SemanticError(f"num_programs axis must be 0, 1, or 2 but got {axis}")
     return tensor(_b().num_programs(axis), core.int32)
 
 

@@ -117,11 +117,21 @@ def expand_dims(x: tensor, axis) -> tensor:
     x = to_tensor(x)
     axes = unwrap(axis)
     axes = list(axes) if isinstance(axes, (list, tuple)) else [axes]
-    for ax in sorted(int(unwrap(a)) % (len(x.shape) + 1) if int(unwrap(a)) < 0 else int(unwrap(a))
-                     for a in axes):
-        rank = len(x.shape)
-        if ax < 0 or ax > rank:
-            raise SemanticError(f"expand_dims axis {ax} is out of range for a rank-{rank} tensor")
+    # As Triton: each axis is a position in the result, whose rank counts
+    # every new dimension (expand_dims(x, (0, -1)) of [N] is [1, N, 1]);
+    # negative ones count from its end.
+    new_rank = len(x.shape) + len(axes)
+    normalized = []
+    for a in axes:
+        a = int(unwrap(a))
+        if not -new_rank <= a < new_rank:
+            raise SemanticError(f"expand_dims: invalid axis {a}: the result has {new_rank} "
+                                f"dimension(s), so axes run from {-new_rank} to {new_rank - 1}")
+        normalized.append(a % new_rank)
+    if len(set(normalized)) != len(normalized):
+        raise SemanticError(f"expand_dims received duplicate axes, normalized axes = "
+                            f"{normalized}")
+    for ax in sorted(normalized):
         if not x.type.is_block():
             x = splat(x, [1])
             continue

@@ -124,7 +124,14 @@ class dtype:
         return "i" + str(self.primitive_bitwidth)
 
     def __eq__(self, other):
+        # A type wrapped as a constexpr (`tl.constexpr(tl.int32)`) is that
+        # type, as in Triton.
+        if type(other).__name__ == "constexpr":
+            other = other.value
         return type(other) is type(self) and other.name == self.name
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
 
     def __hash__(self):
         return hash((type(self).__name__, self.name))
