@@ -685,3 +685,18 @@ def test_expand_dims_bad_axes_keep_their_cause(axes, match):
     assert type(info.value.__cause__).__name__ == "SemanticError"
     import re
     assert re.search(match, str(info.value.__cause__))
+
+
+@triton.jit
+def narrow_descriptor(ptr, BLOCK_0: tl.constexpr, BLOCK_1: tl.constexpr):
+    desc = tl.make_tensor_descriptor(ptr, [128, 128], [128, 1], [BLOCK_0, BLOCK_1])
+    desc.load([0, 0])
+
+
+@pytest.mark.parametrize("block", [(1, 2), (8, 2)])
+def test_narrow_descriptor_block_in_triton_words(block):
+    """Triton's test_tma_*_block_shape_err match its wording in the cause."""
+    with pytest.raises(warpforge.CompilationError) as info:
+        narrow_descriptor.warmup(np.zeros((128, 128), np.int32), *block, grid=(1,))
+    assert "Descriptor block shape must have at least 16 bytes" in str(info.value.__cause__)
+    assert f"spans {block[1] * 4} bytes" in str(info.value)

@@ -217,8 +217,10 @@ def make_tensor_descriptor(base, shape, strides, block_shape) -> tensor:
         raise SemanticError(f"the last stride of a tensor descriptor must be 1, got {last}")
     inner_bytes = block_shape[-1] * elem.primitive_bitwidth // 8
     if inner_bytes % 16:
-        raise SemanticError(f"the innermost block dimension spans {inner_bytes} bytes; "
-                            "TMA needs a multiple of 16 bytes")
+        # Triton's words first (its tests match them), then the TMA's rule.
+        raise SemanticError(f"Descriptor block shape must have at least 16 bytes in the last "
+                            f"dimension: the innermost block dimension spans {inner_bytes} "
+                            "bytes; TMA needs a multiple of 16 bytes")
     elem_bytes = max(elem.primitive_bitwidth // 8, 1)
     for d, s in enumerate(strides[:-1]):
         s = unwrap(s)
