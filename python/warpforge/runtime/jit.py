@@ -629,12 +629,21 @@ class JITFunction(KernelFunction):
         Misses and the interpreter go through `run`."""
         P = inspect.Parameter
         params = list(self.signature.parameters.values())
+        # Parameters named like the launcher's own names would shadow them:
+        # such a kernel launches through run() (correct, a little slower).
+        own = ("grid", "stream", "options", "_arg_spec", "_const_spec", "_cache", "_self",
+               "_normalize_grid", "_dtypes", "_warm", "_state", "_kinds")
         if any(p.kind not in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY) for p in params) or \
-                any(p.name in ("grid", "stream", "options") for p in params):
+                any(p.name in own or p.name.startswith(("_wf_", "_default_")) for p in params):
             return lambda *a, grid, **kw: self.run(*a, grid=grid, **kw)
         env = {"_arg_spec": arg_spec, "_const_spec": const_spec, "_cache": self.cache,
                "_self": self, "_normalize_grid": normalize_grid,
-               "_dtypes": _TORCH_DTYPES}
+               "_dtypes": _TORCH_DTYPES,
+               # Builtins under names of their own: a parameter may be
+               # called `type` or `len` (Triton's test_call has `type`).
+               "_wf_type": type, "_wf_tuple": tuple, "_wf_len": len, "_wf_sorted": sorted,
+               "_wf_callable": callable, "_wf_dict": dict, "_wf_zip": zip,
+               "_wf_TypeError": TypeError, "_wf_ValueError": ValueError}
         arglist, specs, names = [], [], [p.name for p in params]
         kinds = bytearray()
         for p in params:
@@ -664,7 +673,7 @@ class JITFunction(KernelFunction):
         src = [f"def {fname}({''.join(a + ', ' for a in arglist)}*, grid, stream=None, "
                "**options):"]
         src += [f"    options[{n!r}] = {n}" for n in both]
-        src += [f"    args = {_tuple_src(names)}"]
+        src += [f"    _wf_args = {_tuple_src(names)}"]
         if warm is not None:
             # A hit with a plain grid launches in this one C++ call
             # (driver.cpp's warm_launch); it hands back the kernel when the
@@ -675,39 +684,40 @@ class JITFunction(KernelFunction):
                              _driver_module(), None)
             src += [
                 "    try:",
-                "        kernel = _warm(_state, grid, args, options, stream)",
-                "    except TypeError:",
-                "        kernel = False  # an unhashable option: run() says which",
-                "    if type(kernel) is tuple:",
-                "        kernel = kernel[0]  # a hit that Python launches",
-                "    elif kernel is False:",
-                "        kernel = None",
+                "        _wf_kernel = _warm(_state, grid, _wf_args, options, stream)",
+                "    except _wf_TypeError:",
+                "        _wf_kernel = False  # an unhashable option: run() says which",
+                "    if _wf_type(_wf_kernel) is _wf_tuple:",
+                "        _wf_kernel = _wf_kernel[0]  # a hit that Python launches",
+                "    elif _wf_kernel is False:",
+                "        _wf_kernel = None",
                 "    else:",
-                "        return kernel  # launched",
+                "        return _wf_kernel  # launched",
             ]
         else:
             src += [
                 "    if _self.interpreting():",
-                "        kernel = None",
+                "        _wf_kernel = None",
                 "    else:",
                 "        try:",
-                f"            key = ({_tuple_src(specs)}, "
-                "tuple(sorted(options.items())) if options else ())",
-                "        except (TypeError, ValueError):",
-                "            key = None  # run() names the argument in the error",
-                "        kernel = _cache.get(key)",
+                f"            _wf_key = ({_tuple_src(specs)}, "
+                "_wf_tuple(_wf_sorted(options.items())) if options else ())",
+                "        except (_wf_TypeError, _wf_ValueError):",
+                "            _wf_key = None  # run() names the argument in the error",
+                "        _wf_kernel = _cache.get(_wf_key)",
             ]
         src += [
-            "    if kernel is None:",
+            "    if _wf_kernel is None:",
             f"        return _self.run(grid=grid, stream=stream, "
             f"{''.join(f'{n}={n}, ' for n in names)}"
             f"**{{k: v for k, v in options.items() if k not in {tuple(both)!r}}})",
-            "    if callable(grid):",
-            f"        grid = grid(_self._meta(dict(zip({tuple(names)!r}, args)), options))",
-            "    if type(grid) is not tuple or len(grid) != 3:",
+            "    if _wf_callable(grid):",
+            f"        grid = grid(_self._meta(_wf_dict(_wf_zip({tuple(names)!r}, _wf_args)), "
+            "options))",
+            "    if _wf_type(grid) is not _wf_tuple or _wf_len(grid) != 3:",
             "        grid = _normalize_grid(grid)",
-            "    kernel.launch(grid, args, stream)",
-            "    return kernel",
+            "    _wf_kernel.launch(grid, _wf_args, stream)",
+            "    return _wf_kernel",
         ]
         code = compile("\n".join(src) + "\n", f"<launcher of {self.__qualname__}>", "exec")
         exec(code, env)
