@@ -183,10 +183,11 @@ class KernelOptions:
 
 
 def default_fp_fusion() -> bool:
-    """`enable_fp_fusion` when a launch does not say: $WARPFORGE_DEFAULT_FP_FUSION
-    (knobs.language.default_fp_fusion), False when unset."""
-    import os
-    return os.environ.get("WARPFORGE_DEFAULT_FP_FUSION", "0") not in ("", "0")
+    """`enable_fp_fusion` when a launch does not say: knobs.language.
+    default_fp_fusion, the variable's one reader ($WARPFORGE_DEFAULT_FP_FUSION,
+    False when unset)."""
+    from .. import knobs
+    return knobs.language.default_fp_fusion
 
 
 def _is_power_of_2(n) -> bool:
