@@ -115,8 +115,10 @@ NUMPY = {"fp64": (np.float64, np.float64), "fp32": (np.float32, np.float32),
 @pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in NUMPY],
                          ids=lambda c: "-".join(map(str, c)))
 def test_fma_kernels_compile_to_cubins(config, monkeypatch):
-    """Each FMA configuration of the GPU test assembles (ptxas) with FMA
-    instructions and no wgmma, and spills nothing at these tile sizes."""
+    """Each configuration of the GPU test assembles (ptxas) with FMA
+    instructions, or mma.sync where that takes the dot (16-bit operands in
+    tiles of at least 16 x 8 x 16), and no wgmma, and spills nothing at
+    these tile sizes."""
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     name, bm, bn, bk, warps = config
     elem, out = NUMPY[name]
@@ -127,8 +129,11 @@ def test_fma_kernels_compile_to_cubins(config, monkeypatch):
                                  ACC=acc, num_warps=warps, grid=(1,))
     ptx = k.asm["ptx"]
     assert "wgmma" not in ptx
-    assert {"fp64": "fma.rn.f64", "fp32": "fma.rn.f32", "fp16": "fma.rn.f32",
-            "int8": "mad.lo.s32"}[name] in ptx
+    mma = name == "fp16" and bm >= 16 and bn >= 8 and bk % 16 == 0
+    expected = ("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" if mma else
+                {"fp64": "fma.rn.f64", "fp32": "fma.rn.f32", "fp16": "fma.rn.f32",
+                 "int8": "mad.lo.s32"}[name])
+    assert expected in ptx
     assert k.metadata["spill_stores"] == 0
 
 

@@ -11,7 +11,9 @@
 // predicated shared accesses is interpreted, as are the cp.async copies
 // (complete at once), vectors (LLVM vector values, loads and stores) and
 // llvm.fma (in double precision, rounded to the type: exact for the small
-// integers the inputs hold).
+// integers the inputs hold), and mma.sync, warp by warp, from the PTX ISA's
+// fragment layouts (an independent statement of where each lane's
+// registers sit, against which the layouts are checked).
 //
 // Each pointer argument k points to a buffer of `elements` elements of
 // type `arg-types[k]`, filled with ((i * 7919 + k * 104729) mod 201) - 100
@@ -119,6 +121,7 @@ private:
   }
   LogicalResult step(Operation *op);
   LogicalResult inlineAsm(LLVM::InlineAsmOp op);
+  LogicalResult mmaSync(LLVM::InlineAsmOp op);
   uint64_t scalar(Value v, unsigned t) {
     auto it = values.find(v);
     if (it == values.end()) {
@@ -601,6 +604,8 @@ LogicalResult Simulator::step(Operation *op) {
 /// `[@$p] ld.<space...>.bN $r, [ $a + 0 ]` and `[@$p] st.<space...>.bN
 /// [ $a + 0 ], $v`, scalar accesses only.
 LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
+  if (StringRef(op.getAsmString()).starts_with("mma.sync.aligned.m16n8k"))
+    return mmaSync(op);
   unsigned numResults = op.getNumResults();
   if (numResults > 1 ||
       (numResults && isa<LLVM::LLVMStructType>(op.getResult(0).getType())))
@@ -680,6 +685,110 @@ LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
       r[t] = {mask(result[t], bitsOf(op.getResult(0).getType()))};
     values[op.getResult(0)] = std::move(r);
   }
+  return success();
+}
+
+/// `mma.sync.aligned.m16n8k<K>.row.col[.satfinite].<d>.<a>.<b>.<c> {d},
+/// {a}, {b}, {c}`, warp by warp: each lane's registers placed in the 16xK
+/// A, Kx8 B and 16x8 C fragments as the PTX ISA places them (g = lane / 4,
+/// t = lane % 4, kw elements of a register along K: A register r holds
+/// row g + 8 (r % 2), K from 4 kw (r / 2) + kw t; B register r K from
+/// 4 kw r + kw t, column g; C register r (32-bit accumulators) row
+/// g + 8 (r / 2), column 2t + r % 2, or (f16 pairs) row g + 8 r, columns
+/// 2t and 2t + 1), multiplied in double precision and rounded to the
+/// accumulator's type (exact for the simulator's small integers).
+LogicalResult Simulator::mmaSync(LLVM::InlineAsmOp op) {
+  StringRef text = op.getAsmString();
+  auto [opcode, args] = text.split(' ');
+  SmallVector<StringRef> fields;
+  opcode.split(fields, '.');
+  // mma sync aligned m16n8kK row col [satfinite] d a b c
+  StringRef dName = fields[fields.size() - 4], aName = fields[fields.size() - 3];
+  MLIRContext *ctx = op.getContext();
+  Type aType = aName == "f16"    ? Type(Float16Type::get(ctx))
+               : aName == "bf16" ? Type(BFloat16Type::get(ctx))
+               : aName == "tf32" ? Type(Float32Type::get(ctx))
+                                 : Type(IntegerType::get(ctx, 8));
+  Type dType = dName == "f16"   ? Type(Float16Type::get(ctx))
+               : dName == "f32" ? Type(Float32Type::get(ctx))
+                                : Type(IntegerType::get(ctx, 32));
+  unsigned aBits = bitsOf(aType), kw = 32 / aBits, k = 8 * kw;
+  // The four braced operand lists.
+  SmallVector<SmallVector<unsigned>> lists;
+  for (StringRef rest = args; !rest.empty();) {
+    size_t open = rest.find('{'), close = rest.find('}');
+    if (open == StringRef::npos || close == StringRef::npos)
+      break;
+    SmallVector<StringRef> refs;
+    rest.slice(open + 1, close).split(refs, ',');
+    SmallVector<unsigned> ids;
+    for (StringRef ref : refs) {
+      unsigned id = 0;
+      ref.trim().drop_front().getAsInteger(10, id);
+      ids.push_back(id);
+    }
+    lists.push_back(std::move(ids));
+    rest = rest.drop_front(close + 1);
+  }
+  if (lists.size() != 4)
+    return op.emitError("simulation: mma.sync needs 4 operand lists");
+  auto type = dyn_cast<LLVM::LLVMStructType>(op.getResult(0).getType());
+  unsigned numOutputs = type ? type.getBody().size() : 1;
+  auto reg = [&](unsigned id, unsigned t) {
+    return scalar(op.getOperands()[id - numOutputs], t);
+  };
+  auto element = [&](uint64_t word, unsigned e, Type elem) -> double {
+    unsigned bits = bitsOf(elem);
+    uint64_t v = mask(word >> (bits * e), bits);
+    if (isa<IntegerType>(elem))
+      return double(sext(v, bits));
+    return toDouble(v, elem);
+  };
+  bool pairs = dType.isF16();
+  Regs out(threads, std::vector<uint64_t>(numOutputs, 0));
+  for (unsigned w = 0; w * 32 < threads; ++w) {
+    std::vector<double> a(16 * k), b(k * 8), c(16 * 8);
+    for (unsigned l = 0; l < 32; ++l) {
+      unsigned t = w * 32 + l, g = l / 4, q = l % 4;
+      for (unsigned r = 0; r < 4; ++r)
+        for (unsigned e = 0; e < kw; ++e)
+          a[(g + 8 * (r % 2)) * k + 4 * kw * (r / 2) + kw * q + e] =
+              element(reg(lists[1][r], t), e, aType);
+      for (unsigned r = 0; r < 2; ++r)
+        for (unsigned e = 0; e < kw; ++e)
+          b[(4 * kw * r + kw * q + e) * 8 + g] =
+              element(reg(lists[2][r], t), e, aType);
+      for (unsigned r = 0; r < lists[3].size(); ++r) {
+        uint64_t word = reg(lists[3][r], t);
+        if (pairs)
+          for (unsigned e = 0; e < 2; ++e)
+            c[(g + 8 * r) * 8 + 2 * q + e] = element(word, e, dType);
+        else
+          c[(g + 8 * (r / 2)) * 8 + 2 * q + r % 2] = element(word, 0, dType);
+      }
+    }
+    std::vector<double> d(c);
+    for (unsigned i = 0; i < 16; ++i)
+      for (unsigned j = 0; j < 8; ++j)
+        for (unsigned kk = 0; kk < k; ++kk)
+          d[i * 8 + j] += a[i * k + kk] * b[kk * 8 + j];
+    auto encode = [&](double v) -> uint64_t {
+      if (isa<IntegerType>(dType))
+        return mask(uint64_t(int64_t(v)), 32);
+      return fromDouble(v, dType);
+    };
+    for (unsigned l = 0; l < 32; ++l) {
+      unsigned t = w * 32 + l, g = l / 4, q = l % 4;
+      for (unsigned r = 0; r < numOutputs; ++r) {
+        if (pairs)
+          out[t][r] = encode(d[(g + 8 * r) * 8 + 2 * q]) |
+                      (encode(d[(g + 8 * r) * 8 + 2 * q + 1]) << 16);
+        else
+          out[t][r] = encode(d[(g + 8 * (r / 2)) * 8 + 2 * q + r % 2]);
+      }
+    }
+  }
+  values[op.getResult(0)] = std::move(out);
   return success();
 }
 

@@ -59,8 +59,11 @@ struct FmaDotOpConversion : public OpConversionPattern<tile::DotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType();
     auto dType = cast<RankedTensorType>(op.getType());
-    // rejectUnsupportedOps checked the form (isFmaDotForm).
-    auto acc = cast<BlockedEncodingAttr>(dType.getEncoding());
+    // rejectUnsupportedOps checked the form: isFmaDotForm, or
+    // isMmaDotForm (MmaDotOpToLLVM.cpp's).
+    auto acc = dyn_cast<BlockedEncodingAttr>(dType.getEncoding());
+    if (!acc)
+      return failure();
     int64_t k = aType.getShape().back();
     Location loc = op.getLoc();
     Type elem = getTypeConverter()->convertType(dType.getElementType());

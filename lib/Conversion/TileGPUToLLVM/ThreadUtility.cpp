@@ -115,46 +115,71 @@ SmallVector<Value> getThreadBase(OpBuilder &b, Location loc,
 }
 
 namespace {
-/// A thread's base (row, col) in a wgmma accumulator or register operand:
-/// row = warpM * 16 + lane / 4, col = warpN * n + 2 * (lane % 4) (operands
-/// have no warpN term).
+/// A thread's base (row, col) in a wgmma-family accumulator or register
+/// operand, as getWgmmaThreadBase computes it at compile time:
+/// accumulators (warpM*16 + lane/4, warpN*n + 2*(lane%4)), operand A
+/// (warpM*16 + lane/4, kWidth*(lane%4)), operand B (kWidth*(lane%4),
+/// warpN*n + lane/4).
 std::pair<Value, Value> emitWgmmaBase(OpBuilder &b, Location loc,
-                                      WgmmaEncodingAttr wgmma,
-                                      bool isOperand) {
+                                      Attribute layout) {
+  WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
   unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
+  unsigned n = wgmma.getInstrShape()[1];
   auto [lane, warp] = getLaneAndWarpId(b, loc);
+  auto warpN = [&]() -> Value {
+    if (wN == 1)
+      return i32Val(b, loc, 0);
+    return LLVM::MulOp::create(
+        b, loc,
+        LLVM::URemOp::create(
+            b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, wM)),
+            i32Val(b, loc, wN)),
+        i32Val(b, loc, n));
+  };
+  Value quad = LLVM::UDivOp::create(b, loc, lane, i32Val(b, loc, 4));
+  Value inQuad = LLVM::URemOp::create(b, loc, lane, i32Val(b, loc, 4));
+  auto op = dyn_cast<DotOperandEncodingAttr>(layout);
+  unsigned perLane = op ? op.getKWidth() : 2;
+  Value spread = LLVM::MulOp::create(b, loc, inQuad, i32Val(b, loc, perLane));
+  if (op && op.getOpIdx() == 1)
+    return {spread, LLVM::AddOp::create(b, loc, warpN(), quad)};
   Value warpM = LLVM::URemOp::create(b, loc, warp, i32Val(b, loc, wM));
   Value row = LLVM::AddOp::create(
-      b, loc, LLVM::MulOp::create(b, loc, warpM, i32Val(b, loc, 16)),
-      LLVM::UDivOp::create(b, loc, lane, i32Val(b, loc, 4)));
-  Value col = LLVM::MulOp::create(
-      b, loc, LLVM::URemOp::create(b, loc, lane, i32Val(b, loc, 4)),
-      i32Val(b, loc, 2));
-  if (!isOperand && wN > 1) {
-    Value warpN = LLVM::URemOp::create(
-        b, loc, LLVM::UDivOp::create(b, loc, warp, i32Val(b, loc, wM)),
-        i32Val(b, loc, wN));
-    col = LLVM::AddOp::create(
-        b, loc, col,
-        LLVM::MulOp::create(b, loc, warpN,
-                            i32Val(b, loc, wgmma.getInstrShape()[1])));
-  }
-  return {row, col};
+      b, loc, LLVM::MulOp::create(b, loc, warpM, i32Val(b, loc, 16)), quad);
+  if (op)
+    return {row, spread};
+  return {row, wN > 1 ? LLVM::AddOp::create(b, loc, spread, warpN()).getResult()
+                      : spread};
 }
 
 /// emitIndices for register operands: a base row and column per thread
-/// plus compile-time offsets (see LayoutUtils.h).
+/// plus compile-time offsets (see LayoutUtils.h), wrapped where the
+/// operand is smaller than the warps' extent (mma.sync warps replicated
+/// over a small tile; shapes are powers of two, so the modulo is a mask).
 SmallVector<SmallVector<Value>> emitOperandIndices(OpBuilder &b, Location loc,
                                                    RankedTensorType type) {
   Attribute layout = type.getEncoding();
-  auto [row, col] = emitWgmmaBase(b, loc, getWgmmaParent(layout),
-                                  /*isOperand=*/true);
+  auto [row, col] = emitWgmmaBase(b, loc, layout);
+  ArrayRef<int64_t> shape = type.getShape();
+  auto wrap = [&](Value v, int64_t size) -> Value {
+    return LLVM::AndOp::create(b, loc, v, i32Val(b, loc, size - 1));
+  };
+  WgmmaEncodingAttr parent = getWgmmaParent(layout);
+  unsigned opIdx = cast<DotOperandEncodingAttr>(layout).getOpIdx();
+  // The extents one pass of the warps covers along M (A) or N (B).
+  int64_t mnExtent =
+      opIdx == 0 ? 16 * int64_t(parent.getWarpsPerCTA()[0])
+                 : int64_t(parent.getInstrShape()[1]) * parent.getWarpsPerCTA()[1];
+  unsigned mnDim = opIdx == 0 ? 0 : 1;
   SmallVector<SmallVector<Value>> indices;
-  for (auto [r, c] : getWgmmaElementOffsets(layout, type.getShape())) {
+  for (auto [r, c] : getWgmmaElementOffsets(layout, shape)) {
     Value rv = r ? LLVM::AddOp::create(b, loc, row, i32Val(b, loc, r)).getResult()
                  : row;
     Value cv = c ? LLVM::AddOp::create(b, loc, col, i32Val(b, loc, c)).getResult()
                  : col;
+    Value &mn = mnDim == 0 ? rv : cv;
+    if (shape[mnDim] < mnExtent)
+      mn = wrap(mn, shape[mnDim]);
     indices.push_back({rv, cv});
   }
   return indices;
@@ -201,7 +226,7 @@ SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
   // wgmma accumulators and their slices: the accumulator's base and the
   // offsets of its list over the root shape (deduplicated).
   if (WgmmaEncodingAttr wgmma = getRootWgmma(layout)) {
-    auto [row, col] = emitWgmmaBase(b, loc, wgmma, /*isOperand=*/false);
+    auto [row, col] = emitWgmmaBase(b, loc, wgmma);
     int64_t tile[2] = {16 * int64_t(wgmma.getWarpsPerCTA()[0]),
                        int64_t(wgmma.getInstrShape()[1]) *
                            wgmma.getWarpsPerCTA()[1]};

@@ -33,11 +33,14 @@ LogicalResult rejectUnsupportedOps(ModuleOp module) {
   WalkResult result = module.walk([](Operation *op) {
     StringRef why;
     auto dot = dyn_cast<tile::DotOp>(op);
-    if (dot && !isFmaDotForm(dot.getA().getType(), dot.getB().getType(),
-                             cast<RankedTensorType>(dot.getType())))
-      why = "tl.dot reached the LLVM lowering neither as a wgmma product nor "
-            "with its operands in the FMA layouts of its accumulator: run "
-            "tilegpu-accelerate-matmul first";
+    if (dot &&
+        !isFmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                      cast<RankedTensorType>(dot.getType())) &&
+        !isMmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                      cast<RankedTensorType>(dot.getType())))
+      why = "tl.dot reached the LLVM lowering neither as a wgmma product, "
+            "nor in mma.sync layouts, nor with its operands in the FMA "
+            "layouts of its accumulator: run tilegpu-accelerate-matmul first";
     else if (isa<tile::DescriptorLoadOp, tile::DescriptorStoreOp,
                  tile::DescriptorReduceOp>(op))
       why = "descriptor loads and stores reach the LLVM lowering only as TMA "
@@ -157,6 +160,7 @@ struct ConvertTileGPUToLLVM
     populateSharedMemoryOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateDotOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateFmaDotOpToLLVMPatterns(converter, patterns);
+    populateMmaDotOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateDebugOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateBarrierOpToLLVMPatterns(converter, patterns, *targetInfo);
     populateTMAOpToLLVMPatterns(converter, patterns, *targetInfo);

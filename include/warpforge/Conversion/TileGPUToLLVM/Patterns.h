@@ -104,6 +104,11 @@ void populateSharedMemoryOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
 /// for the dots tilegpu-accelerate-matmul left in FMA layouts.
 void populateFmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// tile.dot on mma.sync (sm_80 and later): the dots
+/// tilegpu-accelerate-matmul left in mma.sync layouts (inline PTX).
+void populateMmaDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns,
+                                    const TargetInfo &targetInfo);
 void populateDotOpToLLVMPatterns(TileGPUToLLVMTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns,
                                  const TargetInfo &targetInfo);

@@ -47,6 +47,9 @@ public:
   /// sm_90a feature set, which warpforge compiles sm_90 code for; later
   /// architectures do not carry sm_90a features.
   bool supportsWgmma() const { return computeCapability == 90; }
+  /// Warp-level tensor-core products `mma.sync.aligned.m16n8k*` for f16,
+  /// bf16, tf32 and s8 (sm_80 and later).
+  bool supportsMmaSync() const { return computeCapability >= 80; }
   /// `fence.proxy.async` (sm_90 and later).
   bool supportsAsyncProxy() const { return computeCapability >= 90; }
   /// The Tensor Memory Accelerator (cp.async.bulk.tensor, mbarrier

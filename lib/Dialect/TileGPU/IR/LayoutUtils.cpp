@@ -264,11 +264,7 @@ getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape, unsigned tid,
     getRootLayout(layout, &removed);
     SmallVector<int64_t> rootShape =
         isOperand ? SmallVector<int64_t>(shape) : getRootShape(layout, shape);
-    unsigned lane = tid % 32, warp = tid / 32;
-    unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
-    int64_t row = (warp % wM) * 16 + lane / 4;
-    int64_t col = (isOperand ? 0 : (warp / wM) % wN * wgmma.getInstrShape()[1]) +
-                  2 * (lane % 4);
+    auto [row, col] = getWgmmaThreadBase(isOperand ? layout : Attribute(wgmma), tid);
     SmallVector<SmallVector<int64_t>> coords;
     for (const SmallVector<int64_t> &offset : offsets) {
       int64_t root[2] = {(row + offset[0]) % rootShape[0],
@@ -328,7 +324,8 @@ bool isLowerableDistributed(Attribute layout) {
   if (isRegularDistributed(layout))
     return true;
   auto op = dyn_cast_or_null<DotOperandEncodingAttr>(layout);
-  return op && op.getOpIdx() == 0 && isa<WgmmaEncodingAttr>(op.getParent());
+  auto parent = op ? dyn_cast<WgmmaEncodingAttr>(op.getParent()) : nullptr;
+  return parent && (op.getOpIdx() == 0 || isMmaSync(parent));
 }
 
 BlockedEncodingAttr getFmaOperandLayout(BlockedEncodingAttr acc,
@@ -364,19 +361,37 @@ getWgmmaElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
   WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
   int64_t tileM = 16 * wgmma.getWarpsPerCTA()[0];
   int64_t n = wgmma.getInstrShape()[1];
+  int64_t tileN = n * wgmma.getWarpsPerCTA()[1];
   SmallVector<std::pair<int64_t, int64_t>> offsets;
-  if (isa<DotOperandEncodingAttr>(layout)) {
-    int64_t repM = std::max<int64_t>(1, shape[0] / tileM);
-    for (int64_t rm = 0; rm < repM; ++rm)
-      for (int64_t s = 0; s < shape[1] / 16; ++s)
-        for (int64_t h = 0; h < 2; ++h)
-          for (int64_t i = 0; i < 2; ++i)
-            for (int64_t e = 0; e < 2; ++e)
-              offsets.push_back({rm * tileM + 8 * i, 16 * s + 8 * h + e});
+  if (auto op = dyn_cast<DotOperandEncodingAttr>(layout)) {
+    // One instruction's K step holds 8 * kWidth elements: two halves of
+    // 4 * kWidth, kWidth consecutive ones per register (a 32-bit register
+    // of 16-bit elements holds 2, of 8-bit ones 4, of tf32 one).
+    int64_t kw = op.getKWidth(), kStep = 8 * kw, half = 4 * kw;
+    if (op.getOpIdx() == 0) {
+      // A [M, K]: per K step the registers a0..a3 are (row, half) = (0,
+      // 0), (8, 0), (0, 1), (8, 1).
+      int64_t repM = std::max<int64_t>(1, shape[0] / tileM);
+      for (int64_t rm = 0; rm < repM; ++rm)
+        for (int64_t s = 0; s < shape[1] / kStep; ++s)
+          for (int64_t h = 0; h < 2; ++h)
+            for (int64_t i = 0; i < 2; ++i)
+              for (int64_t e = 0; e < kw; ++e)
+                offsets.push_back({rm * tileM + 8 * i, kStep * s + half * h + e});
+      return offsets;
+    }
+    // B [K, N] (mma.sync): per 8 columns and K step the registers b0, b1
+    // are the two halves of the step.
+    int64_t repN = std::max<int64_t>(1, shape[1] / tileN);
+    for (int64_t rn = 0; rn < repN; ++rn)
+      for (int64_t j = 0; j < n / 8; ++j)
+        for (int64_t s = 0; s < shape[0] / kStep; ++s)
+          for (int64_t h = 0; h < 2; ++h)
+            for (int64_t e = 0; e < kw; ++e)
+              offsets.push_back({kStep * s + half * h + e, rn * tileN + 8 * j});
     return offsets;
   }
   auto [repM, repN] = getWgmmaReps(wgmma, shape);
-  int64_t tileN = n * wgmma.getWarpsPerCTA()[1];
   for (int64_t rm = 0; rm < repM; ++rm)
     for (int64_t rn = 0; rn < repN; ++rn)
       for (int64_t j = 0; j < n / 8; ++j)
@@ -384,6 +399,35 @@ getWgmmaElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
           for (int64_t e = 0; e < 2; ++e)
             offsets.push_back({rm * tileM + 8 * i, rn * tileN + 8 * j + e});
   return offsets;
+}
+
+std::pair<int64_t, int64_t> getWgmmaThreadBase(Attribute layout, unsigned tid) {
+  WgmmaEncodingAttr wgmma = getWgmmaParent(layout);
+  unsigned lane = tid % 32, warp = tid / 32;
+  unsigned wM = wgmma.getWarpsPerCTA()[0], wN = wgmma.getWarpsPerCTA()[1];
+  int64_t warpM = warp % wM, warpN = (warp / wM) % wN;
+  int64_t n = wgmma.getInstrShape()[1];
+  if (auto op = dyn_cast<DotOperandEncodingAttr>(layout)) {
+    int64_t k = int64_t(op.getKWidth()) * (lane % 4);
+    if (op.getOpIdx() == 0)
+      return {warpM * 16 + lane / 4, k};
+    return {k, warpN * n + lane / 4};
+  }
+  return {warpM * 16 + lane / 4, warpN * n + 2 * (lane % 4)};
+}
+
+bool isMmaSync(WgmmaEncodingAttr layout) {
+  return layout && layout.getInstrShape()[0] == 16;
+}
+
+bool isMmaDotForm(RankedTensorType a, RankedTensorType b, RankedTensorType d) {
+  auto acc = dyn_cast<WgmmaEncodingAttr>(d.getEncoding());
+  auto aOp = dyn_cast<DotOperandEncodingAttr>(a.getEncoding());
+  auto bOp = dyn_cast<DotOperandEncodingAttr>(b.getEncoding());
+  return isMmaSync(acc) && aOp && bOp && aOp.getOpIdx() == 0 &&
+         bOp.getOpIdx() == 1 && aOp.getParent() == acc &&
+         bOp.getParent() == acc && aOp.getKWidth() == bOp.getKWidth() &&
+         a.getElementType() == b.getElementType();
 }
 
 WgmmaEncodingAttr getWgmmaParent(Attribute layout) {

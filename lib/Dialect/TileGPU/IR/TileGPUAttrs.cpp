@@ -214,6 +214,19 @@ WgmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "instrShape is [M, N, K]: 3 entries";
   if (failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
     return failure();
+  if (instrShape[0] == 16) {
+    // mma.sync: each warp fills its own 16 rows, so warps split freely.
+    unsigned n = instrShape[1], k = instrShape[2];
+    if (n < 8 || n > 256 || n % 8 != 0)
+      return emitError() << "mma.sync layout: a warp's N must be a multiple "
+                            "of 8 from 8 to 256, got "
+                         << n;
+    if (k != 8 && k != 16 && k != 32)
+      return emitError() << "mma.sync K is 8 (tf32), 16 (16-bit) or 32 "
+                            "(8-bit), got "
+                         << k;
+    return success();
+  }
   if (product(warpsPerCTA) % 4 != 0)
     return emitError() << "wgmma needs whole warpgroups: warpsPerCTA must "
                           "multiply to a multiple of 4, got "
@@ -224,7 +237,8 @@ WgmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << warpsPerCTA[0];
   unsigned m = instrShape[0], n = instrShape[1], k = instrShape[2];
   if (m != 64)
-    return emitError() << "wgmma instructions have M = 64, got " << m;
+    return emitError() << "wgmma instructions have M = 64 (16: mma.sync), got "
+                       << m;
   if (n < 8 || n > 256 || n % 8 != 0)
     return emitError() << "wgmma N must be a multiple of 8 from 8 to 256, "
                           "got "
@@ -262,7 +276,8 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "dot operand parent must be a distributed layout, "
                           "got "
                        << parent;
-  if (isa<WgmmaEncodingAttr>(parent) && opIdx == 1)
+  if (auto wgmma = dyn_cast<WgmmaEncodingAttr>(parent);
+      wgmma && opIdx == 1 && !isMmaSync(wgmma))
     return emitError() << "wgmma reads B from shared memory: only operand A "
                           "(opIdx = 0) may have a register layout";
   if (kWidth == 0 || !llvm::isPowerOf2_32(kWidth) || kWidth > 16)
@@ -272,11 +287,22 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 }
 
 LogicalResult DotOperandEncodingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return checkTensorRank(emitError, "dot_op",
-                         cast<DistributedLayoutAttr>(getParent()).getRank(),
-                         shape);
+  if (failed(checkTensorRank(emitError, "dot_op",
+                             cast<DistributedLayoutAttr>(getParent()).getRank(),
+                             shape)))
+    return failure();
+  // An mma.sync operand register holds 32 bits of consecutive K elements.
+  auto wgmma = dyn_cast<WgmmaEncodingAttr>(getParent());
+  if (isMmaSync(wgmma) && elementType && elementType.isIntOrFloat() &&
+      getKWidth() * elementType.getIntOrFloatBitWidth() != 32)
+    return emitError() << "mma.sync operand of " << elementType
+                       << " holds " << 32 / elementType.getIntOrFloatBitWidth()
+                       << " elements per register: kWidth must be "
+                       << 32 / elementType.getIntOrFloatBitWidth() << ", got "
+                       << getKWidth();
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

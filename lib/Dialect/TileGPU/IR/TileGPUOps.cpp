@@ -339,6 +339,10 @@ LogicalResult WarpGroupDotOp::verify() {
   if (!acc)
     return emitOpError("the accumulator needs a #tilegpu.wgmma layout, got ")
            << dType;
+  if (isMmaSync(acc))
+    return emitOpError("the accumulator's layout is an mma.sync one "
+                       "(instrShape M = 16); wgmma needs M = 64, got ")
+           << acc;
   auto bType = cast<MemDescType>(getB().getType());
   ArrayRef<int64_t> aShape, bShape = bType.getShape();
   Type aElem, bElem = bType.getElementType();

@@ -259,9 +259,9 @@ void sinkConversion(ConvertLayoutOp cvt) {
 /// A loop carrying the accumulator of `dotOp` (converted into the wgmma
 /// layout at the top of the body and back before the yield) carries it in
 /// the wgmma layout instead.
-void keepAccumulatorInLoop(WarpGroupDotOp dotOp, WarpGroupDotWaitOp wait,
+void keepAccumulatorInLoop(Value accInput, Value accOutput,
                            ConvertLayoutOp back) {
-  auto accIn = dotOp.getC().getDefiningOp<ConvertLayoutOp>();
+  auto accIn = accInput.getDefiningOp<ConvertLayoutOp>();
   if (!accIn)
     return;
   auto arg = dyn_cast<BlockArgument>(accIn.getSrc());
@@ -274,7 +274,7 @@ void keepAccumulatorInLoop(WarpGroupDotOp dotOp, WarpGroupDotWaitOp wait,
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   if (yield.getOperand(idx) != back.getResult() || !back->hasOneUse())
     return;
-  Type wgmmaType = dotOp.getC().getType();
+  Type wgmmaType = accInput.getType();
   Type oldType = arg.getType();
   OpBuilder b(loop);
   Value init = ConvertLayoutOp::create(b, loop.getLoc(), wgmmaType,
@@ -283,7 +283,7 @@ void keepAccumulatorInLoop(WarpGroupDotOp dotOp, WarpGroupDotWaitOp wait,
   arg.setType(wgmmaType);
   accIn.getResult().replaceAllUsesWith(arg);
   accIn->erase();
-  yield->setOperand(idx, wait.getResult(0));
+  yield->setOperand(idx, accOutput);
   back->erase();
   Value result = loop.getResult(idx);
   result.setType(wgmmaType);
@@ -357,6 +357,99 @@ void rewriteFmaDot(tile::DotOp dot, unsigned numWarps, StringRef why) {
       cvt->erase();
 }
 
+/// The mma.sync accumulator layout of a dot wgmma cannot take, or failure
+/// with why mma.sync cannot take it either (appended to `why`).  mma.sync
+/// (m16n8k16 for 16-bit operands, k32 for int8, k8 for tf32) runs on
+/// single warps, so it takes what wgmma's warpgroups cannot: fewer than 4
+/// warps, fewer than 64 rows per warpgroup, narrow N, targets below
+/// sm_90.  The warps split M while each gets 16 rows of its own and N
+/// while each gets 8 columns, the larger share first; warps left over
+/// (a 16x8 tile on 4 warps) repeat the tile.
+FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
+                                         std::string &why) {
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto bType = cast<RankedTensorType>(dot.getB().getType());
+  auto dType = cast<RankedTensorType>(dot.getType());
+  Type ea = aType.getElementType(), eb = bType.getElementType();
+  Type ed = dType.getElementType();
+  std::string mine;
+  Reason reason(mine);
+  auto fail = [&]() -> FailureOr<WgmmaEncodingAttr> {
+    why += (why.empty() ? "" : "; mma.sync: ") + mine;
+    return failure();
+  };
+  if (dType.getRank() != 2) {
+    reason << "batched (3-D) products run on FMA";
+    return fail();
+  }
+  unsigned instrK = 0;
+  if ((ea.isF16() && (ed.isF32() || ed.isF16())) || (ea.isBF16() && ed.isF32()))
+    instrK = 16;
+  else if (ea.isInteger(8) && ed.isInteger(32))
+    instrK = 32;
+  else if (ea.isF32() && ed.isF32() &&
+           dot.getInputPrecision() == tile::InputPrecision::TF32)
+    instrK = 8;
+  if (instrK == 0 || ea != eb) {
+    reason << "no mma.sync form for " << ea << " x " << eb << " -> " << ed;
+    return fail();
+  }
+  int64_t m = dType.getDimSize(0), n = dType.getDimSize(1),
+          k = aType.getDimSize(1);
+  if (m < 16 || n < 8 || k < instrK || m % 16 || n % 8 || k % instrK) {
+    reason << "a " << m << "x" << n << "x" << k
+           << " product is smaller than one m16n8k" << instrK
+           << " instruction";
+    return fail();
+  }
+  unsigned wM = 1, wN = 1;
+  while (wM * wN < numWarps) {
+    int64_t rowsEach = m / (16 * wM), colsEach = n / (8 * wN);
+    if (rowsEach > 1 && rowsEach >= colsEach)
+      wM *= 2;
+    else if (colsEach > 1)
+      wN *= 2;
+    else
+      wM *= 2;
+  }
+  int64_t perWarpN = std::max<int64_t>(8, n / wN);
+  unsigned instrN = unsigned(std::min<int64_t>(perWarpN, 256));
+  return WgmmaEncodingAttr::get(dot.getContext(), {wM, wN},
+                                {16, instrN, instrK});
+}
+
+/// Rewrites a dot onto mma.sync: its operands converted to the dot_op
+/// layouts of the `acc` accumulator (kWidth: the elements of one 32-bit
+/// register), lowered by MmaDotOpToLLVM.cpp.
+void rewriteMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  auto dType = cast<RankedTensorType>(dot.getType());
+  auto accType = withEncoding(dType, acc);
+  unsigned kWidth =
+      32 / cast<RankedTensorType>(dot.getA().getType()).getElementType()
+               .getIntOrFloatBitWidth();
+  auto operand = [&](Value v, unsigned opIdx) -> Value {
+    Value src = skipConversions(v);
+    auto type = cast<RankedTensorType>(src.getType());
+    auto layout = DotOperandEncodingAttr::get(b.getContext(), opIdx, acc, kWidth);
+    return ConvertLayoutOp::create(b, loc, withEncoding(type, layout), src);
+  };
+  Value a = operand(dot.getA(), 0), bOp = operand(dot.getB(), 1);
+  Value c = ConvertLayoutOp::create(b, loc, accType, dot.getC());
+  auto mma = tile::DotOp::create(b, loc, accType, a, bOp, c,
+                                 dot.getInputPrecision(),
+                                 dot.getMaxNumImpreciseAcc());
+  auto back = ConvertLayoutOp::create(b, loc, dType, mma.getResult());
+  SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
+  dot.getResult().replaceAllUsesWith(back.getResult());
+  dot->erase();
+  for (Value v : oldOperands)
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
+      cvt->erase();
+  keepAccumulatorInLoop(c, mma.getResult(), back);
+}
+
 /// A product's operand that its loop does not change (tutorial 06's K and V
 /// in the loops of its backward kernel) goes to shared memory once, right
 /// after it is computed, and one buffer serves every product of it: written
@@ -383,15 +476,26 @@ Value sharedBeforeLoops(tile::DotOp dot, Value src, MemDescType memType) {
   return LocalAllocOp::create(b, dot.getLoc(), memType, src).getResult();
 }
 
-LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma) {
-  if (isFmaDot(dot))
+LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma,
+                         bool hasMmaSync) {
+  if (isFmaDot(dot) ||
+      isMmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                   cast<RankedTensorType>(dot.getType())))
     return success();
   std::string why;
   FailureOr<DotPlan> plan =
       hasWgmma ? planDot(dot, numWarps, why) : FailureOr<DotPlan>(failure());
   if (failed(plan)) {
-    rewriteFmaDot(dot, numWarps,
-                  hasWgmma ? StringRef(why) : "the target has no wgmma");
+    if (!hasWgmma)
+      why = "the target has no wgmma";
+    if (hasMmaSync) {
+      FailureOr<WgmmaEncodingAttr> mma = planMmaSync(dot, numWarps, why);
+      if (succeeded(mma)) {
+        rewriteMmaDot(dot, *mma);
+        return success();
+      }
+    }
+    rewriteFmaDot(dot, numWarps, why);
     return success();
   }
   OpBuilder b(dot);
@@ -428,7 +532,7 @@ LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma) {
   for (Value v : oldOperands)
     if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
       cvt->erase();
-  keepAccumulatorInLoop(wgmma, wait, back);
+  keepAccumulatorInLoop(wgmma.getC(), wait.getResult(0), back);
   return success();
 }
 
@@ -439,7 +543,10 @@ struct TileGPUAccelerateMatmul
     if (!hasCompileOptions(module))
       return;
     // wgmma is Hopper's (sm_90a): other targets' dots run on FMA.
-    bool wgmma = parseCudaTarget(getTarget(module)) == 90;
+    int cc = parseCudaTarget(getTarget(module)).value_or(0);
+    bool wgmma = cc == 90;
+    // mma.sync is sm_80's and later.
+    bool mmaSync = cc >= 80;
     SmallVector<tile::DotOp> dots;
     module.walk([&](tile::DotOp dot) { dots.push_back(dot); });
     // In program order, so that a dot fed by an earlier one sees that
@@ -447,7 +554,7 @@ struct TileGPUAccelerateMatmul
     // register operand.
     for (tile::DotOp dot : dots) {
       sinkConversionsThroughCasts(module);
-      if (failed(rewriteDot(dot, getNumWarps(module), wgmma)))
+      if (failed(rewriteDot(dot, getNumWarps(module), wgmma, mmaSync)))
         return signalPassFailure();
     }
     sinkConversionsThroughCasts(module);

@@ -162,11 +162,29 @@ bool isFmaDotForm(mlir::RankedTensorType a, mlir::RankedTensorType b,
 std::pair<int64_t, int64_t> getWgmmaReps(WgmmaEncodingAttr layout,
                                          llvm::ArrayRef<int64_t> shape);
 
-/// Offsets (row, col), from the thread's base (row = warpM*16 + lane/4,
-/// col = warpN*n + 2*(lane%4)), of each element in the thread's list of a
-/// wgmma or wgmma-operand tensor.
+/// Offsets (row, col), from the thread's base (getWgmmaThreadBase), of
+/// each element in the thread's list of a wgmma (or mma.sync) accumulator
+/// or register operand.
 llvm::SmallVector<std::pair<int64_t, int64_t>>
 getWgmmaElementOffsets(mlir::Attribute layout, llvm::ArrayRef<int64_t> shape);
+
+/// Thread `tid`'s base (row, col) in a wgmma-family accumulator or operand
+/// layout: accumulators (warpM*16 + lane/4, warpN*n + 2*(lane%4)); operand
+/// A (warpM*16 + lane/4, kWidth*(lane%4)); operand B, mma.sync only,
+/// (kWidth*(lane%4), warpN*n + lane/4), with warpM = warp % wM, warpN =
+/// warp / wM and n = instrShape[1].
+std::pair<int64_t, int64_t> getWgmmaThreadBase(mlir::Attribute layout,
+                                               unsigned tid);
+
+/// Whether a wgmma-family layout is filled per warp by mma.sync
+/// (instrShape[0] = 16) rather than per warpgroup by wgmma (64).
+bool isMmaSync(WgmmaEncodingAttr layout);
+
+/// Whether a product of `a` and `b` into `d` is in the form the mma.sync
+/// lowering takes: an mma.sync accumulator and its A and B operand layouts
+/// of one kWidth.
+bool isMmaDotForm(mlir::RankedTensorType a, mlir::RankedTensorType b,
+                  mlir::RankedTensorType d);
 
 /// The K of one wgmma instruction for operands of type `t`: 16 for 16-bit
 /// types, 32 for fp8 and int8, 8 for f32 (tf32); 0 when wgmma has no form
