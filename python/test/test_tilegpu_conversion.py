@@ -267,10 +267,10 @@ def test_int8_dot_into_float_is_an_error_at_the_dot():
 
 @pytest.mark.parametrize("blocks, num_warps", [((32, 64, 32), 4), ((16, 64, 32), 8),
                                                ((64, 64, 32), 2)])
-def test_dot_shapes_wgmma_cannot_take_run_on_fma(blocks, num_warps):
+def test_dot_shapes_wgmma_cannot_take_run_on_mma_sync(blocks, num_warps):
     """M below a warpgroup's 64 rows per warpgroup, or fewer than 4 warps:
-    the dot runs on the CUDA cores (FMA in the accumulator's float32)
-    instead of being an error."""
+    the dot runs on the warp-level tensor cores (mma.sync) instead of being
+    an error."""
     bm, bn, bk = blocks
     k = zoo.matmul_kernel.warmup(F16, F16, F16, 512, 512, 512, 512, 1, 512, 1, 512, 1,
                                  BLOCK_SIZE_M=bm, BLOCK_SIZE_N=bn, BLOCK_SIZE_K=bk,
@@ -278,7 +278,8 @@ def test_dot_shapes_wgmma_cannot_take_run_on_fma(blocks, num_warps):
                                  grid=(1,))
     assert "tilegpu.warp_group_dot" not in k.asm["tilegpu"]
     assert "tile.dot" in k.asm["tilegpu"]
-    assert "wgmma" not in k.asm["ptx"] and "fma.rn.f32" in k.asm["ptx"]
+    assert "wgmma" not in k.asm["ptx"]
+    assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in k.asm["ptx"]
 
 
 def test_pipelines_are_listed():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from . import core
 from .core import block_type, dtype, tensor
-from ._semantic_arith import (add, arange, cast, equal, full, greater_than, less_than,
+from ._semantic_arith import (add, and_, arange, cast, equal, full, greater_than, less_than,
                               logical_and, logical_or, maximum, minimum, mul, sub, where,
                               xor_)
 from ._semantic_shapes import broadcast_pair, broadcast_to, expand_dims, reshape
@@ -40,6 +40,15 @@ def _bf16_pieces(x: tensor, count: int):
     return pieces
 
 
+def _tf32_pieces(x: tensor):
+    """x (float32) as big + small: big is x cut to tf32's 10 mantissa bits
+    (exactly representable in tf32), small = x - big (exact in float32; the
+    tensor cores read its own top 10 bits)."""
+    bits = cast(x, core.int32, bitcast=True)
+    big = cast(and_(bits, full(list(x.shape), -8192, core.int32)), core.float32, bitcast=True)
+    return big, sub(x, big)
+
+
 def dot(a, b, acc=None, input_precision=None, allow_tf32=None,
         max_num_imprecise_acc=None, out_dtype=core.float32) -> tensor:
     a, b = to_tensor(a), to_tensor(b)
@@ -69,6 +78,15 @@ def dot(a, b, acc=None, input_precision=None, allow_tf32=None,
         xs, ys = _bf16_pieces(a, count), _bf16_pieces(b, count)
         for i, j in terms:
             acc = dot(xs[i], ys[j], acc, "ieee", None, None, core.float32)
+        return acc
+    if unwrap(input_precision) == "tf32x3" and to_tensor(a).dtype.name == "fp32" and \
+            to_tensor(b).dtype.name == "fp32" and a.shape[-1] == b.shape[-2]:
+        # Triton's 3xTF32: three tf32 products of the pieces, the small
+        # terms first, so that the tensor cores take them (wgmma or
+        # mma.sync) at about float32's accuracy.
+        (xb, xs), (yb, ys) = _tf32_pieces(a), _tf32_pieces(b)
+        for x, y in ((xb, ys), (xs, yb), (xb, yb)):
+            acc = dot(x, y, acc, "tf32", None, None, core.float32)
         return acc
     m, k = a.shape[-2:]
     kb, n = b.shape[-2:]

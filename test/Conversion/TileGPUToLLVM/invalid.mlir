@@ -60,7 +60,7 @@ module {
 #b = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>
 module attributes {"tilegpu.num-warps" = 1 : i32} {
   tile.func public @dot(%a: tensor<16x16xf16, #tilegpu.dot_op<opIdx = 0, parent = #b, kWidth = 1>>, %b: tensor<16x16xf16, #tilegpu.dot_op<opIdx = 1, parent = #b, kWidth = 1>>, %c: tensor<16x16xf32, #b>) {
-    // expected-error @below {{tl.dot reached the LLVM lowering neither as a wgmma product nor with its operands in the FMA layouts of its accumulator: run tilegpu-accelerate-matmul first}}
+    // expected-error @below {{tl.dot reached the LLVM lowering neither as a wgmma product, nor in mma.sync layouts, nor with its operands in the FMA layouts of its accumulator: run tilegpu-accelerate-matmul first}}
     %d = tile.dot %a, %b, %c : tensor<16x16xf16, #tilegpu.dot_op<opIdx = 0, parent = #b, kWidth = 1>> * tensor<16x16xf16, #tilegpu.dot_op<opIdx = 1, parent = #b, kWidth = 1>> -> tensor<16x16xf32, #b>
     tile.return
   }
@@ -129,6 +129,21 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     // expected-error @+2 {{cp.async needs 4-byte aligned contiguous elements; this copy moves 2 byte(s) of 'f16' at once (the thread holds 8 consecutive element(s) that stay together in the destination, the pointers are contiguous and aligned for 1)}}
     // expected-error @+1 {{failed to legalize operation 'tilegpu.async_copy_global_to_local'}}
     %t = tilegpu.async_copy_global_to_local %ptrs, %m : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+// mma.sync needs sm_80.
+#mma = #tilegpu.wgmma<warpsPerCTA = [1, 1], instrShape = [16, 8, 16]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #mma, kWidth = 2>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #mma, kWidth = 2>
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.target" = "cuda:75"} {
+  tile.func public @mma_sync_sm75(%a: tensor<16x16xf16, #opA>, %b: tensor<16x8xf16, #opB>, %c: tensor<16x8xf32, #mma>) {
+    // expected-error @below {{mma.sync is not available on target cuda:75}}
+    // expected-error @below {{failed to legalize operation 'tile.dot'}}
+    %d = tile.dot %a, %b, %c : tensor<16x16xf16, #opA> * tensor<16x8xf16, #opB> -> tensor<16x8xf32, #mma>
     tile.return
   }
 }

@@ -150,7 +150,7 @@ tile.func public @wgmma_warpgroups_along_n(%x: tensor<64x64xf32, #tilegpu.wgmma<
 
 // -----
 
-// expected-error @+1 {{wgmma instructions have M = 64, got 32}}
+// expected-error @+1 {{wgmma instructions have M = 64 (16: mma.sync), got 32}}
 tile.func public @wgmma_m(%x: tensor<64x64xf32, #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [32, 128, 16]>>) {
   tile.return
 }
@@ -205,6 +205,34 @@ tile.func public @dot_op_parent_shared(%x: tensor<64x64xf32, #tilegpu.dot_op<opI
 
 // expected-error @+1 {{wgmma reads B from shared memory: only operand A (opIdx = 0) may have a register layout}}
 tile.func public @dot_op_wgmma_b(%x: tensor<64x64xf32, #tilegpu.dot_op<opIdx = 1, parent = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 16]>, kWidth = 2>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{mma.sync layout: a warp's N must be a multiple of 8 from 8 to 256, got 12}}
+tile.func public @mma_sync_n(%x: tensor<16x64xf32, #tilegpu.wgmma<warpsPerCTA = [1, 2], instrShape = [16, 12, 16]>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{mma.sync K is 8 (tf32), 16 (16-bit) or 32 (8-bit), got 64}}
+tile.func public @mma_sync_k(%x: tensor<16x64xf32, #tilegpu.wgmma<warpsPerCTA = [1, 2], instrShape = [16, 32, 64]>>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{mma.sync operand of 'f16' holds 2 elements per register: kWidth must be 2, got 4}}
+tile.func public @mma_sync_kwidth(%x: tensor<16x32xf16, #tilegpu.dot_op<opIdx = 1, parent = #tilegpu.wgmma<warpsPerCTA = [1, 1], instrShape = [16, 32, 16]>, kWidth = 4>>) {
+  tile.return
+}
+
+// -----
+
+// mma.sync layouts: any warp split, B in registers too.
+tile.func public @mma_sync_layouts(%a: tensor<16x32xf16, #tilegpu.dot_op<opIdx = 0, parent = #tilegpu.wgmma<warpsPerCTA = [1, 2], instrShape = [16, 8, 16]>, kWidth = 2>>, %b: tensor<32x16xi8, #tilegpu.dot_op<opIdx = 1, parent = #tilegpu.wgmma<warpsPerCTA = [1, 2], instrShape = [16, 8, 32]>, kWidth = 4>>) {
   tile.return
 }
 
@@ -740,6 +768,16 @@ tile.func public @wait_barrier_shape(%bar: !tilegpu.memdesc<2xi64, #shared, muta
 tile.func public @wgmma_acc_layout(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #blocked>) {
   // expected-error @+1 {{'tilegpu.warp_group_dot' op the accumulator needs a #tilegpu.wgmma layout, got 'tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>'}}
   %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#mma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [16, 64, 16]>
+tile.func public @wgmma_acc_mma_sync(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{'tilegpu.warp_group_dot' op the accumulator's layout is an mma.sync one (instrShape M = 16); wgmma needs M = 64, got #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [16, 64, 16]>}}
+  %d = tilegpu.warp_group_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
   tile.return
 }
 

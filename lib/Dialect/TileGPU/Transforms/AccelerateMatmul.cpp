@@ -362,9 +362,8 @@ void rewriteFmaDot(tile::DotOp dot, unsigned numWarps, StringRef why) {
 /// (m16n8k16 for 16-bit operands, k32 for int8, k8 for tf32) runs on
 /// single warps, so it takes what wgmma's warpgroups cannot: fewer than 4
 /// warps, fewer than 64 rows per warpgroup, narrow N, targets below
-/// sm_90.  The warps split M while each gets 16 rows of its own and N
-/// while each gets 8 columns, the larger share first; warps left over
-/// (a 16x8 tile on 4 warps) repeat the tile.
+/// sm_90.  The warps split the larger share of M and N (see below); warps
+/// left over (a 16x8 tile on 4 warps) repeat columns of the tile.
 FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
                                          std::string &why) {
   auto aType = cast<RankedTensorType>(dot.getA().getType());
@@ -402,15 +401,15 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
            << " instruction";
     return fail();
   }
+  // As Triton's mma v2 warpsPerTile: compare the shares in units of 16
+  // along both dimensions (a square warp tile reads the fewest operand
+  // elements per product).
   unsigned wM = 1, wN = 1;
   while (wM * wN < numWarps) {
-    int64_t rowsEach = m / (16 * wM), colsEach = n / (8 * wN);
-    if (rowsEach > 1 && rowsEach >= colsEach)
+    if (m / 16 / wM >= n / 16 / wN && wM < m / 16)
       wM *= 2;
-    else if (colsEach > 1)
-      wN *= 2;
     else
-      wM *= 2;
+      wN *= 2;
   }
   int64_t perWarpN = std::max<int64_t>(8, n / wN);
   unsigned instrN = unsigned(std::min<int64_t>(perWarpN, 256));
