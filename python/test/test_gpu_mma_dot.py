@@ -34,7 +34,10 @@ CONFIGS = [("fp16", 16, 16, 16, 1), ("fp16", 16, 64, 32, 2), ("fp16", 32, 32, 32
            ("int8", 32, 32, 32, 1), ("int8", 16, 64, 64, 4), ("tf32", 16, 32, 8, 1),
            ("tf32", 32, 32, 16, 4)]
 
-SHAPES = [(1, 1, 1), (37, 29, 41), (100, 3, 77), (5, 130, 19), (257, 263, 300)]
+# Odd sizes, and K a multiple of 16 (then the operand loads qualify for
+# cp.async rings: the pipelined mainloop).
+SHAPES = [(1, 1, 1), (37, 29, 41), (100, 3, 77), (5, 130, 19), (257, 263, 300),
+          (37, 200, 512), (64, 256, 1024)]
 
 ids = lambda c: "-".join(map(str, c))  # noqa: E731
 
@@ -59,6 +62,22 @@ def test_compiles_to_mma_sync(config, monkeypatch):
     kstep = {"int8": 32, "tf32": 8}.get(name, 16)
     assert f"mma.sync.aligned.m16n8k{kstep}.row.col.{suffix}" in ptx
     assert "wgmma" not in ptx
+    assert k.metadata["spill_stores"] == 0
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_mma_sync_mainloop_is_pipelined(config, monkeypatch):
+    """With K a multiple of 16 the operand loads go to shared memory by
+    cp.async, num_stages deep, and the products read them from there."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    name, bm, bn, bk, warps = config
+    dtype, _, out, _, _ = DTYPES[name]
+    k = fma_matmul_kernel.warmup(
+        torch.zeros(4, dtype=dtype), torch.zeros(4, dtype=dtype), torch.zeros(4, dtype=out),
+        37, 4096, 4096, **_args(name, bm, bn, bk), num_warps=warps, num_stages=3, grid=(1,))
+    ir = k.asm["tilegpu"]
+    assert "tilegpu.async_copy_global_to_local" in ir and "tilegpu.async_wait" in ir
+    assert "cp.async" in k.asm["ptx"] and "mma.sync" in k.asm["ptx"]
     assert k.metadata["spill_stores"] == 0
 
 

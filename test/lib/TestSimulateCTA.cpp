@@ -9,7 +9,8 @@
 // already orders every access; barrier placement is checked by FileCheck
 // tests instead), and the inline PTX the lowering emits for global and
 // predicated shared accesses is interpreted, as are the cp.async copies
-// (complete at once), vectors (LLVM vector values, loads and stores) and
+// (complete at once), stmatrix, vectors (LLVM vector values, loads and
+// stores) and
 // llvm.fma (in double precision, rounded to the type: exact for the small
 // integers the inputs hold), and mma.sync, warp by warp, from the PTX ISA's
 // fragment layouts (an independent statement of where each lane's
@@ -340,6 +341,23 @@ LogicalResult Simulator::step(Operation *op) {
   if (isa<NVVM::Barrier0Op, LLVM::ReturnOp, NVVM::CpAsyncCommitGroupOp,
           NVVM::CpAsyncWaitGroupOp, NVVM::FenceProxyOp>(op))
     return success();
+  if (auto st = dyn_cast<NVVM::StMatrixOp>(op)) {
+    // stmatrix m8n8 b16 (not transposed): lane l gives the address of row
+    // l % 8 of matrix l / 8; register q of lane l holds elements
+    // (l / 4, 2 (l % 4) + {0, 1}) of matrix q.
+    if (st.getLayout() != NVVM::MMALayout::row ||
+        st.getShape().getM() != 8 || st.getShape().getN() != 8)
+      return op->emitError("simulation supports stmatrix m8n8 row only");
+    unsigned count = st.getSources().size();
+    for (unsigned w = 0; w * 32 < threads; ++w)
+      for (unsigned l = 0; l < 32; ++l)
+        for (unsigned q = 0; q < count; ++q) {
+          uint64_t row = scalar(st.getPtr(), w * 32 + 8 * q + l / 4);
+          storeMem(row + 4 * (l % 4),
+                   mask(scalar(st.getSources()[q], w * 32 + l), 32), 4);
+        }
+    return success();
+  }
   if (auto shfl = dyn_cast<NVVM::ShflOp>(op)) {
     Regs &r = fresh();
     Regs &val = values[shfl.getVal()];

@@ -318,6 +318,16 @@ std::pair<unsigned, int64_t> getContiguousRun(Value memdesc) {
 
 unsigned getSharedVectorElems(Value memdesc, RankedTensorType tensorType) {
   Attribute layout = tensorType.getEncoding();
+  if (auto op = dyn_cast_or_null<DotOperandEncodingAttr>(layout)) {
+    // A register operand's kWidth consecutive K elements (one 32-bit
+    // register, starting at a multiple of kWidth) are one access where K
+    // is the buffer's contiguous dimension.
+    auto [dim, run] = getContiguousRun(memdesc);
+    if (dim != (op.getOpIdx() == 0 ? 1u : 0u))
+      return 1;
+    return unsigned(std::min<int64_t>(op.getKWidth(),
+                                      largestPowerOfTwoDividing(run)));
+  }
   if (!isBlockedLike(layout))
     return 1;
   auto type = cast<MemDescType>(memdesc.getType());

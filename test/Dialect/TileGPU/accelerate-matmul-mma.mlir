@@ -11,12 +11,18 @@
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
 // 32 rows on 4 warps: fewer than a warpgroup's 64; 2 x 2 warps.
+// CHECK-DAG: #[[NV64:.*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+// CHECK-DAG: #[[NV128:.*]] = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
 // CHECK-DAG: #[[MMA:.*]] = #tilegpu.wgmma<warpsPerCTA = [2, 2], instrShape = [16, 32, 16]>
 // CHECK-DAG: #[[OPA:.*]] = #tilegpu.dot_op<opIdx = 0, parent = #[[MMA]], kWidth = 2>
 // CHECK-DAG: #[[OPB:.*]] = #tilegpu.dot_op<opIdx = 1, parent = #[[MMA]], kWidth = 2>
 // CHECK-LABEL: tile.func public @too_few_rows(
-// CHECK: %[[A:.*]] = tilegpu.convert_layout %arg0 : {{.*}} -> tensor<32x32xf16, #[[OPA]]>
-// CHECK-NEXT: %[[B:.*]] = tilegpu.convert_layout %arg1 : {{.*}} -> tensor<32x64xf16, #[[OPB]]>
+// The operands go through swizzled shared buffers (the pipeliner makes
+// them cp.async rings in a K loop) into their register layouts.
+// CHECK: %[[AS:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x32xf16, #[[NV64]]>
+// CHECK-NEXT: %[[A:.*]] = tilegpu.local_load %[[AS]] : {{.*}} -> tensor<32x32xf16, #[[OPA]]>
+// CHECK: %[[BS:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<32x64xf16, #[[NV128]]>
+// CHECK-NEXT: %[[B:.*]] = tilegpu.local_load %[[BS]] : {{.*}} -> tensor<32x64xf16, #[[OPB]]>
 // CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %arg2 : {{.*}} -> tensor<32x64xf32, #[[MMA]]>
 // CHECK-NEXT: %[[D:.*]] = tile.dot %[[A]], %[[B]], %[[C]] : tensor<32x32xf16, #[[OPA]]> * tensor<32x64xf16, #[[OPB]]> -> tensor<32x64xf32, #[[MMA]]>
 // CHECK-NEXT: tilegpu.convert_layout %[[D]] : tensor<32x64xf32, #[[MMA]]> -> tensor<32x64xf32, #blocked>

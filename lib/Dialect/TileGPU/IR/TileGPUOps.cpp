@@ -24,7 +24,11 @@ LogicalResult checkTensorMatchesBuffer(Operation *op, RankedTensorType tensor,
     return op->emitOpError("tensor ")
            << tensor << " does not match the shape and element type of "
            << memdesc;
-  if (!isa_and_nonnull<DistributedLayoutAttr>(tensor.getEncoding()))
+  // Register operands of products (dot_op layouts) are distributed too:
+  // local_load reads mma.sync operands straight into them.
+  Attribute layout = tensor.getEncoding();
+  if (!isa_and_nonnull<DistributedLayoutAttr>(layout) &&
+      !(isa<LocalLoadOp>(op) && isa_and_nonnull<DotOperandEncodingAttr>(layout)))
     return op->emitOpError("tensor must have a distributed layout, got ")
            << tensor;
   return success();

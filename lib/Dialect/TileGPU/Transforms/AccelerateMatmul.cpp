@@ -417,9 +417,30 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
                                 {16, instrN, instrK});
 }
 
-/// Rewrites a dot onto mma.sync: its operands converted to the dot_op
-/// layouts of the `acc` accumulator (kWidth: the elements of one 32-bit
-/// register), lowered by MmaDotOpToLLVM.cpp.
+Value sharedBeforeLoops(tile::DotOp dot, Value src, MemDescType memType);
+
+/// The swizzled shared layout an mma.sync operand is staged in: its
+/// source's fastest dimension contiguous, rows swizzled at the widest of
+/// 128, 64 or 32 bytes they fill (0: unswizzled), so that the 8 rows a
+/// warp's fragment load touches fall in distinct banks.
+NVMMASharedEncodingAttr mmaStagingLayout(RankedTensorType type,
+                                         Attribute sourceLayout) {
+  unsigned contig = isBlockedLike(sourceLayout) ? getOrder(sourceLayout)[0] : 1;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  int64_t rowBytes = type.getDimSize(contig) * bits / 8;
+  unsigned swizzle = rowBytes >= 128 ? 128 : rowBytes >= 64 ? 64
+                     : rowBytes >= 32 ? 32 : 0;
+  return NVMMASharedEncodingAttr::get(type.getContext(), swizzle,
+                                      /*transposed=*/contig == 0, bits);
+}
+
+/// Rewrites a dot onto mma.sync: its operands in the dot_op layouts of the
+/// `acc` accumulator (kWidth: the elements of one 32-bit register),
+/// lowered by MmaDotOpToLLVM.cpp.  An operand held in an accumulator
+/// layout (an earlier product's result) converts in registers; any other
+/// goes through a swizzled shared buffer (local_alloc, then local_load in
+/// the operand layout), which the software pipeliner turns into cp.async
+/// rings in a K loop.
 void rewriteMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc) {
   OpBuilder b(dot);
   Location loc = dot.getLoc();
@@ -432,7 +453,18 @@ void rewriteMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc) {
     Value src = skipConversions(v);
     auto type = cast<RankedTensorType>(src.getType());
     auto layout = DotOperandEncodingAttr::get(b.getContext(), opIdx, acc, kWidth);
-    return ConvertLayoutOp::create(b, loc, withEncoding(type, layout), src);
+    if (isWgmmaRooted(type.getEncoding()))
+      return ConvertLayoutOp::create(b, loc, withEncoding(type, layout), src);
+    Value blocked = blockedOperand(b, v, getWarpCount(acc));
+    auto blockedType = cast<RankedTensorType>(blocked.getType());
+    auto memType = MemDescType::get(
+        b.getContext(), type.getShape(), type.getElementType(),
+        mmaStagingLayout(type, blockedType.getEncoding()),
+        /*isMutable=*/false, /*numBuffers=*/1);
+    Value shared = sharedBeforeLoops(dot, blocked, memType);
+    if (!shared)
+      shared = LocalAllocOp::create(b, loc, memType, blocked);
+    return LocalLoadOp::create(b, loc, withEncoding(type, layout), shared);
   };
   Value a = operand(dot.getA(), 0), bOp = operand(dot.getB(), 1);
   Value c = ConvertLayoutOp::create(b, loc, accType, dot.getC());

@@ -73,10 +73,11 @@ warpforge::tilegpu::matchPipelinableLoad(Value operand, Block *body,
   auto alloc = operand.getDefiningOp<LocalAllocOp>();
   if (!alloc || alloc->getBlock() != body || !alloc.getSrc())
     return std::nullopt;
-  // Every reader of the buffer is a product of this loop, so that waiting
-  // for the products is waiting for every read of the buffer.
+  // Every reader of the buffer is a product of this loop, or a local_load
+  // of it into a product's register operand, so that the products' waits
+  // (or the loads themselves) are every read of the buffer.
   for (Operation *user : alloc->getUsers())
-    if (!isa<WarpGroupDotOp>(user) || user->getBlock() != body)
+    if (!isa<WarpGroupDotOp, LocalLoadOp>(user) || user->getBlock() != body)
       return std::nullopt;
   if (std::optional<TMAOperand> tma = matchTMAOperand(alloc)) {
     // A descriptor made in the loop would be made again ahead of its
@@ -187,9 +188,10 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
   plan.loop = loop;
   plan.numStages = numStages;
   bool hasDot = false;
+  WarpGroupDotWaitOp lastWait;
   for (Operation &op : body->without_terminator()) {
     if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
-      plan.lastWait = wait;
+      lastWait = wait;
     } else if (auto dot = dyn_cast<WarpGroupDotOp>(op)) {
       hasDot = true;
       for (Operation *user : dot->getUsers())
@@ -197,19 +199,40 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
           return std::nullopt;
     }
   }
-  if (!hasDot || !plan.lastWait || plan.lastWait.getPendings() != 0)
-    return std::nullopt;
-  // The last wait must come after every product.
-  for (WarpGroupDotOp dot : body->getOps<WarpGroupDotOp>())
-    if (!dot->isBeforeInBlock(plan.lastWait))
+  // The buffers each product reads: wgmma's operands are the buffers;
+  // mma.sync's (tile.dot in mma.sync layouts) are loaded from them.
+  SmallVector<Value> buffers;
+  if (hasDot) {
+    if (!lastWait || lastWait.getPendings() != 0)
       return std::nullopt;
+    // The last wait must come after every product.
+    for (WarpGroupDotOp dot : body->getOps<WarpGroupDotOp>()) {
+      if (!dot->isBeforeInBlock(lastWait))
+        return std::nullopt;
+      buffers.push_back(dot.getA());
+      buffers.push_back(dot.getB());
+    }
+    plan.anchor = lastWait;
+  } else {
+    for (tile::DotOp dot : body->getOps<tile::DotOp>()) {
+      if (!isMmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                        cast<RankedTensorType>(dot.getType())))
+        continue;
+      for (Value operand : {dot.getA(), dot.getB()})
+        if (auto read = operand.getDefiningOp<LocalLoadOp>();
+            read && read->getBlock() == body)
+          buffers.push_back(read.getSrc());
+    }
+    if (buffers.empty())
+      return std::nullopt;
+  }
 
   // Candidate loads, each once, with their stage-0 slices; a load whose
   // slice has effects stays synchronous.
   llvm::SmallPtrSet<Operation *, 16> stage0;
   llvm::SetVector<unsigned> stage0Args;
-  for (WarpGroupDotOp dot : body->getOps<WarpGroupDotOp>()) {
-    for (Value operand : SmallVector<Value, 2>{dot.getA(), dot.getB()}) {
+  {
+    for (Value operand : buffers) {
       std::optional<PipelinedLoad> candidate =
           matchPipelinableLoad(operand, body, axisInfo);
       if (!candidate || llvm::any_of(plan.loads, [&](PipelinedLoad l) {
@@ -236,6 +259,15 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
   }
   if (plan.loads.empty())
     return std::nullopt;
+  if (!plan.anchor) {
+    // mma.sync: the last read of a pipelined buffer.
+    for (Operation &op : body->without_terminator())
+      if (auto read = dyn_cast<LocalLoadOp>(op))
+        if (llvm::any_of(plan.loads, [&](PipelinedLoad &l) {
+              return l.alloc.getResult() == read.getSrc();
+            }))
+          plan.anchor = read;
+  }
 
   // Ops reading a carried chain exist only ahead in the new loop.
   for (Operation &op : body->without_terminator()) {

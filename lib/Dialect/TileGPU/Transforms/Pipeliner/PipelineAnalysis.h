@@ -60,9 +60,12 @@ struct LoopPipelinePlan {
   llvm::SmallPtrSet<mlir::Operation *, 16> carried;
   /// Indices (among the loop's iter_args) of the chains stage 0 carries.
   llvm::SmallVector<unsigned> stage0Args;
-  /// The last warp_group_dot_wait of the body: the copies for a later
-  /// iteration are issued after it.
-  WarpGroupDotWaitOp lastWait;
+  /// The last warp_group_dot_wait of the body (wgmma products), or the
+  /// last local_load of a pipelined buffer (mma.sync products, whose
+  /// operands are read into registers before they multiply): after it
+  /// every read of the buffers is done or waited for, and the copies for a
+  /// later iteration are issued there, behind a CTA barrier.
+  mlir::Operation *anchor = nullptr;
   /// When set, the index of the accumulator iter_arg whose product may stay
   /// in flight across iterations (its wait gets pendings = 1).
   std::optional<unsigned> inFlightAcc;

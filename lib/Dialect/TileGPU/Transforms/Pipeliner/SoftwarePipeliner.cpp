@@ -515,7 +515,7 @@ void pipelineLoop(LoopPipelinePlan &plan) {
     Operation *clone = builder.clone(op, current);
     if (llvm::is_contained(plan.stage0, &op))
       stage0Clones.push_back(clone);
-    if (&op != plan.lastWait.getOperation())
+    if (&op != plan.anchor)
       continue;
     if (plan.inFlightAcc)
       cast<WarpGroupDotWaitOp>(clone).setPendings(1);
