@@ -93,7 +93,13 @@ JITS = ("triton", "warpforge")
 # each name.
 VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws",
             "tma-persistent-ws-pp", "pointer", "pointer-ws", "seed000-ws", "fp8-scaled",
-            "fp8-block-scaled")
+            "fp8-block-scaled", "small-m")
+# "small-m": the blocked kernel autotuned by both JITs over the kernel
+# file's SMALL_M_CONFIGS (16 to 64 rows: mma.sync below 64, wgmma at 64),
+# on SMALL_M_SHAPES unless --shapes is given: decoding's M = 1 to 64
+# against N = K = 4096 and 8192.
+SMALL_M_SHAPES: List[Tuple[int, int, int]] = [
+    (m, nk, nk) for nk in (4096, 8192) for m in (1, 16, 32, 64)]
 # The fp8 GEMMs of bench/kernels/fp8_matmul.py (A M x K and B K-major, fp8,
 # bf16 output, persistent, TMA): "fp8-scaled" with per-tensor scales against
 # torch._scaled_mm (cuBLASLt), "fp8-block-scaled" with DeepSeek-V3's 1x128
@@ -335,7 +341,7 @@ def tuning_entries(kernels, tuner) -> List[Dict[str, Any]]:
 
 
 def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays,
-            args):
+            args, small_m: bool = False):
     """Autotunes a JIT's kernel on this case (with --config: takes that
     config) and checks the chosen config's output (poisoned first); returns
     that config's launch, to be timed.
@@ -346,7 +352,7 @@ def run_jit(entry: Dict[str, Any], torch, case: Case, kernels, a, b, ref, arrays
         best = kernels.MatmulConfig(*args.config)
         entry["config"] = {"name": kernels.describe(best), "fixed": True}
         return check_and_time(entry, torch, case, kernels, best, a, b, c, guard, ref)
-    tuned = kernels.matmul_call(a, b, c)
+    tuned = kernels.matmul_call(a, b, c, small_m=small_m)
     torch.cuda.synchronize()
     t0 = time.perf_counter()
     common.launch(tuned)
@@ -708,11 +714,11 @@ def run_case(torch, case: Case, kernels: Dict[str, Any], args,
                                 if variant == "seed000-ws" else
                                 run_pointer(entry, torch, case, module, variant, a, b, ref,
                                             arrays, args))
-            elif variant == "blocked":
+            elif variant in ("blocked", "small-m"):
                 if isinstance(kernels[jit], Exception):
                     raise kernels[jit]
                 timers[name] = run_jit(entry, torch, case, kernels[jit], a, b, ref,
-                                       arrays, args)
+                                       arrays, args, small_m=variant == "small-m")
             else:
                 module = kernels[tutorial_module_key(jit)]
                 if isinstance(module, Exception):
@@ -877,7 +883,7 @@ def gpu_run(args, failures: List[str], checkpoint=None) -> Dict[str, Any]:
     kernels: Dict[str, Any] = {}
     for jit in [b for b in args.backends if b in JITS]:
         for key, path, wanted in [
-                (jit, KERNEL_FILE, "blocked" in args.variants),
+                (jit, KERNEL_FILE, "blocked" in args.variants or "small-m" in args.variants),
                 (tutorial_module_key(jit), TMA_KERNEL_FILE,
                  any(v in TMA_KERNELS for v in args.variants)),
                 (f"{jit}:pointer", POINTER_KERNEL_FILE,
@@ -1437,7 +1443,8 @@ def parse_args(argv=None):
                    default=["blocked"], help="comma-separated subset of "
                    f"{','.join(VARIANTS)} (default blocked): the blocked kernel of "
                    "bench/kernels/matmul.py, tutorial 09's matmul_kernel_tma, "
-                   "matmul_kernel_tma_persistent")
+                   "matmul_kernel_tma_persistent, ...; small-m: the blocked kernel over "
+                   "small-M configs and shapes")
     p.add_argument("--results-dir", help="where the JSON and Markdown go (default "
                    "bench/results; dry run: a temporary directory)")
     p.add_argument("--dry-run", action="store_true",
@@ -1446,7 +1453,8 @@ def parse_args(argv=None):
     if args.dtypes is None:
         args.dtypes = default_dtypes(args.variants)
     if args.shapes is None:
-        args.shapes = list(QUICK_SHAPES if args.quick else SHAPES)
+        args.shapes = list(QUICK_SHAPES if args.quick else
+                           SMALL_M_SHAPES if args.variants == ["small-m"] else SHAPES)
     elif args.quick:
         p.error("--quick picks the shapes: give --quick or --shapes, not both")
     for name, full, quick in (("warmup", 25.0, 10.0), ("rep", 100.0, 25.0)):

@@ -89,6 +89,23 @@ CONFIGS = [
 ]
 
 
+# Small-M tiles (decoding: M of 1 to 64 against large N and K), the same
+# for both JITs: rows of 16 and 32 run on mma.sync (fewer than a
+# warpgroup's 64), 64 on wgmma; narrow N and deep K keep the programs many
+# and the B stream long.
+SMALL_M_CONFIGS = [
+    MatmulConfig(16, 32, 128, GROUP_SIZE_M, 4, 5),
+    MatmulConfig(16, 32, 256, GROUP_SIZE_M, 4, 4),
+    MatmulConfig(16, 64, 128, GROUP_SIZE_M, 4, 4),
+    MatmulConfig(16, 64, 256, GROUP_SIZE_M, 4, 3),
+    MatmulConfig(16, 128, 128, GROUP_SIZE_M, 4, 4),
+    MatmulConfig(32, 64, 128, GROUP_SIZE_M, 4, 4),
+    MatmulConfig(32, 128, 128, GROUP_SIZE_M, 4, 3),
+    MatmulConfig(64, 64, 128, GROUP_SIZE_M, 4, 4),
+    MatmulConfig(64, 128, 64, GROUP_SIZE_M, 4, 4),
+]
+
+
 def meta_parameters(config: MatmulConfig):
     """The kernel's constexprs for `config`."""
     return {"BLOCK_SIZE_M": config.block_m, "BLOCK_SIZE_N": config.block_n,
@@ -119,6 +136,8 @@ def describe(config) -> str:
 
 matmul_autotuned = jit_backend.autotune(configs=[backend_config(c) for c in CONFIGS],
                                         key=["M", "N", "K"])(matmul_kernel)
+matmul_small_m_autotuned = jit_backend.autotune(
+    configs=[backend_config(c) for c in SMALL_M_CONFIGS], key=["M", "N", "K"])(matmul_kernel)
 
 
 def _strides(t):
@@ -148,13 +167,14 @@ def matmul_grid(M, N):
                          * jit_backend.cdiv(N, meta["BLOCK_SIZE_N"]),)
 
 
-def matmul_call(a, b, c, config=None):
-    """(kernel, grid, args, meta): the autotuned kernel when `config` is None,
-    else the plain kernel with that MatmulConfig (or either JIT's Config)."""
+def matmul_call(a, b, c, config=None, small_m=False):
+    """(kernel, grid, args, meta): the autotuned kernel when `config` is None
+    (over SMALL_M_CONFIGS with `small_m`), else the plain kernel with that
+    MatmulConfig (or either JIT's Config)."""
     args = matmul_args(a, b, c)
     grid = matmul_grid(args[3], args[4])
     if config is None:
-        return matmul_autotuned, grid, args, {}
+        return (matmul_small_m_autotuned if small_m else matmul_autotuned), grid, args, {}
     meta = launch_options(config) if isinstance(config, MatmulConfig) else \
         {**config.kwargs, "num_warps": config.num_warps, "num_stages": config.num_stages}
     return matmul_kernel, grid, args, meta

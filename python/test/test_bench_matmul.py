@@ -946,3 +946,45 @@ def test_ncu_matmul_providers_pair_each_variant_with_its_triton_kernel():
     assert ncu_matmul.providers(["tma-persistent-ws", "tma-persistent-ws-pp"]) == [
         "torch", "warpforge:tma-persistent-ws", "triton:tma-persistent-ws",
         "warpforge:tma-persistent-ws-pp"]
+
+
+def test_gpu_path_on_fake_torch_with_small_m(kernels, tmp_path, monkeypatch):
+    """The small-M variant: the blocked kernel autotuned over the small-M
+    configs, provider warpforge:small-m, ratio against cuBLAS."""
+    argv = _fake_gpu(monkeypatch, "1x64x256,37x130x256") + [
+        "--backends", "torch,warpforge", "--results-dir", str(tmp_path),
+        "--variants", "small-m", "--rounds", "1"]
+    assert mm.main(argv) == 0
+    report, _ = _only_report(tmp_path)
+    assert report["failures"] == []
+    assert report["settings"]["providers"] == ["torch", "warpforge:small-m"]
+    for r in report["results"]:
+        wf = r["providers"]["warpforge:small-m"]
+        assert wf["max_rel_err"] < 1e-3 and wf["tflops"] > 0
+        assert wf["config"]["name"] in {kernels.describe(c) for c in kernels.SMALL_M_CONFIGS}
+        assert len(wf["autotune"]) == len(kernels.SMALL_M_CONFIGS)
+        assert set(r["ratios"]) == {"warpforge:small-m/cublas"}
+
+
+def test_small_m_defaults():
+    """--variants small-m alone runs decoding's shapes: M = 1 to 64 against
+    N = K = 4096 and 8192."""
+    assert mm.SMALL_M_SHAPES == [(m, nk, nk) for nk in (4096, 8192) for m in (1, 16, 32, 64)]
+
+
+@pytest.mark.parametrize("dtype", ["fp16", "bf16"])
+def test_small_m_configs_compile_to_mma_sync(kernels, dtype, monkeypatch):
+    """Every small-M config compiles (cubin, no spills): 16 and 32 rows on
+    mma.sync with cp.async rings, 64 on wgmma."""
+    torch = pytest.importorskip("torch")
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    t = {"fp16": torch.float16, "bf16": torch.bfloat16}[dtype]
+    a, b, c = torch.zeros(16, 4096, dtype=t), torch.zeros(4096, 4096, dtype=t), \
+        torch.zeros(16, 4096, dtype=t)
+    for config in kernels.SMALL_M_CONFIGS:
+        kernel, grid, args, meta = kernels.matmul_call(a, b, c, config)
+        k = kernel.warmup(*args, grid=(1,), **meta)
+        ptx = k.asm["ptx"]
+        assert ("mma.sync" if config.block_m < 64 else "wgmma") in ptx, config
+        assert "cp.async" in ptx, config
+        assert k.metadata["spill_stores"] == 0, config

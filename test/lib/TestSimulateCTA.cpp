@@ -12,7 +12,7 @@
 // (complete at once), stmatrix, vectors (LLVM vector values, loads and
 // stores) and
 // llvm.fma (in double precision, rounded to the type: exact for the small
-// integers the inputs hold), and mma.sync, warp by warp, from the PTX ISA's
+// integers the inputs hold), and mma.sync and ldmatrix, warp by warp, from the PTX ISA's
 // fragment layouts (an independent statement of where each lane's
 // registers sit, against which the layouts are checked).
 //
@@ -123,6 +123,7 @@ private:
   LogicalResult step(Operation *op);
   LogicalResult inlineAsm(LLVM::InlineAsmOp op);
   LogicalResult mmaSync(LLVM::InlineAsmOp op);
+  LogicalResult ldMatrix(LLVM::InlineAsmOp op);
   uint64_t scalar(Value v, unsigned t) {
     auto it = values.find(v);
     if (it == values.end()) {
@@ -624,6 +625,8 @@ LogicalResult Simulator::step(Operation *op) {
 LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
   if (StringRef(op.getAsmString()).starts_with("mma.sync.aligned.m16n8k"))
     return mmaSync(op);
+  if (StringRef(op.getAsmString()).starts_with("ldmatrix.sync.aligned.m8n8"))
+    return ldMatrix(op);
   unsigned numResults = op.getNumResults();
   if (numResults > 1 ||
       (numResults && isa<LLVM::LLVMStructType>(op.getResult(0).getType())))
@@ -806,6 +809,39 @@ LogicalResult Simulator::mmaSync(LLVM::InlineAsmOp op) {
       }
     }
   }
+  values[op.getResult(0)] = std::move(out);
+  return success();
+}
+
+/// `ldmatrix.sync.aligned.m8n8.x<N>[.trans].shared.b16 {d...}, [$a]`, warp
+/// by warp: lane l gives the address of row l % 8 of matrix l / 8 (16
+/// contiguous bytes); register q of lane l receives elements (l / 4,
+/// 2 (l % 4) + {0, 1}) of matrix q, or with .trans those of its transpose
+/// (rows 2 (l % 4) + {0, 1}, column l / 4).
+LogicalResult Simulator::ldMatrix(LLVM::InlineAsmOp op) {
+  StringRef text = op.getAsmString();
+  auto [opcode, args] = text.split(' ');
+  bool trans = opcode.contains(".trans");
+  unsigned num = opcode.contains(".x4") ? 4 : opcode.contains(".x2") ? 2 : 1;
+  unsigned numOutputs = num;
+  if (auto type = dyn_cast<LLVM::LLVMStructType>(op.getResult(0).getType()))
+    numOutputs = type.getBody().size();
+  if (numOutputs != num)
+    return op.emitError("simulation: ldmatrix results do not match .x") << num;
+  Value addr = op.getOperands()[0];
+  Regs out(threads, std::vector<uint64_t>(num, 0));
+  for (unsigned w = 0; w * 32 < threads; ++w)
+    for (unsigned l = 0; l < 32; ++l)
+      for (unsigned q = 0; q < num; ++q) {
+        auto element = [&](unsigned r, unsigned c) {
+          uint64_t rowAddr = scalar(addr, w * 32 + 8 * q + r);
+          return loadMem(rowAddr + 2 * c, 2);
+        };
+        unsigned g = l / 4, t = l % 4;
+        uint64_t lo = trans ? element(2 * t, g) : element(g, 2 * t);
+        uint64_t hi = trans ? element(2 * t + 1, g) : element(g, 2 * t + 1);
+        out[w * 32 + l][q] = lo | (hi << 16);
+      }
   values[op.getResult(0)] = std::move(out);
   return success();
 }

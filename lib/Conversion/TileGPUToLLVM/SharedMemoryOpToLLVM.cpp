@@ -117,6 +117,17 @@ struct LocalLoadOpConversion : public OpConversionPattern<LocalLoadOp> {
     if (failed(checkSharedElementAccess(op, op.getSrc())) ||
         failed(checkDistributed(op, tensorType)))
       return failure();
+    // mma.sync products read their register operands from the buffer
+    // themselves, one K step at a time (MmaDotOpToLLVM.cpp).
+    if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
+          auto dot = dyn_cast<tile::DotOp>(user);
+          return dot && isMmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                                     cast<RankedTensorType>(dot.getType()));
+        })) {
+      rewriter.replaceOpWithNewOp<LLVM::PoisonOp>(
+          op, getTypeConverter()->convertType(tensorType));
+      return success();
+    }
     Type elemType = getLoweredElementType(getTypeConverter(), tensorType);
     unsigned vec = getSharedVectorElems(op.getSrc(), tensorType);
     SmallVector<Value> values;

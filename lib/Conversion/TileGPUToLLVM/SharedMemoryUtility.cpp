@@ -489,6 +489,68 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
   return emitAccessAddresses(b, loc, addressing, base, coords, cta);
 }
 
+struct LazySharedAddresses::Impl {
+  BufferAddressing addressing;
+  Value base;
+  // With thread-invariant offsets: the first access's offset and pointer,
+  // and each access's offset from it.
+  std::optional<ThreadInvariantOffsets> relative;
+  Value first, firstPtr;
+  // Otherwise: each access's coordinates.
+  SmallVector<SmallVector<Value>> coords;
+  DenseMap<unsigned, Value> made;
+  Impl(OpBuilder &b, Value memdesc, Value base)
+      : addressing(b, memdesc), base(base) {}
+};
+
+LazySharedAddresses::LazySharedAddresses(OpBuilder &b, Location loc,
+                                         Value memdesc, Value base,
+                                         RankedTensorType tensorType,
+                                         unsigned vec)
+    : impl(std::make_unique<Impl>(b, memdesc, base)) {
+  auto cta = getCTAElementCoords(tensorType.getEncoding(),
+                                 tensorType.getShape(), getNumThreads(b));
+  for (auto &threadCoords : cta) {
+    SmallVector<SmallVector<int64_t>> firsts;
+    for (unsigned i = 0; i < threadCoords.size(); i += vec)
+      firsts.push_back(std::move(threadCoords[i]));
+    threadCoords = std::move(firsts);
+  }
+  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
+  impl->relative = getThreadInvariantOffsets(cta, impl->addressing);
+  if (impl->relative) {
+    impl->first = impl->addressing.emitOffset(b, loc, indices[0]);
+    impl->firstPtr = gep(b, loc, impl->addressing.unitType, base, impl->first);
+    return;
+  }
+  for (unsigned i = 0; i < indices.size(); i += vec)
+    impl->coords.push_back(indices[i]);
+}
+
+LazySharedAddresses::~LazySharedAddresses() = default;
+
+Value LazySharedAddresses::get(OpBuilder &b, Location loc, unsigned i) {
+  Value &made = impl->made[i];
+  if (made)
+    return made;
+  Type unitType = impl->addressing.unitType;
+  if (impl->relative) {
+    int64_t offset = impl->relative->offsets[i];
+    if (offset == 0)
+      made = impl->firstPtr;
+    else if (impl->relative->additive)
+      made = gep(b, loc, unitType, impl->firstPtr, i32Val(b, loc, offset));
+    else
+      made = gep(b, loc, unitType, impl->base,
+                 LLVM::XOrOp::create(b, loc, impl->first, i32Val(b, loc, offset))
+                     .getResult());
+    return made;
+  }
+  made = gep(b, loc, unitType, impl->base,
+             impl->addressing.emitOffset(b, loc, impl->coords[i]));
+  return made;
+}
+
 //===----------------------------------------------------------------------===//
 // stmatrix
 //

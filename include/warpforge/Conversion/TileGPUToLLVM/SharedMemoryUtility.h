@@ -12,6 +12,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
+
+#include <memory>
 #include "mlir/Transforms/DialectConversion.h"
 
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemory.h"
@@ -112,6 +114,25 @@ llvm::SmallVector<mlir::Value>
 emitSharedVectorAddresses(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value memdesc, mlir::Value base,
                           mlir::RankedTensorType tensorType, unsigned vec);
+
+/// emitSharedVectorAddresses, each address made where it is first needed:
+/// `get(i)` emits (once) the address of vector i at the builder's
+/// insertion point.  What every access shares (the thread's first
+/// address) is made at construction.  A consumer that reads the tensor in
+/// pieces (mma.sync one K step at a time) then holds one piece's addresses
+/// and values at a time, not the whole tile's.
+class LazySharedAddresses {
+public:
+  LazySharedAddresses(mlir::OpBuilder &b, mlir::Location loc,
+                      mlir::Value memdesc, mlir::Value base,
+                      mlir::RankedTensorType tensorType, unsigned vec);
+  ~LazySharedAddresses();
+  mlir::Value get(mlir::OpBuilder &b, mlir::Location loc, unsigned i);
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
 
 /// The row addresses, one per `stmatrix.x4`, through which the thread's
 /// `tensorType` elements go into shared buffer `memdesc` (lowered `base`),

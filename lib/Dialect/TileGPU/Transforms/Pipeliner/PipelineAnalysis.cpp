@@ -260,13 +260,25 @@ warpforge::tilegpu::planLoopPipeline(scf::ForOp loop, int numStages,
   if (plan.loads.empty())
     return std::nullopt;
   if (!plan.anchor) {
-    // mma.sync: the last read of a pipelined buffer.
-    for (Operation &op : body->without_terminator())
-      if (auto read = dyn_cast<LocalLoadOp>(op))
-        if (llvm::any_of(plan.loads, [&](PipelinedLoad &l) {
-              return l.alloc.getResult() == read.getSrc();
-            }))
-          plan.anchor = read;
+    // mma.sync: the last read of a pipelined buffer, or the last product
+    // taking one of those reads when it comes later.  Refilling after the
+    // products leaves the operand registers free to be read from shared
+    // memory just before each instruction needs them (a refill right
+    // after the reads would hold the whole K tile of both operands in
+    // registers across it).
+    auto isRingRead = [&](Value v) {
+      auto read = v.getDefiningOp<LocalLoadOp>();
+      return read && llvm::any_of(plan.loads, [&](PipelinedLoad &l) {
+               return l.alloc.getResult() == read.getSrc();
+             });
+    };
+    for (Operation &op : body->without_terminator()) {
+      if (auto read = dyn_cast<LocalLoadOp>(op); read && isRingRead(read))
+        plan.anchor = read;
+      if (auto dot = dyn_cast<tile::DotOp>(op);
+          dot && (isRingRead(dot.getA()) || isRingRead(dot.getB())))
+        plan.anchor = dot;
+    }
   }
 
   // Ops reading a carried chain exist only ahead in the new loop.

@@ -61,8 +61,8 @@ struct LoopPipelinePlan {
   /// Indices (among the loop's iter_args) of the chains stage 0 carries.
   llvm::SmallVector<unsigned> stage0Args;
   /// The last warp_group_dot_wait of the body (wgmma products), or the
-  /// last local_load of a pipelined buffer (mma.sync products, whose
-  /// operands are read into registers before they multiply): after it
+  /// last mma.sync product reading a pipelined buffer (through local_loads
+  /// into its register operands): after it
   /// every read of the buffers is done or waited for, and the copies for a
   /// later iteration are issued there, behind a CTA barrier.
   mlir::Operation *anchor = nullptr;
