@@ -4,9 +4,9 @@
 // matmul leaves it: operand loads into local_alloc, local_load of each into
 // its register operand layout, tile.dot in the mma.sync accumulator layout.
 // The loads become cp.async copies into 3-buffer rings, as for wgmma; the
-// refill of iteration k + 2 goes after the last local_load of the ring
-// buffers (the reads are done in every thread once a CTA barrier follows
-// them), before the products, which need no wait of their own.
+// refill of iteration k + 2 goes after the product (the lowering reads its
+// operands from the buffers step by step inside it; they are done in every
+// thread once a CTA barrier follows), which needs no wait of its own.
 
 // CHECK-LABEL: tile.func public @mma_sync_k_loop(
 // CHECK: %[[A:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x64xf16, #{{.*}}, mutable, buffers = 3>
@@ -24,11 +24,11 @@
 // CHECK-NEXT: %[[VB:.*]] = tilegpu.memdesc_index %[[B]]
 // CHECK-NEXT: %[[LA:.*]] = tilegpu.local_load %[[VA]] : {{.*}} -> tensor<16x64xf16, #[[OPA:.*]]>
 // CHECK-NEXT: %[[LB:.*]] = tilegpu.local_load %[[VB]] : {{.*}} -> tensor<64x64xf16, #[[OPB:.*]]>
+// CHECK-NEXT: %[[D:.*]] = tile.dot %[[LA]], %[[LB]], %{{.*}} : tensor<16x64xf16, #[[OPA]]> * tensor<64x64xf16, #[[OPB]]>
 // CHECK-NEXT: tile.barrier
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: tilegpu.async_copy_global_to_local
 // CHECK: tilegpu.async_commit_group
-// CHECK: %[[D:.*]] = tile.dot %[[LA]], %[[LB]], %{{.*}} : tensor<16x64xf16, #[[OPA]]> * tensor<64x64xf16, #[[OPB]]>
 // CHECK: scf.yield %[[D]]
 // CHECK: tilegpu.async_wait {num = 0 : i32}
 // CHECK-NEXT: tile.barrier
