@@ -111,3 +111,32 @@ def test_mma_matmul(config, shape):
         assert (out != poison).all()
     err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
     assert err <= tol, f"{config} {shape}: relative error {err}"
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(37, 200, 512), (257, 263, 300)], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("config", [("fp16", 64, 64, 32, 4), ("bf16", 32, 64, 32, 4),
+                                    ("int8", 32, 32, 32, 1), ("tf32", 32, 32, 16, 4),
+                                    ("fp16", 128, 128, 32, 8)], ids=ids)
+@pytest.mark.parametrize("arch", ["sm80", "sm89"])
+def test_mma_matmul_for_another_target(arch, config, shape):
+    """arch=sm80 / sm89 code (mma.sync, cp.async, no wgmma) on the H100: the
+    driver compiles its PTX; the results are those of the sm_90a kernels.
+    64 and 128 rows on 4 and 8 warps, which wgmma would take on sm_90a."""
+    name, bm, bn, bk, warps = config
+    dtype, _, out_dtype, tol, _ = DTYPES[name]
+    m, n, k = shape
+    gen = torch.Generator(device="cuda").manual_seed(m + n + k)
+    a, b = make((m, k), dtype, gen), make((k, n), dtype, gen)
+    poison = torch.iinfo(torch.int32).min if out_dtype == torch.int32 else float("nan")
+    c = torch.full((m, n), poison, device="cuda", dtype=out_dtype)
+    compiled = fma_matmul_kernel[(warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
+        a, b, c, m, n, k, **_args(name, bm, bn, bk), num_warps=warps, num_stages=3, arch=arch)
+    torch.cuda.synchronize()
+    assert compiled.metadata["capability"] == int(arch[2:])
+    assert "mma.sync" in compiled.asm["ptx"] and "wgmma" not in compiled.asm["ptx"]
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    out = c.to(torch.float64)
+    assert not out.isnan().any()
+    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+    assert err <= tol, f"{arch} {config} {shape}: relative error {err}"

@@ -41,8 +41,8 @@ def test_unknown_knob_is_an_error():
         knobs.amd  # noqa: B018  (no such knob set at all)
     with pytest.raises(AttributeError, match=r"no knob cache\.home; the knobs of cache are: dir"):
         knobs.cache.home = "/x"
-    with pytest.raises(AttributeError, match="no knob runtime.override_arch"):
-        knobs.runtime.override_arch  # noqa: B018
+    with pytest.raises(AttributeError, match="no knob runtime.jit_cache_hook"):
+        knobs.runtime.jit_cache_hook  # noqa: B018
 
 
 def test_triton_fixture_protocol(monkeypatch):

@@ -160,6 +160,17 @@ def test_mma_dot_chosen(case):
     run_dot(*case)
 
 
+@pytest.mark.parametrize("m,n,num_warps", [(1, 8, 1), (2, 4, 1), (8, 1, 2), (4, 16, 4),
+                                           (1, 1, 1), (16, 2, 2)])
+@pytest.mark.parametrize("elem,acc_elem", [("f16", "f32"), ("i8", "i32")])
+def test_mma_dot_below_one_instruction(m, n, num_warps, elem, acc_elem):
+    """M below 16 and N below 8: the instruction's rows and columns beyond
+    the tile repeat it (coordinates wrap modulo the shape), as Triton's
+    mma v2 does; K still holds whole instructions."""
+    layout = blocked([1, 1], [1, 32], [num_warps, 1], [1, 0])
+    run_dot(num_warps, m, n, INSTR_K[elem], layout, layout, layout, elem, acc_elem)
+
+
 @pytest.mark.parametrize("elem,acc_elem", [("f16", "f32"), ("f16", "f16")])
 @pytest.mark.parametrize("num_warps", [1, 4])
 def test_mma_dot_chain(elem, acc_elem, num_warps):

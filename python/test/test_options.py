@@ -28,23 +28,23 @@ F32 = np.zeros(64, np.float32)
 def test_one_list_of_names():
     assert OPTION_NAMES == ("num_warps", "num_stages", "num_ctas", "num_consumer_groups",
                             "num_buffers_warp_spec", "ping_pong", "launch_pdl", "maxnreg",
-                            "debug", "enable_fp_fusion")
+                            "arch", "debug", "enable_fp_fusion")
     # The jit launcher and Config take exactly these (Config all but the
-    # kernel's own debug and enable_fp_fusion, as Triton's).
+    # kernel's own arch, debug and enable_fp_fusion, as Triton's).
     import importlib
     jit = importlib.import_module("warpforge.runtime.jit")
     autotuner = importlib.import_module("warpforge.runtime.autotuner")
     assert jit.OPTION_NAMES is OPTION_NAMES
     config_params = set(inspect.signature(triton.Config).parameters) - {"kwargs", "pre_hook"}
-    assert config_params == set(OPTION_NAMES) - {"debug", "enable_fp_fusion"}
+    assert config_params == set(OPTION_NAMES) - {"arch", "debug", "enable_fp_fusion"}
     assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES
-                                             if n not in ("debug", "enable_fp_fusion"))
+                                             if n not in ("arch", "debug", "enable_fp_fusion"))
 
 
 def test_config_defaults_come_from_the_schema():
     c = triton.Config({"BLOCK": 32})
     for name in OPTION_NAMES:
-        if name not in ("debug", "enable_fp_fusion"):
+        if name not in ("arch", "debug", "enable_fp_fusion"):
             assert getattr(c, name) == DEFAULTS[name]
     # Triton 3.6's positional order.
     c = triton.Config({}, 8, 4, 1, 128)
@@ -520,3 +520,54 @@ def test_ping_pong_groups_make_their_own_output_maps(monkeypatch):
     assert [part.count("tile.make_tensor_descriptor") for part in (default, producer, second)] \
         == [1, 2, 1]
     assert k.metadata["global_scratch_size"] == 4 * 128
+
+
+# -- arch: the target per compile -------------------------------------------------
+
+
+@pytest.mark.parametrize("spelling,want", [("sm80", "sm80"), ("sm_86", "sm86"), ("sm90a", "sm90"),
+                                           (89, "sm89"), ("cuda:90", "sm90")])
+def test_arch_spellings(spelling, want):
+    from warpforge.compiler.options import KernelOptions
+    assert KernelOptions(arch=spelling).arch == want
+
+
+@pytest.mark.parametrize("bad", ["sm70", "sm100", "gfx942", True, "sm_8x"])
+def test_arch_unsupported_is_an_error_naming_the_targets(bad):
+    from warpforge.compiler.options import KernelOptions
+    with pytest.raises(ValueError, match="warpforge compiles for sm80, sm86, sm89, sm90"):
+        KernelOptions(arch=bad)
+
+
+def test_override_arch_knob_reaches_the_cache_key(monkeypatch):
+    from warpforge import knobs
+    from warpforge.compiler.options import KernelOptions
+    monkeypatch.setattr(knobs.runtime, "override_arch", "sm80")
+    options = KernelOptions()
+    assert options.arch == "sm80" and options.capability() == 80
+    assert ("arch", "sm80") in options.cache_key()
+    assert KernelOptions(arch="sm90").capability() == 90
+
+
+@pytest.mark.parametrize("arch,target", [("sm80", "sm_80"), ("sm89", "sm_89"), ("sm90", "sm_90a")])
+def test_arch_compiles_for_that_target(arch, target, monkeypatch):
+    """A launch's arch= picks the PTX target and the dot's instructions:
+    mma.sync and cp.async below sm_90, wgmma on sm_90a."""
+    import re
+    import sys
+    import os
+    sys.path.insert(0, os.path.dirname(__file__))
+    torch = pytest.importorskip("torch")
+    import warpforge.language as tl
+    from fma_dot_kernels import fma_matmul_kernel
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    k = fma_matmul_kernel.warmup(torch.zeros(4, dtype=torch.float16),
+                                 torch.zeros(4, dtype=torch.float16), torch.zeros(4), 37, 4096,
+                                 4096, BLOCK_M=64, BLOCK_N=64, BLOCK_K=32, PRECISION="ieee",
+                                 ACC=tl.float32, num_warps=4, num_stages=3, grid=(1,), arch=arch)
+    ptx = k.asm["ptx"]
+    assert re.search(r"\.target (\S+)", ptx).group(1) == target
+    assert k.metadata["capability"] == int(arch[2:])
+    assert ("wgmma" in ptx) == (arch == "sm90") and ("mma.sync" in ptx) == (arch != "sm90")
+    assert "cp.async" in ptx and k.metadata["spill_stores"] == 0
+    assert f'tilegpu.target = "cuda:{arch[2:]}"' in k.asm["tilegpu"]

@@ -125,6 +125,9 @@ class runtime_knobs(base_knobs):
     _set_name = "runtime"
     interpret = env_knob("WARPFORGE_INTERPRET", False, bool,
                          "Run kernels in the CPU interpreter.")
+    override_arch = env_knob("WARPFORGE_OVERRIDE_ARCH", None, str,
+                             "Compile for this target (sm80, sm86, sm89, sm90) "
+                             "instead of sm_90a, where a launch sets no arch=.")
 
 
 class autotuning_knobs(base_knobs):

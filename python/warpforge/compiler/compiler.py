@@ -263,8 +263,16 @@ class CompiledKernel:
         if args is not None and len(args) != len(self.signature) and \
                 not (self.params and len(args) == len(self.params)):
             raise self._argument_count_error(len(args))
+        image = cubin
+        compiled_for = self.metadata.get("capability", 90)
+        device_cc = _device_capability(device) if compiled_for != 90 else 90
+        if device_cc and compiled_for // 10 != device_cc // 10:
+            # A cubin runs on GPUs of its own generation only; another one
+            # (sm80 code on an H100) loads the PTX, which the driver
+            # compiles for itself.
+            image = self.asm["ptx"]
         kernel = ir._core().Kernel(
-            cubin, self.metadata.get("name", self.name), self.signature,
+            image, self.metadata.get("name", self.name), self.signature,
             self.metadata.get("num_warps", self.options.num_warps)
             + self.metadata.get("partition_warps", 0),
             self.metadata.get("shared", 0), device, self.params or None,
@@ -538,6 +546,7 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                             params=list(fn.signature.parameters))
     dump_dir = os.environ.get("WARPFORGE_DUMP_DIR")
     ir_name = f"<tile IR of {fn.__name__}>"
+    capability = options.capability(capability)
     core_options = options.effective().to_core(capability)
     attributes: Dict[str, Any] = {}
     stage_warnings: List[tuple] = []
@@ -645,6 +654,23 @@ def _warn_at_kernel_lines(fn, diagnostics: List[tuple], ir_name: str) -> None:
             warnings.warn(f"{fn.__name__}: {message}",
                           WarpSpecializationWarning, stacklevel=4)
 
+
+
+_DEVICE_CC: Dict[int, int] = {}
+
+
+def _device_capability(device: int) -> int:
+    """90 for an H100 (the driver's properties, asked once per device)."""
+    cc = _DEVICE_CC.get(device)
+    if cc is None:
+        try:
+            cc = int(ir._core().cuda_device_properties(device)["cc"])
+        except Exception:
+            # No driver or no such device: the loader reports it, in its
+            # words, when it tries the cubin.
+            return 0
+        _DEVICE_CC[device] = cc
+    return cc
 
 
 def _capability_of(attributes: Dict[str, Any]) -> int:

@@ -82,6 +82,12 @@ class KernelOptions:
     maxnreg: Optional[int] = _option(
         None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
               "to 256; None: no cap.")
+    arch: Optional[str] = _option(
+        None, "The target: sm80, sm86 or sm89 (mma.sync and cp.async; no wgmma, "
+              "TMA or warp specialization) or sm90 (sm_90a, the default; also "
+              "spelled sm_90a, 90, cuda:90). A GPU of another generation runs it "
+              "through the driver's PTX compiler (an H100 runs sm80 code). None: "
+              "knobs.runtime.override_arch, else sm90.")
     debug: bool = _option(False, "Compile device_assert checks in.")
     enable_fp_fusion: Optional[bool] = _option(
         None, "Let a floating-point multiply and an add fuse into one fma (one "
@@ -93,8 +99,17 @@ class KernelOptions:
     def __post_init__(self):
         if self.enable_fp_fusion is None:
             object.__setattr__(self, "enable_fp_fusion", default_fp_fusion())
+        if self.arch is None:
+            # Read when the options are made, so that the cache key has it.
+            from .. import knobs
+            if knobs.runtime.override_arch:
+                object.__setattr__(self, "arch", knobs.runtime.override_arch)
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name == "arch":
+                if value is not None:
+                    object.__setattr__(self, "arch", f"sm{parse_arch(value)}")
+                continue
             if f.name in ("debug", "ping_pong", "launch_pdl", "enable_fp_fusion"):
                 if not isinstance(value, bool):
                     self._fail(f"{f.name} must be True or False, got {value!r}")
@@ -161,6 +176,11 @@ class KernelOptions:
         for note in self.unsupported():
             warnings.warn(f"{where}: {note}", UnsupportedOptionWarning, stacklevel=stacklevel + 1)
 
+    def capability(self, default: int = 90) -> int:
+        """The compute capability to compile for: `arch` (which took
+        knobs.runtime.override_arch when not given), else `default`."""
+        return parse_arch(self.arch) if self.arch is not None else default
+
     def to_core(self, capability: int = 90):
         """The C++ stages' `CompileOptions` for these options (effective
         ones: call `effective()` first)."""
@@ -180,6 +200,25 @@ class KernelOptions:
         """One line per option: name, default, meaning (for docs and errors)."""
         return "\n".join(f"{f.name} (default {f.default!r}): {f.metadata['doc']}"
                          for f in dataclasses.fields(cls))
+
+
+SUPPORTED_ARCHS = (80, 86, 89, 90)
+
+
+def parse_arch(value) -> int:
+    """The compute capability an `arch` names: "sm80", "sm_80", "sm90a",
+    "cuda:90", 80 or "80"; ValueError naming the supported ones otherwise."""
+    text = str(value).strip().lower()
+    for prefix in ("cuda:", "sm_", "sm"):
+        if text.startswith(prefix):
+            text = text[len(prefix):]
+            break
+    if text.endswith("a"):
+        text = text[:-1]
+    if isinstance(value, bool) or not text.isdigit() or int(text) not in SUPPORTED_ARCHS:
+        raise ValueError(f"arch={value!r}: warpforge compiles for "
+                         f"{', '.join(f'sm{c}' for c in SUPPORTED_ARCHS)} (sm90 is sm_90a)")
+    return int(text)
 
 
 def default_fp_fusion() -> bool:

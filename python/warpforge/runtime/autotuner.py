@@ -32,7 +32,7 @@ CONFIG_ERRORS = (OutOfResources, CompilationError, SemanticError)
 # The options a Config carries: every launch option but `debug` and
 # `enable_fp_fusion` (properties of the kernel's numerics, not points of the
 # tuning space; Triton's Config has neither).
-_OPTION_FIELDS = tuple(n for n in OPTION_NAMES if n not in ("debug", "enable_fp_fusion"))
+_OPTION_FIELDS = tuple(n for n in OPTION_NAMES if n not in ("arch", "debug", "enable_fp_fusion"))
 _PRUNE_FIELDS = ("perf_model", "top_k", "early_config_prune")
 # Launch arguments that are not kernel arguments.
 _LAUNCH_ONLY = ("grid", "stream", "warmup")

@@ -384,21 +384,29 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
   unsigned instrK = 0;
   if ((ea.isF16() && (ed.isF32() || ed.isF16())) || (ea.isBF16() && ed.isF32()))
     instrK = 16;
+  else if (isa<Float8E4M3FNType, Float8E5M2Type>(ea) && isa<Float8E4M3FNType, Float8E5M2Type>(eb) &&
+           ed.isF32())
+    instrK = 16; // fp8 widened to f16 (exactly), as Triton's mma v2 does
   else if (ea.isInteger(8) && ed.isInteger(32))
     instrK = 32;
   else if (ea.isF32() && ed.isF32() &&
            dot.getInputPrecision() == tile::InputPrecision::TF32)
     instrK = 8;
-  if (instrK == 0 || ea != eb) {
+  if (instrK == 0 || (ea != eb && !isa<Float8E4M3FNType, Float8E5M2Type>(ea))) {
     reason << "no mma.sync form for " << ea << " x " << eb << " -> " << ed;
     return fail();
   }
+  // M below 16 and N below 8 wrap: the instruction's rows (columns) beyond
+  // the tile repeat it (the layouts reduce coordinates modulo the shape,
+  // a power of two), as Triton's mma v2 does; K cannot, so it must hold
+  // whole instructions.
   int64_t m = dType.getDimSize(0), n = dType.getDimSize(1),
           k = aType.getDimSize(1);
-  if (m < 16 || n < 8 || k < instrK || m % 16 || n % 8 || k % instrK) {
+  if (k < instrK || k % instrK || !llvm::isPowerOf2_64(m) ||
+      !llvm::isPowerOf2_64(n) || (m >= 16 && m % 16) || (n >= 8 && n % 8)) {
     reason << "a " << m << "x" << n << "x" << k
-           << " product is smaller than one m16n8k" << instrK
-           << " instruction";
+           << " product has K below or not a multiple of one m16n8k" << instrK
+           << " instruction's";
     return fail();
   }
   // As Triton's mma v2 warpsPerTile: compare the shares in units of 16
@@ -446,12 +454,23 @@ void rewriteMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc) {
   Location loc = dot.getLoc();
   auto dType = cast<RankedTensorType>(dot.getType());
   auto accType = withEncoding(dType, acc);
-  unsigned kWidth =
-      32 / cast<RankedTensorType>(dot.getA().getType()).getElementType()
-               .getIntOrFloatBitWidth();
+  Type aElem = cast<RankedTensorType>(dot.getA().getType()).getElementType();
+  // fp8 operands are widened to f16 below.
+  unsigned kWidth = isa<Float8E4M3FNType, Float8E5M2Type>(aElem)
+                        ? 2
+                        : 32 / aElem.getIntOrFloatBitWidth();
   auto operand = [&](Value v, unsigned opIdx) -> Value {
     Value src = skipConversions(v);
     auto type = cast<RankedTensorType>(src.getType());
+    if (isa<Float8E4M3FNType, Float8E5M2Type>(type.getElementType())) {
+      // fp8 has no mma.sync form on Hopper: f16 holds every fp8 value
+      // exactly, so the products and their f32 sums are the same.
+      auto f16Type = RankedTensorType::get(type.getShape(), b.getF16Type(),
+                                           type.getEncoding());
+      src = tile::FpToFpOp::create(b, loc, f16Type, src, /*rounding=*/nullptr);
+      type = f16Type;
+      v = src;
+    }
     auto layout = DotOperandEncodingAttr::get(b.getContext(), opIdx, acc, kWidth);
     if (isWgmmaRooted(type.getEncoding()))
       return ConvertLayoutOp::create(b, loc, withEncoding(type, layout), src);
