@@ -10,17 +10,18 @@
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
-// 8 rows: fewer than a warpgroup's 64 and than mma.sync's 16.
+// 8 rows (fewer than a warpgroup's 64) and K = 8 (less than one mma.sync
+// step).
 // CHECK-LABEL: tile.func public @too_few_rows(
-// CHECK: %[[A:.*]] = tilegpu.convert_layout %arg0 : tensor<8x32xf16, #dot_op> -> tensor<8x32xf16, #[[FA:blocked[0-9]*]]>
-// CHECK-NEXT: %[[AF:.*]] = arith.extf %[[A]] : tensor<8x32xf16, #[[FA]]> to tensor<8x32xf32, #[[FA]]>
-// CHECK-NEXT: %[[B:.*]] = tilegpu.convert_layout %arg1 : tensor<32x64xf16, #dot_op1> -> tensor<32x64xf16, #[[FB:blocked[0-9]*]]>
-// CHECK-NEXT: %[[BF:.*]] = arith.extf %[[B]] : tensor<32x64xf16, #[[FB]]> to tensor<32x64xf32, #[[FB]]>
+// CHECK: %[[A:.*]] = tilegpu.convert_layout %arg0 : tensor<8x8xf16, #dot_op> -> tensor<8x8xf16, #[[FA:blocked[0-9]*]]>
+// CHECK-NEXT: %[[AF:.*]] = arith.extf %[[A]] : tensor<8x8xf16, #[[FA]]> to tensor<8x8xf32, #[[FA]]>
+// CHECK-NEXT: %[[B:.*]] = tilegpu.convert_layout %arg1 : tensor<8x64xf16, #dot_op1> -> tensor<8x64xf16, #[[FB:blocked[0-9]*]]>
+// CHECK-NEXT: %[[BF:.*]] = arith.extf %[[B]] : tensor<8x64xf16, #[[FB]]> to tensor<8x64xf32, #[[FB]]>
 // CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %arg2 : tensor<8x64xf32, #blocked> -> tensor<8x64xf32, #blocked>
-// CHECK-NEXT: tile.dot %[[AF]], %[[BF]], %[[C]] {tilegpu.fma = "tl.dot with M = 8: wgmma gives each warpgroup (4 warps) 64 rows, so with num_warps = 4 M must be a multiple of 64 (use BLOCK_M >= 64); mma.sync: a 8x64x32 product is smaller than one m16n8k16 instruction"} : tensor<8x32xf32, #[[FA]]> * tensor<32x64xf32, #[[FB]]> -> tensor<8x64xf32, #blocked>
+// CHECK-NEXT: tile.dot %[[AF]], %[[BF]], %[[C]] {tilegpu.fma = "tl.dot with M = 8: wgmma gives each warpgroup (4 warps) 64 rows, so with num_warps = 4 M must be a multiple of 64 (use BLOCK_M >= 64); mma.sync: a 8x64x8 product has K below or not a multiple of one m16n8k16 instruction's"} : tensor<8x8xf32, #[[FA]]> * tensor<8x64xf32, #[[FB]]> -> tensor<8x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
-  tile.func public @too_few_rows(%a: tensor<8x32xf16, #opA>, %b: tensor<32x64xf16, #opB>, %c: tensor<8x64xf32, #bl>) {
-    %d = tile.dot %a, %b, %c : tensor<8x32xf16, #opA> * tensor<32x64xf16, #opB> -> tensor<8x64xf32, #bl>
+  tile.func public @too_few_rows(%a: tensor<8x8xf16, #opA>, %b: tensor<8x64xf16, #opB>, %c: tensor<8x64xf32, #bl>) {
+    %d = tile.dot %a, %b, %c : tensor<8x8xf16, #opA> * tensor<8x64xf16, #opB> -> tensor<8x64xf32, #bl>
     tile.return
   }
 }
@@ -30,14 +31,14 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
-// fp8 with K = 16: wgmma steps K by 32.  The operands are converted to
+// fp8 with K = 8: wgmma steps K by 32, mma.sync (on f16) by 16.  The operands are converted to
 // the accumulator's f32 (exact).
 // CHECK-LABEL: tile.func public @fp8_k_step(
-// CHECK: tile.fp_to_fp %{{.*}} : tensor<64x16xf8E4M3FN, #[[FA:blocked[0-9]*]]> -> tensor<64x16xf32, #[[FA]]>
-// CHECK: tile.dot {{.*}} {tilegpu.fma = "tl.dot with K = 16: wgmma multiplies f8E4M3FN in steps of K = 32, so K must be a multiple of 32; mma.sync: no mma.sync form for f8E4M3FN x f8E4M3FN -> f32"} : tensor<64x16xf32, #[[FA]]> * tensor<16x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #blocked>
+// CHECK: tile.fp_to_fp %{{.*}} : tensor<64x8xf8E4M3FN, #[[FA:blocked[0-9]*]]> -> tensor<64x8xf32, #[[FA]]>
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "tl.dot with K = 8: wgmma multiplies f8E4M3FN in steps of K = 32, so K must be a multiple of 32; mma.sync: a 64x64x8 product has K below or not a multiple of one m16n8k16 instruction's"} : tensor<64x8xf32, #[[FA]]> * tensor<8x64xf32, #{{blocked[0-9]*}}> -> tensor<64x64xf32, #blocked>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
-  tile.func public @fp8_k_step(%a: tensor<64x16xf8E4M3FN, #opA>, %b: tensor<16x64xf8E4M3FN, #opB>, %c: tensor<64x64xf32, #bl>) {
-    %d = tile.dot %a, %b, %c : tensor<64x16xf8E4M3FN, #opA> * tensor<16x64xf8E4M3FN, #opB> -> tensor<64x64xf32, #bl>
+  tile.func public @fp8_k_step(%a: tensor<64x8xf8E4M3FN, #opA>, %b: tensor<8x64xf8E4M3FN, #opB>, %c: tensor<64x64xf32, #bl>) {
+    %d = tile.dot %a, %b, %c : tensor<64x8xf8E4M3FN, #opA> * tensor<8x64xf8E4M3FN, #opB> -> tensor<64x64xf32, #bl>
     tile.return
   }
 }
