@@ -25,6 +25,7 @@
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 using namespace mlir;
 using namespace warpforge;
@@ -37,6 +38,19 @@ LogicalResult checkDistributed(Operation *op, RankedTensorType type) {
     return op->emitError("cannot lower a shared-memory access of ")
            << type << ": it needs a blocked, wgmma or wgmma-operand layout";
   return success();
+}
+
+/// Whether the module `value` is in targets sm_90 or later (which the
+/// module's tilegpu.target says; sm_90 when it has none).
+bool targetHasAsyncProxy(Value value) {
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    op = value.getParentRegion()->getParentOp();
+  auto module = op->getParentOfType<ModuleOp>();
+  if (!module)
+    return true;
+  std::optional<int> cc = parseCudaTarget(getTarget(module));
+  return !cc || *cc >= 90;
 }
 
 /// Stores the thread's elements of `tensorType` (lowered `values`) into
@@ -60,8 +74,11 @@ void storeTensor(OpBuilder &b, Location loc, Value memdesc, Value base,
     for (auto [k, ptr] : llvm::enumerate(ptrs))
       storeVector(b, loc, ptr, values.slice(k * vec, vec));
   }
+  // Only sm_90 has an async proxy (wgmma, TMA); below it the buffer is
+  // read by ordinary loads (mma.sync operands), which the barrier orders.
   if (isa<NVMMASharedEncodingAttr>(
-          cast<MemDescType>(memdesc.getType()).getEncoding()))
+          cast<MemDescType>(memdesc.getType()).getEncoding()) &&
+      targetHasAsyncProxy(memdesc))
     emitAsyncProxyFence(b, loc);
   emitBarrier(b, loc);
 }

@@ -356,3 +356,24 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// Below sm_90 there is no async proxy: the stores into a swizzled buffer
+// (read by mma.sync operand loads, generic ones) need no proxy fence, only
+// the barrier (fence.proxy.async does not exist on sm_80).
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80"} {
+  // CHECK-LABEL: llvm.func @local_alloc_nvmma_sm80(
+  // CHECK: llvm.store %{{.*}} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NOT: nvvm.fence.proxy
+  // CHECK: nvvm.barrier0
+  // CHECK-NOT: nvvm.fence.proxy
+  // CHECK: llvm.return
+  tile.func public @local_alloc_nvmma_sm80(%f: f16) {
+    %x = tile.splat %f : f16 -> tensor<64x64xf16, #blocked>
+    %m = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nvmma>
+    tile.return
+  }
+}
