@@ -43,6 +43,10 @@ def make(shape, dtype, gen):
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c)))
 def test_fma_matmul(config, shape):
     name, bm, bn, bk, warps = config
+    import os
+    if name == "e4m3" and os.environ.get("WARPFORGE_OVERRIDE_ARCH", "").lower().replace(
+            "_", "") in ("sm80", "sm86"):
+        pytest.skip("fp8 conversions need sm_89; the target is older")
     dtype, acc, out_dtype, tol = DTYPES[name]
     m, n, k = shape
     gen = torch.Generator(device="cuda").manual_seed(m * 7919 + n * 31 + k)

@@ -389,6 +389,7 @@ def pdl_add(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr, USE_GDC: tl.constexpr
     tl.store(out_ptr + offsets, x + y, mask=mask)
 
 
+@pytest.mark.sm90
 def test_gdc_ops_compile_to_griddepcontrol():
     x = np.zeros(256, np.float32)
     k = pdl_add.warmup(x, x, x, 256, BLOCK=128, USE_GDC=True, launch_pdl=True, grid=(2,))
@@ -426,6 +427,7 @@ def test_launch_pdl_must_be_a_bool():
         pdl_add.warmup(x, x, x, 16, BLOCK=16, USE_GDC=False, launch_pdl=1)
 
 
+@pytest.mark.sm90
 @pytest.mark.gpu
 def test_pdl_chain_on_the_gpu():
     """Tutorial 11's pattern: kernels launched with launch_pdl=True, each
