@@ -726,3 +726,45 @@ def test_parameters_named_like_builtins(monkeypatch):
         np.testing.assert_array_equal(y, x * 3 + 1111100)
     k = builtin_names.warmup(x, 3, 100, 1000, 10000, 100000, 1000000, 16, grid=(1,))
     assert "cubin" in k.asm
+
+
+# -- Assignment binds Python numbers as tensors, as Triton's code generator --
+
+
+@warpforge.jit
+def _assigned_scalars(Out, lo, hi, STEP: tl.constexpr):
+    acc = 0
+    acc = acc.to(tl.int64)          # a tensor: Triton's `acc = 0; acc.to(...)`
+    for i in range(lo, hi, STEP):
+        acc += i
+    value = 1
+    tl.store(Out, acc + tl.full([], value, dtype=value.dtype).to(tl.int64))
+    n: tl.constexpr = 4             # annotated: stays a constant
+    tl.static_assert(n == 4)
+    tl.store(Out + 1 + tl.arange(0, n), tl.arange(0, n).to(tl.int64))
+
+
+def test_assigned_numbers_are_tensors_and_annotated_ones_constants(frontend_only):
+    k = _assigned_scalars.warmup(np.zeros(8, np.int64), 2**35, 2**35 + 20, 3, grid=(1,))
+    ir = str(k.asm["tile"])
+    assert "i64" in ir and "tile.store" in ir
+
+
+def test_assigned_numbers_in_the_interpreter(monkeypatch):
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    out = np.zeros(8, np.int64)
+    _assigned_scalars[(1,)](out, 2**35, 2**35 + 20, 3)
+    assert out[0] == sum(range(2**35, 2**35 + 20, 3)) + 1
+    assert list(out[1:5]) == [0, 1, 2, 3]
+
+
+def test_an_assigned_constant_is_no_longer_constexpr(frontend_only):
+    """Triton's rule: `B = BLOCK` binds a tensor, which tl.arange rejects;
+    `B: tl.constexpr = BLOCK` keeps the constant."""
+    @warpforge.jit
+    def kernel(Out, BLOCK: tl.constexpr):
+        B = BLOCK
+        tl.store(Out + tl.arange(0, B), 1)
+
+    with pytest.raises(warpforge.CompilationError, match="arange"):
+        kernel.warmup(np.zeros(16, np.int32), BLOCK=16, grid=(1,))

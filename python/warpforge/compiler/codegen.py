@@ -384,8 +384,25 @@ class CodeGenerator(ast.NodeVisitor):
             raise self.error(target, f"cannot assign to {type(target).__name__}; only "
                                      "names and tuples of names", UnsupportedLanguageConstruct)
 
+    @staticmethod
+    def _as_assigned(value):
+        """What a plain assignment binds, as Triton's code generator: a
+        Python number or bool (constexpr or not) becomes a 0-d tensor
+        (`acc = 0; acc.to(tl.int64)`, `value = 1; value.dtype`), tuples
+        element by element; dtypes, None and other objects stay what they
+        are.  An annotation `x: tl.constexpr = ...` keeps the constant."""
+        if isinstance(value, (tuple, list)) and not isinstance(value, tensor):
+            return type(value)(CodeGenerator._as_assigned(v) for v in value) \
+                if type(value) in (tuple, list) else value
+        raw = unwrap(value)
+        if isinstance(raw, (bool, int, float)) and not isinstance(raw, core.dtype):
+            return semantic.to_tensor(raw)
+        return value
+
     def visit_Assign(self, node: ast.Assign):
         value = self.visit(node.value)
+        self._at(node)
+        value = self._as_assigned(value)
         for target in node.targets:
             self._assign(target, value)
 
@@ -400,10 +417,13 @@ class CodeGenerator(ast.NodeVisitor):
         if node.value is None:
             return
         value = self.visit(node.value)
-        annotation = self._annotation(node.annotation)
+        annotation = unwrap(self._annotation(node.annotation))
         if annotation is constexpr and is_tensor(value):
             raise self.error(node, f"'{ast.unparse(node.target)}' is annotated tl.constexpr "
                                    "but its value is only known at run time")
+        if annotation is not constexpr:
+            self._at(node)
+            value = self._as_assigned(value)
         self._assign(node.target, value)
 
     def _annotation(self, node):

@@ -566,7 +566,7 @@ class InterpreterBuilder:
         fn = fn.value if isinstance(fn, constexpr) else fn
         kwargs = kwargs or {}
         if isinstance(fn, JITFunction):
-            return fn.fn(*args, **kwargs)
+            return fn.interpreted_fn()(*args, **kwargs)
         return fn(*args, **kwargs)
 
     def to_bool(self, t) -> bool:

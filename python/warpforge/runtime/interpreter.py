@@ -224,7 +224,7 @@ def interpret_grid(jit_fn, grid: tuple, arguments: Dict[str, Any], options=None)
                 for x in range(grid[0]):
                     builder.pid = (x, y, z)
                     try:
-                        returned = jit_fn.fn(*args, **kwargs)
+                        returned = jit_fn.interpreted_fn()(*args, **kwargs)
                     except InterpreterError:
                         raise
                     except Exception as e:

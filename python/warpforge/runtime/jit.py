@@ -88,6 +88,45 @@ def data_pointer(value) -> int:
     return iface["data"][0]
 
 
+
+def _wf_assigned(value):
+    """An assigned value as the compiler binds it (see
+    CodeGenerator._as_assigned)."""
+    from ..compiler.codegen import CodeGenerator
+    return CodeGenerator._as_assigned(value)
+
+
+class _AssignedValues(ast.NodeTransformer):
+    """`x = v` -> `x = _wf_assigned(v)` and `x: T = v` likewise unless T is
+    tl.constexpr (the interpreter's share of Triton's assignment rule)."""
+
+    @staticmethod
+    def _wrap(value):
+        return ast.Call(func=ast.Attribute(
+            value=ast.Call(func=ast.Name(id="__import__", ctx=ast.Load()),
+                           args=[ast.Constant("warpforge.runtime.jit")],
+                           keywords=[ast.keyword(arg="fromlist", value=ast.List(
+                               elts=[ast.Constant("_wf_assigned")], ctx=ast.Load()))]),
+            attr="_wf_assigned", ctx=ast.Load()), args=[value], keywords=[])
+
+    def visit_FunctionDef(self, node):
+        # Nested functions keep Python's rules.
+        if getattr(self, "_seen", False):
+            return node
+        self._seen = True
+        self.generic_visit(node)
+        return node
+
+    def visit_Assign(self, node):
+        node.value = ast.copy_location(self._wrap(node.value), node.value)
+        return node
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None and "constexpr" not in ast.unparse(node.annotation):
+            node.value = ast.copy_location(self._wrap(node.value), node.value)
+        return node
+
+
 class IntegerArgumentOverflow(OverflowError, ValueError):
     """An integer argument no kernel parameter type holds (beyond 64 bits):
     an OverflowError as in Triton, and a ValueError as warpforge's other
@@ -317,6 +356,9 @@ class JITFunction(KernelFunction):
         self.source_lines = lines[start:]
         self.indent = len(self.source_lines[0]) - len(self.source_lines[0].lstrip())
         self._src = textwrap.dedent("".join(self.source_lines))
+        # The interpreter's rewrite reads the function's own source, which
+        # _unsafe_update_src leaves alone.
+        self._fn_src = self._src
         self.filename = inspect.getsourcefile(fn) or "<unknown>"
 
     @property
@@ -325,6 +367,41 @@ class JITFunction(KernelFunction):
         if self._source_error is not None:
             raise ValueError(self._source_error)
         return self._src
+
+    def interpreted_fn(self):
+        """The Python function the interpreter runs: this one with every
+        plain assignment's value bound as the compiler binds it (Python
+        numbers become 0-d tensors, as Triton's code generator and its
+        interpreter's AST rewrite make them: `acc = 0; acc.to(tl.int64)`),
+        compiled once from the source, at the kernel's own lines.  The
+        function itself where its source cannot be read."""
+        rewritten = getattr(self, "_interpreted", None)
+        if rewritten is not None:
+            return rewritten
+        self._interpreted = self.fn
+        try:  # without a source (its placeholder does not parse): as written
+            tree = ast.parse(self._fn_src)
+            func = tree.body[0]
+            func.decorator_list = []
+            _AssignedValues().visit(func)
+            ast.fix_missing_locations(tree)
+            ast.increment_lineno(tree, self.first_line - 1)
+            code = compile(tree, self.filename, "exec")
+            fn = self.fn
+            namespace = fn.__globals__
+            if fn.__code__.co_freevars:
+                namespace = dict(fn.__globals__)
+                for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+                    try:
+                        namespace[name] = cell.cell_contents
+                    except ValueError:  # a cell not yet filled
+                        return self.fn
+            local: Dict[str, Any] = {}
+            exec(code, namespace, local)
+            self._interpreted = local[func.name]
+        except Exception:  # anything odd: run the function as written
+            self._interpreted = self.fn
+        return self._interpreted
 
     def _unsafe_update_src(self, new_src: str) -> None:
         """Replaces the source the compiler reads (Triton's hook for tests
@@ -384,7 +461,7 @@ class JITFunction(KernelFunction):
             # Python, under the compiler's rules.
             from ..compiler.codegen import check_language_rules
             check_language_rules(self)
-            return self.fn(*args, **kwargs)
+            return self.interpreted_fn()(*args, **kwargs)
         raise RuntimeError(f"{self.__name__} is a @warpforge.jit function: launch it as "
                            f"{self.__name__}[grid](...) or call it from another "
                            "@warpforge.jit function")
