@@ -571,3 +571,13 @@ def test_arch_compiles_for_that_target(arch, target, monkeypatch):
     assert ("wgmma" in ptx) == (arch == "sm90") and ("mma.sync" in ptx) == (arch != "sm90")
     assert "cp.async" in ptx and k.metadata["spill_stores"] == 0
     assert f'tilegpu.target = "cuda:{arch[2:]}"' in k.asm["tilegpu"]
+
+
+def test_option_errors_are_also_assertion_errors_as_in_triton():
+    """Triton raises AssertionError for the same checks; a ValueError too."""
+    from warpforge.compiler.options import InvalidOption
+    with pytest.raises(AssertionError, match="must be a power of 2"):
+        KernelOptions(num_warps=3)
+    with pytest.raises(ValueError, match="must be a power of 2"):
+        KernelOptions(num_warps=3)
+    assert issubclass(InvalidOption, ValueError) and issubclass(InvalidOption, AssertionError)

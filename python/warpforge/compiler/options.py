@@ -159,7 +159,7 @@ class KernelOptions:
 
     @staticmethod
     def _fail(message: str):
-        raise ValueError(message)
+        raise InvalidOption(message)
 
     # -- What crosses into the compiler ----------------------------------------
 
@@ -200,6 +200,13 @@ class KernelOptions:
         """One line per option: name, default, meaning (for docs and errors)."""
         return "\n".join(f"{f.name} (default {f.default!r}): {f.metadata['doc']}"
                          for f in dataclasses.fields(cls))
+
+
+class InvalidOption(ValueError, AssertionError):
+    """A launch or compile option out of its range.  A ValueError; also an
+    AssertionError, which is what Triton raises for the same checks (its
+    tests expect `pytest.raises(AssertionError, match="must be a power of
+    2")`)."""
 
 
 SUPPORTED_ARCHS = (80, 86, 89, 90)

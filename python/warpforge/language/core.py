@@ -57,6 +57,12 @@ class dtype:
     FP8 = ("fp8e4nv", "fp8e5")
     FP = FP8 + ("fp16", "bf16", "fp32", "fp64")
     KINDS = ("int1",) + SINT + UINT + FP
+    # Triton's names for the same lists (its tests parametrize over them).
+    SINT_TYPES = list(SINT)
+    UINT_TYPES = ["int1"] + list(UINT)
+    FP_TYPES = list(FP)
+    STANDARD_FP_TYPES = ["fp16", "bf16", "fp32", "fp64"]
+    OTHER_TYPES = ["void"]
 
     _IR = {"int1": "i1", "fp8e4nv": "f8E4M3FN", "fp8e5": "f8E5M2", "fp16": "f16",
            "bf16": "bf16", "fp32": "f32", "fp64": "f64"}
