@@ -469,7 +469,7 @@ def bound_in_one_branch(x_ptr, n):
 @pytest.mark.parametrize("kernel,match", [
     (loop_changes_type, "loop-carried variable 'acc' has type tl.int32 before the loop but "
                         "tl.float32 after an iteration"),
-    (branches_disagree, "'v' has type tl.int32 after the if branch but tl.float32 after the "
+    (branches_disagree, "Mismatched type for v: 'v' has type tl.int32 after the if branch but tl.float32 after the "
                         "else branch"),
     (bound_in_one_branch, "name 'v' is not defined"),
 ], ids=["loop-carried-type", "if-else-types", "one-branch-name"])

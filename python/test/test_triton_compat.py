@@ -768,3 +768,47 @@ def test_an_assigned_constant_is_no_longer_constexpr(frontend_only):
 
     with pytest.raises(warpforge.CompilationError, match="arange"):
         kernel.warmup(np.zeros(16, np.int32), BLOCK=16, grid=(1,))
+
+
+# -- tl.const parameters ----------------------------------------------------------
+
+
+@warpforge.jit
+def _const_copy(src: tl.const, dst, WHICH: tl.constexpr):
+    offs = tl.arange(0, 16)
+    out = src if WHICH == "src" else dst   # decided at compile time: one type
+    tl.store(out + offs, tl.load(src + offs))
+
+
+@warpforge.jit
+def _const_ternary(src: tl.const, dst, flag):
+    out = src if flag else dst
+    tl.store(dst, tl.load(out))
+
+
+@warpforge.jit
+def _const_if(src: tl.const, dst, flag):
+    if flag:
+        out = src
+    else:
+        out = dst
+    tl.store(dst, tl.load(out))
+
+
+def test_const_pointer_reads_and_is_never_stored_through(frontend_only):
+    x = np.zeros(16, np.float32)
+    _const_copy.warmup(x, x, WHICH="dst", grid=(1,))
+    with pytest.raises(warpforge.CompilationError, match="Cannot store to a constant pointer") \
+            as info:
+        _const_copy.warmup(x, x, WHICH="src", grid=(1,))
+    assert "Cannot store to a constant pointer" in info.value.error_message
+
+
+@pytest.mark.parametrize("kernel,words", [
+    (_const_ternary, "Ternary expression with dynamic condition has inconsistent type"),
+    (_const_if, "Mismatched type for out"),
+])
+def test_const_and_plain_pointers_do_not_mix_at_run_time(kernel, words, frontend_only):
+    x = np.zeros(16, np.float32)
+    with pytest.raises(warpforge.CompilationError, match=words):
+        kernel.warmup(x, x, 5, grid=(1,))  # 1 would be specialized: a static branch

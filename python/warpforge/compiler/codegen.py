@@ -518,7 +518,8 @@ class CodeGenerator(ast.NodeVisitor):
         then, other = values
         if then.type != other.type:
             if then.dtype.is_ptr() or other.dtype.is_ptr():
-                raise self.error(node, f"conditional expression branches have types "
+                raise self.error(node, f"Ternary expression with dynamic condition has "
+                                       f"inconsistent type: its branches have types "
                                        f"{then.type} and {other.type}")
             ty = semantic.computation_type(then.dtype, other.dtype, False)
             casted = []
@@ -817,9 +818,9 @@ class CodeGenerator(ast.NodeVisitor):
                                            "run-time if; this is not supported")
             t, e = self._carry(then_lines, t), self._carry(else_lines, e)
             if t.type != e.type:
-                raise self.error(node, f"'{name}' has type {t.type} after the if branch but "
-                                       f"{e.type} after the else branch; both branches must "
-                                       "give it one type")
+                raise self.error(node, f"Mismatched type for {name}: '{name}' has type "
+                                       f"{t.type} after the if branch but {e.type} after the "
+                                       "else branch; both branches must give it one type")
             names.append(name)
             then_vals.append(t)
             else_vals.append(e)
@@ -850,8 +851,9 @@ class CodeGenerator(ast.NodeVisitor):
         else_vals = [self._carry(else_lines, v) for v in else_vals]
         for t, e in zip(then_vals, else_vals):
             if t.type != e.type:
-                raise self.error(node, f"the branches of this if return {t.type} and "
-                                       f"{e.type}; both must return one type")
+                raise self.error(node, f"Return type mismatch: the branches of this if "
+                                       f"return {t.type} and {e.type}; both must return one "
+                                       "type")
         results = self.builder.scf_if(cond.handle, then_lines, [v.handle for v in then_vals],
                                       else_lines, [v.handle for v in else_vals])
         values = [tensor(r, v.type) for r, v in zip(results, then_vals)]

@@ -384,6 +384,15 @@ def _host_descriptor_type(fn, name: str, spelling: str) -> "core.tensor_descript
     return ty
 
 
+def _annotated_const(fn, name: str) -> bool:
+    """Whether parameter `name` of `fn` is annotated `tl.const` (the class,
+    or its name where annotations are strings)."""
+    annotation = fn.signature.parameters[name].annotation
+    if isinstance(annotation, str):
+        return annotation.split(".")[-1] == "const"
+    return annotation is core.const
+
+
 def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
                      divisibility: Optional[Dict[str, int]] = None,
                      options: Optional[KernelOptions] = None) -> Tuple[str, Dict]:
@@ -431,6 +440,8 @@ def generate_tile_ir(fn, signature: Dict[str, str], constants: Dict[str, Any],
                 ty = core.dtype_from_name(signature[name])
             except ValueError as e:
                 raise CompilationError(f"{fn.__name__}: parameter '{name}': {e}") from None
+            if ty.is_ptr() and _annotated_const(fn, name):
+                ty = core.pointer_type(ty.element_ty, ty.address_space, const=True)
             run_time.append((name, ty, None))
             arg_types.append(ty)
             div = divisibility.get(name)

@@ -18,6 +18,11 @@ class CompilationError(TritonError):
         self.source_line = source_line
         super().__init__(self._format())
 
+    @property
+    def error_message(self) -> str:
+        """The message without its location (Triton's attribute name)."""
+        return self.message
+
     def _format(self) -> str:
         if not self.lineno:
             return self.message

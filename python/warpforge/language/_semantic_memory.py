@@ -80,6 +80,9 @@ def load(ptr, mask=None, other=None, cache_modifier="", eviction_policy="",
 
 def store(ptr, value, mask=None, cache_modifier="", eviction_policy="") -> None:
     ptr = _check_pointer(ptr, "tl.store")
+    if getattr(ptr.dtype, "const", False):
+        raise SemanticError("Cannot store to a constant pointer (a tl.const parameter, "
+                            "or one derived from it)")
     elem = ptr.dtype.element_ty
     if elem.is_bool():
         ptr, elem = _bool_pointer_as_int8(ptr), core.int8

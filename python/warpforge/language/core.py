@@ -158,13 +158,16 @@ _PUBLIC_NAME = {"fp8e4nv": "float8e4nv", "fp8e5": "float8e5", "fp16": "float16",
 class pointer_type(dtype):
     """A pointer to `element_ty` in `address_space` (1: global memory)."""
 
-    def __init__(self, element_ty: dtype, address_space: int = 1):
+    def __init__(self, element_ty: dtype, address_space: int = 1, const: bool = False):
         # In a kernel, tl.pointer_type(tl.float32) receives its arguments
         # as constexprs: the type is what they hold.
         element_ty, address_space = _unwrap(element_ty), _unwrap(address_space)
         self.element_ty = element_ty
         self.address_space = address_space
-        self.name = f"pointer<{element_ty.name}>"
+        # A `tl.const` parameter: nothing may be stored through it (the
+        # frontend's rule; the IR type is the same).
+        self.const = bool(_unwrap(const))
+        self.name = f"{'const_' if self.const else ''}pointer<{element_ty.name}>"
 
     # The other kind predicates are inherited: they test the name against the
     # scalar kinds, which "pointer<...>" never is.
@@ -181,10 +184,10 @@ class pointer_type(dtype):
 
     def __eq__(self, other):
         return (isinstance(other, pointer_type) and other.element_ty == self.element_ty
-                and other.address_space == self.address_space)
+                and other.address_space == self.address_space and other.const == self.const)
 
     def __hash__(self):
-        return hash(("ptr", self.element_ty, self.address_space))
+        return hash(("ptr", self.element_ty, self.address_space, self.const))
 
     def __repr__(self):
         return f"pointer_type({self.element_ty!r})"
@@ -290,6 +293,13 @@ def dtype_from_name(name: str) -> dtype:
 # ---------------------------------------------------------------------------
 # constexpr
 # ---------------------------------------------------------------------------
+
+
+class const:
+    """A parameter annotation, as Triton's: `in_ptr: tl.const` makes the
+    pointer read-only; storing through it, or mixing it with a plain
+    pointer where one type is needed (branches, returns), is an error at
+    the Python line."""
 
 
 class constexpr:
