@@ -812,3 +812,45 @@ def test_const_and_plain_pointers_do_not_mix_at_run_time(kernel, words, frontend
     x = np.zeros(16, np.float32)
     with pytest.raises(warpforge.CompilationError, match=words):
         kernel.warmup(x, x, 5, grid=(1,))  # 1 would be specialized: a static branch
+
+
+# -- range with a negative step ---------------------------------------------------
+
+
+@warpforge.jit
+def _range_sum(Out, lo, hi, STEP: tl.constexpr):
+    acc = 0
+    acc = acc.to(tl.int64)
+    for i in range(lo, hi, STEP):
+        acc += i
+    tl.store(Out, acc)
+
+
+RANGES = [(2**35, 2**35 + 20, 3), (15, -16, -1), (15, -16, -3), (-18, -22, -1), (22, 18, -1),
+          (3, 10, -1)]
+
+
+@pytest.mark.parametrize("lo,hi,step", RANGES)
+def test_range_with_a_negative_step_compiles_and_interprets(lo, hi, step, monkeypatch):
+    """Triton's `range(hi, lo, -k)`: the loop counts up to ceil((lo - hi) / k)
+    and binds lo - i * k; none when lo <= hi."""
+    k = _range_sum.warmup(np.zeros(1, np.int64), lo, hi, step, grid=(1,))
+    assert "scf.for" in str(k.asm["tile"])
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    out = np.zeros(1, np.int64)
+    _range_sum[(1,)](out, lo, hi, step)
+    assert out[0] == sum(range(lo, hi, step))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("lo,hi,step", RANGES)
+def test_range_with_a_negative_step_on_the_gpu(lo, hi, step):
+    torch = pytest.importorskip("torch")
+    out = torch.full((1,), -7, dtype=torch.int64, device="cuda")
+    _range_sum[(1,)](out, lo, hi, step)
+    assert out.item() == sum(range(lo, hi, step))
+
+
+def test_range_step_zero_is_an_error(frontend_only):
+    with pytest.raises(warpforge.CompilationError, match="range step must not be zero"):
+        _range_sum.warmup(np.zeros(1, np.int64), 0, 4, 0, grid=(1,))

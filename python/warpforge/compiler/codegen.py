@@ -924,7 +924,13 @@ class CodeGenerator(ast.NodeVisitor):
     def _range_loop(self, node: ast.For, loop):
         bounds = [loop.start, loop.end, loop.step]
         step = unwrap(loop.step)
-        if isinstance(step, int) and step <= 0:
+        if isinstance(step, int) and step == 0:
+            raise self.error(node, "range step must not be zero")
+        # A negative step known at compile time (Triton's `range(hi, lo,
+        # -1)`): the loop counts k = 0 .. n-1 with n = ceil((start - end) /
+        # -step) (none when start <= end) and binds start + k * step.
+        descending = isinstance(step, int) and step < 0
+        if not descending and isinstance(step, int) and step <= 0:
             raise self.error(node, f"range step must be positive, got {step}")
         iv_ty = core.int32
         for b in bounds:
@@ -938,6 +944,15 @@ class CodeGenerator(ast.NodeVisitor):
             elif not -(1 << 31) <= unwrap(b) < (1 << 31):
                 iv_ty = core.int64
         lb, ub, st = (semantic.cast(semantic.to_tensor(b, iv_ty), iv_ty) for b in bounds)
+        start = lb
+        if descending:
+            self._at(node)
+            count = semantic.floordiv(
+                semantic.add(semantic.sub(lb, ub), semantic.to_tensor(-step - 1, iv_ty)),
+                semantic.to_tensor(-step, iv_ty))
+            lb = semantic.cast(semantic.to_tensor(0, iv_ty), iv_ty)
+            ub = semantic.cast(count, iv_ty)
+            st = semantic.cast(semantic.to_tensor(1, iv_ty), iv_ty)
         target = node.target.id
         carried = self._loop_carried(node.body, exclude=(target,))
         inits = [semantic.to_tensor(self.scope[n]) for n in carried]
@@ -948,6 +963,9 @@ class CodeGenerator(ast.NodeVisitor):
         for name, init, arg in zip(carried, inits, args[1:]):
             self.scope[name] = tensor(arg, init.type)
         self.builder.push_block()
+        if descending:
+            self.scope[target] = semantic.add(
+                start, semantic.mul(self.scope[target], semantic.to_tensor(step, iv_ty)))
         self.loop_nesting += 1
         try:
             self.visit_body(node.body)
