@@ -116,9 +116,25 @@ def with_allocator(request):
 
 @pytest.fixture
 def fresh_knobs():
+    # As Triton's: the knobs start from their defaults, and whatever the
+    # test sets is undone after it.  warpforge's knobs are environment
+    # variables, so the environment is what is cleared and restored (a
+    # test setting runtime.override_arch must not retarget the tests its
+    # worker runs next).
     if not hasattr(importlib.import_module(DST), "knobs"):
         raise WarpforgeMissing(f"{SRC}.knobs (fixture fresh_knobs)")
-    yield importlib.import_module(DST).knobs
+    knobs = importlib.import_module(DST).knobs
+    saved = dict(os.environ)
+    for knobset in vars(knobs).values():
+        if isinstance(knobset, knobs.base_knobs):
+            for knob in knobset.knob_descriptors.values():
+                if knob.key != "WARPFORGE_CACHE_DIR":
+                    os.environ.pop(knob.key, None)
+    try:
+        yield knobs
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
 
 
 fresh_knobs_except_libraries = fresh_knobs

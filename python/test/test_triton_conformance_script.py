@@ -265,3 +265,32 @@ def test_merge_rerun_that_passes(tmp_path):
     assert (row["collected"], row["selected"], row["passed"], row["failed"], row["errors"]) == \
         (9, 8, 7, 1, 0)
     assert row["failures"] == {"b": "y2"} and row["pass_rate"] == 0.875
+
+
+KNOBS = '''
+import os
+import pytest
+
+
+@pytest.mark.interpreter
+def test_a_sets_a_knob(fresh_knobs):
+    fresh_knobs.runtime.override_arch = "sm70"
+    assert os.environ["WARPFORGE_OVERRIDE_ARCH"] == "sm70"
+
+
+@pytest.mark.interpreter
+def test_b_sees_it_undone():
+    assert "WARPFORGE_OVERRIDE_ARCH" not in os.environ
+'''
+
+
+def test_fresh_knobs_undoes_what_a_test_sets(tmp_path, monkeypatch):
+    """Triton's fresh_knobs fixture restores the knobs after the test: a
+    test setting runtime.override_arch must not retarget the next ones (it
+    did, in one GPU run, for 23 tests of the same worker)."""
+    monkeypatch.delenv("WARPFORGE_OVERRIDE_ARCH", raising=False)
+    tests = tmp_path / "t"
+    tests.mkdir()
+    (tests / "test_knobs_fake.py").write_text(KNOBS)
+    result = _run(tests, tmp_path / "out.json")["files"]["test_knobs_fake.py"]
+    assert result["passed"] == 2 and result["failed"] == 0, result
