@@ -473,20 +473,11 @@ SmallVector<Value> emitSharedVectorAddresses(OpBuilder &b, Location loc,
                                              Value memdesc, Value base,
                                              RankedTensorType tensorType,
                                              unsigned vec) {
-  BufferAddressing addressing(b, memdesc);
-  SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
-  SmallVector<SmallVector<Value>> coords;
-  for (unsigned i = 0; i < indices.size(); i += vec)
-    coords.push_back(indices[i]);
-  auto cta = getCTAElementCoords(tensorType.getEncoding(),
-                                 tensorType.getShape(), getNumThreads(b));
-  for (auto &threadCoords : cta) {
-    SmallVector<SmallVector<int64_t>> firsts;
-    for (unsigned i = 0; i < threadCoords.size(); i += vec)
-      firsts.push_back(std::move(threadCoords[i]));
-    threadCoords = std::move(firsts);
-  }
-  return emitAccessAddresses(b, loc, addressing, base, coords, cta);
+  LazySharedAddresses lazy(b, loc, memdesc, base, tensorType, vec);
+  SmallVector<Value> ptrs;
+  for (unsigned i = 0; i < lazy.size(); ++i)
+    ptrs.push_back(lazy.get(b, loc, i));
+  return ptrs;
 }
 
 struct LazySharedAddresses::Impl {
@@ -528,6 +519,10 @@ LazySharedAddresses::LazySharedAddresses(OpBuilder &b, Location loc,
 }
 
 LazySharedAddresses::~LazySharedAddresses() = default;
+
+unsigned LazySharedAddresses::size() const {
+  return impl->relative ? impl->relative->offsets.size() : impl->coords.size();
+}
 
 Value LazySharedAddresses::get(OpBuilder &b, Location loc, unsigned i) {
   Value &made = impl->made[i];

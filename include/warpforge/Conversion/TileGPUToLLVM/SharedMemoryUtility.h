@@ -109,7 +109,8 @@ unsigned getSharedVectorElems(mlir::Value memdesc,
 
 /// The `!llvm.ptr<3>` of the first element of each vector of `vec`
 /// elements (list elements 0, vec, 2 * vec, ...) of the thread's
-/// `tensorType` tensor in shared buffer `memdesc`, lowered to `base`.
+/// `tensorType` tensor in shared buffer `memdesc`, lowered to `base`:
+/// every address of a LazySharedAddresses, made at once.
 llvm::SmallVector<mlir::Value>
 emitSharedVectorAddresses(mlir::OpBuilder &b, mlir::Location loc,
                           mlir::Value memdesc, mlir::Value base,
@@ -127,6 +128,8 @@ public:
                       mlir::Value memdesc, mlir::Value base,
                       mlir::RankedTensorType tensorType, unsigned vec);
   ~LazySharedAddresses();
+  /// The number of vector accesses.
+  unsigned size() const;
   mlir::Value get(mlir::OpBuilder &b, mlir::Location loc, unsigned i);
 
 private:

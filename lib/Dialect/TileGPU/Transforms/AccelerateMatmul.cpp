@@ -198,6 +198,14 @@ Value splatIn(OpBuilder &b, Value v, Attribute layout) {
   return nullptr;
 }
 
+/// Erases the conversions that fed a rewritten dot's old operands, now
+/// unused.
+void eraseDeadConversions(ArrayRef<Value> oldOperands) {
+  for (Value v : oldOperands)
+    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
+      cvt->erase();
+}
+
 /// Moves a conversion out of a wgmma layout after the element-wise op it
 /// alone feeds, as long as there is one: a cast (the exchange then moves
 /// the narrower type) or arithmetic with splats (a scale, a bias by a
@@ -352,9 +360,7 @@ void rewriteFmaDot(tile::DotOp dot, unsigned numWarps, StringRef why) {
   SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
   dot.getResult().replaceAllUsesWith(back.getResult());
   dot->erase();
-  for (Value v : oldOperands)
-    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
-      cvt->erase();
+  eraseDeadConversions(oldOperands);
 }
 
 /// The mma.sync accumulator layout of a dot wgmma cannot take, or failure
@@ -494,9 +500,7 @@ void rewriteMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc) {
   SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
   dot.getResult().replaceAllUsesWith(back.getResult());
   dot->erase();
-  for (Value v : oldOperands)
-    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
-      cvt->erase();
+  eraseDeadConversions(oldOperands);
   keepAccumulatorInLoop(c, mma.getResult(), back);
 }
 
@@ -579,9 +583,7 @@ LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma,
   SmallVector<Value> oldOperands{dot.getA(), dot.getB()};
   dot->erase();
   // The conversions to the old dot_op layouts are dead now.
-  for (Value v : oldOperands)
-    if (auto cvt = v.getDefiningOp<ConvertLayoutOp>(); cvt && cvt->use_empty())
-      cvt->erase();
+  eraseDeadConversions(oldOperands);
   keepAccumulatorInLoop(wgmma.getC(), wait.getResult(0), back);
   return success();
 }
