@@ -479,3 +479,24 @@ def test_lists_holding_run_time_values_compute_in_the_interpreter(monkeypatch):
     out = np.zeros(1, np.int32)
     passes_lists_with_run_time_values[(1,)](out, 5, 7)
     assert out[0] == (5 + 7 * 3) * 2
+
+
+@pytest.mark.parametrize("fp8", ["fp8e4nv", "fp8e5"])
+def test_abs_of_fp8_clears_the_sign_bit(tmp_path, fp8):
+    # LLVM's fabs takes no fp8 type (fp8 values are i8 in LLVM): abs is the
+    # sign bit cleared, all the way to PTX (it used to stop in the LLVM
+    # verifier).
+    @warpforge.jit
+    def abs_fp8(x_ptr, out_ptr):
+        offs = tl.arange(0, 128)
+        tl.store(out_ptr + offs, tl.abs(tl.load(x_ptr + offs)))
+
+    k = compile_kernel(abs_fp8, {"x_ptr": "*" + fp8, "out_ptr": "*" + fp8}, {})
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @abs_fp8
+CHECK: %[[BITS:.*]] = arith.bitcast %{{.*}} : tensor<128xf8{{.*}}> to tensor<128xi8>
+CHECK: %[[ABS:.*]] = arith.andi %[[BITS]], %{{.*}} : tensor<128xi8>
+CHECK: arith.bitcast %[[ABS]] : tensor<128xi8> to tensor<128xf8
+CHECK-NOT: math.absf
+""", tmp_path)
+    assert "ptx" in k.asm and "and.b" in k.asm["ptx"]

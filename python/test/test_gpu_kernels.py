@@ -114,3 +114,23 @@ def test_cpu_tensor_is_a_clear_error():
     x = torch.randn(100)
     with pytest.raises(ValueError, match="host memory"):
         add_kernel[(1,)](x, x, x, 100, BLOCK=128)
+
+
+@warpforge.jit
+def abs_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.abs(tl.load(x_ptr + offs, mask=mask)), mask=mask)
+
+
+@pytest.mark.parametrize("dtype", [torch.float8_e4m3fn, torch.float8_e5m2, torch.float16,
+                                   torch.float32])
+def test_abs_every_float_type(dtype):
+    n = 1531
+    x = (torch.randn(n, device="cuda") * 50).to(dtype)
+    x[::97] = float("nan")  # NaN stays NaN (e4m3fn's only NaNs are 0x7f/0xff)
+    out = torch.full((n + 64,), 3.0, device="cuda").to(dtype)
+    abs_kernel[(triton_cdiv(n, 256),)](x, out, n, BLOCK=256)
+    ref = x.float().abs()
+    torch.testing.assert_close(out[:n].float(), ref, rtol=0, atol=0, equal_nan=True)
+    assert (out[n:].float() == 3.0).all(), "wrote past the end"

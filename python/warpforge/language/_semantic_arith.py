@@ -149,6 +149,11 @@ def invert(x) -> tensor:
 
 def abs(x) -> tensor:
     x = to_tensor(x)
+    if x.dtype.is_fp8():
+        # LLVM's fabs takes no fp8 type (fp8 values live as i8): clear the
+        # sign bit, as Triton does. NaN stays NaN: only the sign changes.
+        bits = cast(x, core.int8, bitcast=True)
+        return cast(and_(bits, 0x7F), x.dtype, bitcast=True)
     if x.dtype.is_floating():
         return _op("math.absf", [x], x.type)
     if x.dtype.is_int_signed():
