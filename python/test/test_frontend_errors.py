@@ -473,3 +473,23 @@ def test_unhashable_constexpr_is_an_error_interpreted_too(interpret, monkeypatch
                                         "hashable .* got ndarray"):
         takes_constexpr[(1,)](x, C=np.zeros(3))
     assert (x == 0).all()
+
+
+def test_converting_to_fp8_below_sm89_is_an_error_at_the_line(monkeypatch):
+    """sm_80/sm_86 have no conversion to fp8: an error at the `.to` (not
+    ptxas's message), naming the target.  Reading fp8 works there
+    (test_fp8_conversion_simulation.py)."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+
+    @warpforge.jit
+    def k(x_ptr, y_ptr):
+        offs = tl.arange(0, 64)
+        y = tl.load(x_ptr + offs).to(tl.float8e4nv)
+        tl.store(y_ptr + offs, y.to(tl.int8, bitcast=True))
+
+    err = compile_error(k, F32, np.zeros(64, np.int8), arch="sm86", grid=(1,))
+    assert err.lineno == line_of(k, ".to(tl.float8e4nv)")
+    assert "needs sm_89 or later" in str(err) and "the target is sm_86" in str(err)
+    # sm_89 has the instruction.
+    assert "cvt.rn.satfinite.e4m3x2.f32" in k.warmup(
+        F32, np.zeros(64, np.int8), arch="sm89", grid=(1,)).asm["ptx"]

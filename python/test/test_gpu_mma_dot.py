@@ -16,7 +16,7 @@ import pytest
 import warpforge
 import warpforge.language as tl
 
-from fma_dot_kernels import fma_matmul_kernel
+from fma_dot_kernels import batched_matmul_kernel, fma_matmul_kernel
 
 torch = pytest.importorskip("torch")
 
@@ -140,3 +140,106 @@ def test_mma_matmul_for_another_target(arch, config, shape):
     assert not out.isnan().any()
     err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
     assert err <= tol, f"{arch} {config} {shape}: relative error {err}"
+
+
+# Batched (3-D) products: (dtype, BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K, num_warps).
+BATCHED_CONFIGS = [("fp16", 2, 32, 32, 32, 4), ("fp16", 8, 32, 32, 64, 8),
+                   ("fp16acc16", 2, 16, 16, 16, 1), ("bf16", 2, 16, 64, 32, 2),
+                   ("int8", 2, 32, 32, 32, 4), ("tf32", 2, 16, 32, 16, 1),
+                   ("fp16", 1, 64, 64, 32, 4)]
+BATCHED_SHAPES = [(1, 1, 1, 1), (3, 37, 29, 41), (5, 100, 3, 77), (2, 64, 64, 256)]
+
+
+def _batched_args(name, bb, bm, bn, bk):
+    return dict(BLOCK_B=bb, **_args(name, bm, bn, bk))
+
+
+@pytest.mark.parametrize("config", BATCHED_CONFIGS, ids=ids)
+def test_batched_dot_compiles_to_mma_sync(config, monkeypatch):
+    """No GPU needed: a 3-D tl.dot runs on mma.sync (it ran on FMA), one
+    batch at a time on all the warps, with no spills."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    name, bb, bm, bn, bk, warps = config
+    dtype, _, out, _, suffix = DTYPES[name]
+    k = batched_matmul_kernel.warmup(
+        torch.zeros(4, dtype=dtype), torch.zeros(4, dtype=dtype), torch.zeros(4, dtype=out),
+        3, 37, 29, 41, **_batched_args(name, bb, bm, bn, bk), num_warps=warps, grid=(1,))
+    ptx = k.asm["ptx"]
+    kstep = {"int8": 32, "tf32": 8}.get(name, 16)
+    assert f"mma.sync.aligned.m16n8k{kstep}.row.col.{suffix}" in ptx
+    assert "wgmma" not in ptx and "fma.rn" not in ptx
+    assert k.metadata["spill_stores"] == 0
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", BATCHED_SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("config", BATCHED_CONFIGS, ids=ids)
+def test_batched_mma_matmul(config, shape):
+    """Batched products at odd sizes (partial tiles along the batch, M, N
+    and K), poisoned outputs, against float64."""
+    name, bb, bm, bn, bk, warps = config
+    dtype, _, out_dtype, tol, _ = DTYPES[name]
+    nb, m, n, k = shape
+    gen = torch.Generator(device="cuda").manual_seed(nb * 104729 + m * 7919 + n * 31 + k)
+    a, b = make((nb, m, k), dtype, gen), make((nb, k, n), dtype, gen)
+    poison = torch.iinfo(torch.int32).min if out_dtype == torch.int32 else float("nan")
+    size = nb * m * n
+    buf = torch.full((size + 64,), poison, device="cuda", dtype=out_dtype)
+    c = buf[:size].view(nb, m, n)
+    batched_matmul_kernel[(warpforge.cdiv(nb, bb), warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
+        a, b, c, nb, m, n, k, **_batched_args(name, bb, bm, bn, bk), num_warps=warps)
+    torch.cuda.synchronize()
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    tail = buf[size:]
+    assert (tail.isnan().all() if out_dtype != torch.int32 else (tail == poison).all())
+    out = c.to(torch.float64)
+    assert not out.isnan().any(), "elements left unwritten"
+    if out_dtype == torch.int32:
+        assert (out != poison).all()
+    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+    assert err <= tol, f"{config} {shape}: relative error {err}"
+
+
+@warpforge.jit
+def fp8_to_f32_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask).to(tl.float32), mask=mask)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fp8", [torch.float8_e4m3fn, torch.float8_e5m2], ids=str)
+@pytest.mark.parametrize("arch", ["sm80", "sm89"])
+def test_every_fp8_value_converts(arch, fp8):
+    """All 256 fp8 codes to float32: emulated on sm80 (no cvt from fp8
+    before sm_89), the instruction on sm89; both as torch converts them."""
+    x = torch.arange(256, device="cuda", dtype=torch.int32).to(torch.uint8).view(fp8)
+    y = torch.full((256 + 64,), 7.0, device="cuda")
+    compiled = fp8_to_f32_kernel[(2,)](x, y, 256, BLOCK=128, arch=arch)
+    torch.cuda.synchronize()
+    assert ("cvt.rn.f16x2" in compiled.asm["ptx"]) == (arch == "sm89")
+    torch.testing.assert_close(y[:256], x.float(), rtol=0, atol=0, equal_nan=True)
+    assert (y[256:] == 7.0).all()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fp8", [torch.float8_e4m3fn, torch.float8_e5m2], ids=str)
+def test_fp8_matmul_on_sm80(fp8):
+    """fp8 operands on an sm80 target: widened to f16 (emulated) for
+    mma.sync; f16 holds every fp8 value, so the f32 sums are exact
+    products' sums."""
+    m, n, k = 100, 77, 96
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    a = torch.randn((m, k), device="cuda", generator=gen).to(fp8)
+    b = torch.randn((k, n), device="cuda", generator=gen).to(fp8)
+    c = torch.full((m, n), float("nan"), device="cuda")
+    compiled = fma_matmul_kernel[(warpforge.cdiv(m, 32), warpforge.cdiv(n, 32))](
+        a, b, c, m, n, k, BLOCK_M=32, BLOCK_N=32, BLOCK_K=32, PRECISION="ieee",
+        ACC=tl.float32, num_warps=4, arch="sm80")
+    torch.cuda.synchronize()
+    assert "mma.sync" in compiled.asm["ptx"] and "cvt.rn.f16x2" not in compiled.asm["ptx"]
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    out = c.to(torch.float64)
+    assert not out.isnan().any()
+    err = (out - ref).abs().max().item() / ref.abs().max().item()
+    assert err <= 1e-5, err

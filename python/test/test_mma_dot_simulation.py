@@ -196,3 +196,74 @@ def test_below_sm80_runs_on_fma(target):
     ir = with_target(dot_kernel(1, 16, 16, 16, layout, layout, layout, "f16", "f32"), target)
     text = lowered(ir)
     assert "mma.sync" not in text and "llvm.intr.fma" in text
+
+
+def batched_dot_kernel(num_warps, bsz, m, n, k, acc, a_layout, b_layout, elem, acc_elem,
+                       zero_acc):
+    """C = A @ B + C0 per batch (A bsz x m x k from arg 0, B bsz x k x n
+    from arg 1, C0 and the result bsz x m x n in arg 2; with `zero_acc`
+    C0 is a splat 0 and arg 2 only takes the result)."""
+    kern = Kernel(num_warps, [elem, elem, acc_elem])
+    a = kern.load(0, [bsz, m, k], a_layout)
+    b = kern.load(1, [bsz, k, n], b_layout)
+    t = kern.ttype
+    if zero_acc:
+        zero = "0" if acc_elem == "i32" else "0.0"
+        c = kern.emit(f"arith.constant dense<{zero}> : {t([bsz, m, n], acc_elem, acc)}")
+    else:
+        c = kern.load(2, [bsz, m, n], acc)
+    xo = kern.emit(f"tilegpu.convert_layout {a} : {t([bsz, m, k], elem, a_layout)} -> "
+                   f"{t([bsz, m, k], elem, dot_op(0, acc))}")
+    yo = kern.emit(f"tilegpu.convert_layout {b} : {t([bsz, k, n], elem, b_layout)} -> "
+                   f"{t([bsz, k, n], elem, dot_op(1, acc))}")
+    prec = " inputPrecision = tf32" if elem == "f32" else ""
+    d = kern.emit(f"tile.dot {xo}, {yo}, {c}{prec} : {t([bsz, m, k], elem, dot_op(0, acc))} * "
+                  f"{t([bsz, k, n], elem, dot_op(1, acc))} -> {t([bsz, m, n], acc_elem, acc)}")
+    kern.store(2, d, [bsz, m, n], acc)
+    return kern.text()
+
+
+def run_batched_dot(num_warps, bsz, m, n, k, acc, a_layout, b_layout, elem, acc_elem,
+                    target="cuda:90", zero_acc=False):
+    ir = with_target(batched_dot_kernel(num_warps, bsz, m, n, k, acc, a_layout, b_layout,
+                                        elem, acc_elem, zero_acc), target)
+    llvm = lowered(ir)
+    assert f"mma.sync.aligned.m16n8k{INSTR_K[elem]}" in llvm, "the dot did not go to mma.sync"
+    assert "llvm.intr.fma" not in llvm and "wgmma" not in llvm
+    out = simulate(ir, [elem, elem, acc_elem], passes=PASSES)
+    x = input_values(0, bsz * m * k).reshape(bsz, m, k).astype(np.float64)
+    y = input_values(1, bsz * k * n).reshape(bsz, k, n).astype(np.float64)
+    c0 = input_values(2, bsz * m * n).reshape(bsz, m, n).astype(np.float64)
+    if zero_acc:
+        c0 = np.zeros_like(c0)
+    want = np.stack([reference(x[i], y[i], c0[i], acc_elem, INSTR_K[elem])
+                     for i in range(bsz)])
+    got = written(out, 2, bsz * m * n).reshape(bsz, m, n)
+    np.testing.assert_array_equal(got, want)
+
+
+def batched_cases(count, seed):
+    rng = random.Random(seed)
+    cases = []
+    while len(cases) < count:
+        elem, acc_elem = rng.choice(TYPES)
+        num_warps = rng.choice([1, 2, 4, 8])
+        bsz = rng.choice([1, 2, 4])
+        m, n = rng.choice([16, 32]), rng.choice([8, 16, 32])
+        k = INSTR_K[elem] * rng.choice([1, 2])
+        if bsz * m * n * k > 2 * 32 * 32 * 32:
+            continue
+        cases.append((num_warps, bsz, m, n, k, random_blocked(rng, 3, num_warps),
+                      random_blocked(rng, 3, num_warps), random_blocked(rng, 3, num_warps),
+                      elem, acc_elem, rng.choice(["cuda:80", "cuda:90"]),
+                      rng.choice([False, True])))
+    return cases
+
+
+@pytest.mark.parametrize("case", batched_cases(16, seed=5), ids=str)
+def test_batched_mma_dot(case):
+    """Batched (3-D) products on mma.sync: each operand goes to shared
+    memory whole, one buffer per batch, each batch's product reads its
+    buffers with ldmatrix on all the warps and writes its batch of the
+    result, read back whole; random 3-D layouts of operands and result."""
+    run_batched_dot(*case)

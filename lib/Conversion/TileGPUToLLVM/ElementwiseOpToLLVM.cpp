@@ -261,8 +261,49 @@ Value ptxConvert(OpBuilder &b, Location loc, StringRef opcode,
   return ptx.launch(b, loc, /*hasSideEffects=*/false).front();
 }
 
+/// fp8 (`x`, its byte in an i8) to f16 without the hardware conversion,
+/// which sm_89 introduced; exact.  e5m2 is the high byte of an f16.
+/// e4m3fn (bias 7, no infinities, NaN at magnitude 0x7f): a normal value
+/// is an f16 whose exponent field is 8 more; a subnormal m * 2^-9 (m < 8)
+/// is the f16 m times 2^-9, both normal, so no subnormal arithmetic (and
+/// no flush to zero) is involved.
+Value emulateFp8ToF16(OpBuilder &b, Location loc, Value x, bool e4m3) {
+  Type i16 = b.getI16Type(), f16 = b.getF16Type();
+  auto c16 = [&](int64_t v) { return LLVM::ConstantOp::create(b, loc, i16, v); };
+  Value wide = LLVM::ZExtOp::create(b, loc, i16, x);
+  if (!e4m3)
+    return LLVM::BitcastOp::create(
+        b, loc, f16, LLVM::ShlOp::create(b, loc, wide, c16(8)));
+  Value mag = LLVM::AndOp::create(b, loc, wide, c16(0x7f));
+  Value sign = LLVM::ShlOp::create(
+      b, loc, LLVM::AndOp::create(b, loc, wide, c16(0x80)), c16(8));
+  Value normalBits = LLVM::AddOp::create(
+      b, loc, LLVM::ShlOp::create(b, loc, mag, c16(7)), c16(0x2000));
+  Value m = LLVM::AndOp::create(b, loc, mag, c16(7));
+  Value sub = LLVM::FMulOp::create(
+      b, loc, LLVM::UIToFPOp::create(b, loc, f16, m),
+      LLVM::ConstantOp::create(b, loc, f16, b.getF16FloatAttr(1.0 / 512)));
+  Value subBits = LLVM::BitcastOp::create(b, loc, i16, sub);
+  Value isSub = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ult, mag,
+                                     c16(8));
+  Value bits = LLVM::SelectOp::create(b, loc, isSub, subBits, normalBits);
+  Value isNan = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, mag,
+                                     c16(0x7f));
+  bits = LLVM::SelectOp::create(b, loc, isNan, c16(0x7e00), bits);
+  return LLVM::BitcastOp::create(b, loc, f16,
+                                 LLVM::OrOp::create(b, loc, bits, sign));
+}
+
 struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
-  using ElementwiseTileOpConversion::ElementwiseTileOpConversion;
+  FpToFpOpConversion(const TypeConverter &converter, MLIRContext *context,
+                     const TargetInfo &targetInfo)
+      : ElementwiseTileOpConversion(converter, context),
+        computeCapability(targetInfo.getComputeCapability()),
+        fp8Conversions(targetInfo.supportsFp8Conversions()) {}
+
+  int computeCapability;
+  bool fp8Conversions;
+  bool hasFp8Conversions() const { return fp8Conversions; }
 
   Value convertElement(tile::FpToFpOp op, OpBuilder &b, Location loc,
                        Type result, ArrayRef<Value> operands) const override {
@@ -280,13 +321,18 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
          f32 = b.getF32Type();
     if (isFp8(srcType)) {
       // fp8 -> f16 in hardware (a pair at a time; the high half is unused),
-      // then to the destination.
-      Value wide = LLVM::ZExtOp::create(b, loc, i16, src);
-      std::string opcode =
-          std::string("cvt.rn.f16x2.") + fp8Name(srcType) + "x2";
-      Value pair = ptxConvert(b, loc, opcode, "r", i32, "h", wide);
-      Value half = LLVM::BitcastOp::create(
-          b, loc, f16, LLVM::TruncOp::create(b, loc, i16, pair));
+      // or emulated before sm_89, then to the destination.
+      Value half;
+      if (hasFp8Conversions()) {
+        Value wide = LLVM::ZExtOp::create(b, loc, i16, src);
+        std::string opcode =
+            std::string("cvt.rn.f16x2.") + fp8Name(srcType) + "x2";
+        Value pair = ptxConvert(b, loc, opcode, "r", i32, "h", wide);
+        half = LLVM::BitcastOp::create(
+            b, loc, f16, LLVM::TruncOp::create(b, loc, i16, pair));
+      } else {
+        half = emulateFp8ToF16(b, loc, src, isa<Float8E4M3FNType>(srcType));
+      }
       if (dstType.isF16())
         return half;
       Value asF32 = LLVM::FPExtOp::create(b, loc, f32, half);
@@ -297,6 +343,13 @@ struct FpToFpOpConversion : ElementwiseTileOpConversion<tile::FpToFpOp> {
       return LLVM::FPTruncOp::create(b, loc, result, asF32);
     }
     if (isFp8(dstType)) {
+      if (!hasFp8Conversions()) {
+        op.emitError("conversion to ")
+            << dstType << " needs sm_89 or later (cvt.satfinite to fp8); the "
+            << "target is sm_" << computeCapability
+            << ": fp8 data can be read and multiplied there, not produced";
+        return nullptr;
+      }
       if (rtz) {
         op.emitError("conversion to ")
             << dstType << " supports round-to-nearest-even only";
@@ -474,6 +527,6 @@ void warpforge::populateElementwiseOpToLLVMPatterns(
                                                                  context);
   patterns.add<TensorConstantConversion, AddPtrOpConversion,
                IntToPtrOpConversion, PtrToIntOpConversion, BitcastOpConversion,
-               FpToFpOpConversion, ElementwiseInlineAsmOpConversion>(converter,
-                                                                     context);
+               ElementwiseInlineAsmOpConversion>(converter, context);
+  patterns.add<FpToFpOpConversion>(converter, context, targetInfo);
 }

@@ -136,10 +136,13 @@ struct LocalLoadOpConversion : public OpConversionPattern<LocalLoadOp> {
       return failure();
     // mma.sync products read their register operands from the buffer
     // themselves, one K step at a time (MmaDotOpToLLVM.cpp).
-    if (!op->use_empty() && llvm::all_of(op->getUsers(), [](Operation *user) {
-          auto dot = dyn_cast<tile::DotOp>(user);
-          return dot && isMmaDotForm(dot.getA().getType(), dot.getB().getType(),
-                                     cast<RankedTensorType>(dot.getType()));
+    // (Only as operands A and B: an accumulator read from shared memory, a
+    // batched product's, is loaded here.)
+    if (!op->use_empty() && llvm::all_of(op->getUses(), [](OpOperand &use) {
+          auto dot = dyn_cast<tile::DotOp>(use.getOwner());
+          return dot && use.getOperandNumber() < 2 &&
+                 isMmaDotForm(dot.getA().getType(), dot.getB().getType(),
+                              cast<RankedTensorType>(dot.getType()));
         })) {
       rewriter.replaceOpWithNewOp<LLVM::PoisonOp>(
           op, getTypeConverter()->convertType(tensorType));

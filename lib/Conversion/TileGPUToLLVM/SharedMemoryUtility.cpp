@@ -332,6 +332,9 @@ unsigned getSharedVectorElems(Value memdesc, RankedTensorType tensorType) {
     return 1;
   auto type = cast<MemDescType>(memdesc.getType());
   auto [dim, run] = getContiguousRun(memdesc);
+  // A tensor holding every buffer of a multi-buffered memdesc has the
+  // buffer index as its leading dimension.
+  dim += tensorType.getRank() - type.getShape().size();
   if (getOrder(layout)[0] != dim)
     return 1;
   // The thread's runs start at multiples of their length, so a vector that
@@ -348,14 +351,19 @@ namespace {
 
 /// Where the elements of a shared buffer are, at compile time and in the
 /// IR: bytes into an NVMMA buffer (swizzled), elements into a dense one
-/// (by the strides of the buffer a sub-tile is cut from).
+/// (by the strides of the buffer a sub-tile is cut from).  A tensor with
+/// one dimension more than the memdesc holds all of its buffers (a
+/// batched product's operands, one 2-D buffer per batch): its leading
+/// coordinate is the buffer's index, and the buffers follow one another.
 struct BufferAddressing {
   MemDescType type;
   NVMMASharedEncodingAttr nvmma;
   SmallVector<int64_t> strides;
   Type unitType;
+  bool buffered = false;
+  int64_t bufferUnits = 0;
 
-  BufferAddressing(OpBuilder &b, Value memdesc)
+  BufferAddressing(OpBuilder &b, Value memdesc, unsigned tensorRank)
       : type(cast<MemDescType>(memdesc.getType())),
         nvmma(dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding())) {
     if (!nvmma) {
@@ -364,18 +372,38 @@ struct BufferAddressing {
                                 cast<SharedEncodingAttr>(buffer.getEncoding()));
     }
     unitType = nvmma ? b.getI8Type() : type.getElementType();
+    buffered = tensorRank == type.getShape().size() + 1;
+    bufferUnits = nvmma ? type.getBufferBytes()
+                        : type.getBufferBytes() * 8 /
+                              type.getElementType().getIntOrFloatBitWidth();
   }
 
   int64_t offsetOf(ArrayRef<int64_t> coords) const {
+    int64_t start = 0;
+    if (buffered) {
+      start = coords.front() * bufferUnits;
+      coords = coords.drop_front();
+    }
     if (nvmma)
-      return getNVMMAOffset(coords, type.getShape(), nvmma);
-    int64_t offset = 0;
+      return start + getNVMMAOffset(coords, type.getShape(), nvmma);
+    int64_t offset = start;
     for (auto [c, stride] : llvm::zip(coords, strides))
       offset += c * stride;
     return offset;
   }
 
   Value emitOffset(OpBuilder &b, Location loc, ArrayRef<Value> coords) const {
+    if (buffered) {
+      Value start = LLVM::MulOp::create(b, loc, coords.front(),
+                                        i32Val(b, loc, bufferUnits));
+      Value inner = emitBufferOffset(b, loc, coords.drop_front());
+      return LLVM::AddOp::create(b, loc, start, inner);
+    }
+    return emitBufferOffset(b, loc, coords);
+  }
+
+  Value emitBufferOffset(OpBuilder &b, Location loc,
+                         ArrayRef<Value> coords) const {
     if (nvmma)
       return emitNVMMAOffset(b, loc, coords, type.getShape(), nvmma);
     Value offset;
@@ -490,15 +518,15 @@ struct LazySharedAddresses::Impl {
   // Otherwise: each access's coordinates.
   SmallVector<SmallVector<Value>> coords;
   DenseMap<unsigned, Value> made;
-  Impl(OpBuilder &b, Value memdesc, Value base)
-      : addressing(b, memdesc), base(base) {}
+  Impl(OpBuilder &b, Value memdesc, Value base, unsigned tensorRank)
+      : addressing(b, memdesc, tensorRank), base(base) {}
 };
 
 LazySharedAddresses::LazySharedAddresses(OpBuilder &b, Location loc,
                                          Value memdesc, Value base,
                                          RankedTensorType tensorType,
                                          unsigned vec)
-    : impl(std::make_unique<Impl>(b, memdesc, base)) {
+    : impl(std::make_unique<Impl>(b, memdesc, base, tensorType.getRank())) {
   auto cta = getCTAElementCoords(tensorType.getEncoding(),
                                  tensorType.getShape(), getNumThreads(b));
   for (auto &threadCoords : cta) {
@@ -666,7 +694,7 @@ emitStMatrixAddresses(OpBuilder &b, Location loc, Value memdesc, Value base,
       planStMatrix(memdesc, tensorType, getNumThreads(b));
   if (!plan)
     return std::nullopt;
-  BufferAddressing addressing(b, memdesc);
+  BufferAddressing addressing(b, memdesc, tensorType.getRank());
   SmallVector<SmallVector<Value>> indices = emitIndices(b, loc, tensorType);
   auto [lane, warp] = getLaneAndWarpId(b, loc);
   (void)warp;

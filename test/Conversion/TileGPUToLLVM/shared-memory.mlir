@@ -377,3 +377,33 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:80"} {
     tile.return
   }
 }
+
+// -----
+
+#b3 = #tilegpu.blocked<sizePerThread = [2, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // A tensor with a leading dimension over the buffers (a batched
+  // product's operand): coordinate b of it is buffer b, 16 x 32 = 512
+  // elements on.  Each thread holds both batches: its second vector is
+  // its first one buffer later, in the store and in the load.
+  // CHECK-LABEL: llvm.func @all_buffers
+  // CHECK: %[[BUF:.*]] = llvm.mlir.constant(512 : i32) : i32
+  // CHECK-NEXT: %[[BSTART:.*]] = llvm.mul %{{.*}}, %[[BUF]] : i32
+  // CHECK: %[[P0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+  // CHECK-NEXT: %[[NEXT:.*]] = llvm.mlir.constant(512 : i32) : i32
+  // CHECK-NEXT: %[[P1:.*]] = llvm.getelementptr %[[P0]][%[[NEXT]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+  // CHECK: llvm.store %{{.*}}, %[[P0]] {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}}, %[[P1]] {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+  // CHECK: %[[Q0:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+  // CHECK-NEXT: %[[NEXT2:.*]] = llvm.mlir.constant(512 : i32) : i32
+  // CHECK-NEXT: %[[Q1:.*]] = llvm.getelementptr %[[Q0]][%[[NEXT2]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+  // CHECK-NEXT: llvm.load %[[Q0]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+  // CHECK: llvm.load %[[Q1]] {alignment = 8 : i64} : !llvm.ptr<3> -> vector<4xf16>
+  tile.func public @all_buffers(%f: f16) {
+    %x = tile.splat %f : f16 -> tensor<2x16x32xf16, #b3>
+    %m = tilegpu.local_alloc %x : (tensor<2x16x32xf16, #b3>) -> !tilegpu.memdesc<16x32xf16, #shared, mutable, buffers = 2>
+    %y = tilegpu.local_load %m : !tilegpu.memdesc<16x32xf16, #shared, mutable, buffers = 2> -> tensor<2x16x32xf16, #b3>
+    tile.return
+  }
+}

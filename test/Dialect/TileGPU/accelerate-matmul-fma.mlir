@@ -64,12 +64,13 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 #bl = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
-// Batched: wgmma multiplies 2-D tiles.
+// Batched float64: wgmma multiplies 2-D tiles and mma.sync has no f64 form
+// (batched f16 runs on mma.sync: accelerate-matmul-mma.mlir).
 // CHECK-LABEL: tile.func public @batched(
-// CHECK: tile.dot {{.*}} {tilegpu.fma = "batched (3-D) products: wgmma multiplies 2-D tiles; mma.sync: batched (3-D) products run on FMA"} : tensor<2x64x32xf32, #{{blocked[0-9]*}}> * tensor<2x32x64xf32, #{{blocked[0-9]*}}> -> tensor<2x64x64xf32, #{{blocked[0-9]*}}>
+// CHECK: tile.dot {{.*}} {tilegpu.fma = "batched (3-D) products: wgmma multiplies 2-D tiles; mma.sync: no mma.sync form for f64 x f64 -> f64"} : tensor<2x64x32xf64, #{{blocked[0-9]*}}> * tensor<2x32x64xf64, #{{blocked[0-9]*}}> -> tensor<2x64x64xf64, #{{blocked[0-9]*}}>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
-  tile.func public @batched(%a: tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %b: tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %c: tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>) {
-    %d = tile.dot %a, %b, %c : tensor<2x64x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> * tensor<2x32x64xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> -> tensor<2x64x64xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>
+  tile.func public @batched(%a: tensor<2x64x32xf64, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %b: tensor<2x32x64xf64, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>, %c: tensor<2x64x64xf64, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>) {
+    %d = tile.dot %a, %b, %c : tensor<2x64x32xf64, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> * tensor<2x32x64xf64, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>> -> tensor<2x64x64xf64, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>
     tile.return
   }
 }

@@ -127,3 +127,58 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.target" = "cuda:90"} 
     tile.return
   }
 }
+
+// -----
+
+#b3 = #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>
+// Batched (3-D): each operand goes to shared memory whole, one buffer per
+// batch (the leading dimension walks the buffers); each batch's product
+// reads its buffers in the dot_op layouts of the 2-D accumulator planned
+// for one batch, on all 4 warps, and writes its batch of the result,
+// which is read back whole.  A splat accumulator is made again per batch.
+// CHECK-DAG: #[[MMA:.*]] = #tilegpu.wgmma<warpsPerCTA = [2, 2], instrShape = [16, 32, 16]>
+// CHECK-DAG: #[[OPA:.*]] = #tilegpu.dot_op<opIdx = 0, parent = #[[MMA]], kWidth = 2>
+// CHECK-DAG: #[[OPB:.*]] = #tilegpu.dot_op<opIdx = 1, parent = #[[MMA]], kWidth = 2>
+// CHECK-LABEL: tile.func public @batched_zero_acc(
+// CHECK: %[[AS:.*]] = tilegpu.local_alloc %arg0 : (tensor<2x32x32xf16, #{{.*}}>) -> !tilegpu.memdesc<32x32xf16, #{{.*}}, buffers = 2>
+// CHECK-NEXT: %[[BS:.*]] = tilegpu.local_alloc %arg1 : (tensor<2x32x64xf16, #{{.*}}>) -> !tilegpu.memdesc<32x64xf16, #{{.*}}, buffers = 2>
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<32x64xf32, #[[MMA]]>
+// CHECK-NEXT: %[[OUT:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf32, #{{.*}}, mutable, buffers = 2>
+// CHECK: %[[A0:.*]] = tilegpu.memdesc_index %[[AS]][%[[I0:.*]]]
+// CHECK-NEXT: %[[LA0:.*]] = tilegpu.local_load %[[A0]] : {{.*}} -> tensor<32x32xf16, #[[OPA]]>
+// CHECK-NEXT: %[[B0:.*]] = tilegpu.memdesc_index %[[BS]][%[[I0]]]
+// CHECK-NEXT: %[[LB0:.*]] = tilegpu.local_load %[[B0]] : {{.*}} -> tensor<32x64xf16, #[[OPB]]>
+// CHECK-NEXT: %[[O0:.*]] = tilegpu.memdesc_index %[[OUT]][%[[I0]]]
+// CHECK-NEXT: %[[D0:.*]] = tile.dot %[[LA0]], %[[LB0]], %[[ZERO]] : {{.*}} -> tensor<32x64xf32, #[[MMA]]>
+// CHECK-NEXT: tilegpu.local_store %[[D0]], %[[O0]]
+// CHECK: %[[A1:.*]] = tilegpu.memdesc_index %[[AS]][%[[I1:.*]]]
+// CHECK: tile.dot {{.*}}, %[[ZERO]] : {{.*}} -> tensor<32x64xf32, #[[MMA]]>
+// CHECK: tilegpu.local_store
+// CHECK-NEXT: tilegpu.local_load %[[OUT]] : !tilegpu.memdesc<32x64xf32, #{{.*}}, mutable, buffers = 2> -> tensor<2x32x64xf32, #{{.*}}>
+// CHECK-NOT: tilegpu.fma
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+  tile.func public @batched_zero_acc(%a: tensor<2x32x32xf16, #b3>, %b: tensor<2x32x64xf16, #b3>) {
+    %c = arith.constant dense<0.0> : tensor<2x32x64xf32, #b3>
+    %d = tile.dot %a, %b, %c : tensor<2x32x32xf16, #b3> * tensor<2x32x64xf16, #b3> -> tensor<2x32x64xf32, #b3>
+    tile.return
+  }
+}
+
+// -----
+
+#b3 = #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 1, 1], order = [2, 1, 0]>
+// Any other accumulator initializes the result's buffers; each batch reads
+// its own before its product and writes its product back over it.
+// CHECK-LABEL: tile.func public @batched_acc(
+// CHECK: %[[OUT:.*]] = tilegpu.local_alloc %arg2 : (tensor<4x16x8xi32, #{{.*}}>) -> !tilegpu.memdesc<16x8xi32, #{{.*}}, mutable, buffers = 4>
+// CHECK: %[[O0:.*]] = tilegpu.memdesc_index %[[OUT]]
+// CHECK-NEXT: %[[C0:.*]] = tilegpu.local_load %[[O0]] : {{.*}} -> tensor<16x8xi32, #[[MMA:wgmma[0-9]*]]>
+// CHECK-NEXT: %[[D0:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[C0]] : tensor<16x32xi8, {{.*}}> * tensor<32x8xi8, {{.*}}> -> tensor<16x8xi32, #[[MMA]]>
+// CHECK-NEXT: tilegpu.local_store %[[D0]], %[[O0]]
+// CHECK-COUNT-3: tile.dot
+module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.target" = "cuda:80"} {
+  tile.func public @batched_acc(%a: tensor<4x16x32xi8, #b3>, %b: tensor<4x32x8xi8, #b3>, %c: tensor<4x16x8xi32, #b3>) {
+    %d = tile.dot %a, %b, %c : tensor<4x16x32xi8, #b3> * tensor<4x32x8xi8, #b3> -> tensor<4x16x8xi32, #b3>
+    tile.return
+  }
+}

@@ -439,7 +439,7 @@ tile.func public @alloc_uninitialized_immutable() {
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #shared = #tilegpu.shared<order = [1, 0]>
 tile.func public @alloc_initialized_ring(%x: tensor<64x64xf16, #blocked>) {
-  // expected-error @+1 {{'tilegpu.local_alloc' op an initialized allocation must be a single buffer (select one of the 2 with tilegpu.memdesc_index)}}
+  // expected-error @+1 {{'tilegpu.local_alloc' op an initialized allocation has 2 buffers: select one with tilegpu.memdesc_index, or give a tensor whose leading dimension of 2 walks them, got 'tensor<64x64xf16, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>'}}
   %m = tilegpu.local_alloc %x : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #shared, buffers = 2>
   tile.return
 }
@@ -472,7 +472,7 @@ tile.func public @alloc_from_tensor_without_layout(%x: tensor<64x64xf16>) {
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #shared = #tilegpu.shared<order = [1, 0]>
 tile.func public @load_from_ring(%m: !tilegpu.memdesc<64x64xf16, #shared, mutable, buffers = 3>) {
-  // expected-error @+1 {{'tilegpu.local_load' op the source must be a single buffer (select one of the 3 with tilegpu.memdesc_index)}}
+  // expected-error @+1 {{'tilegpu.local_load' op the source has 3 buffers: select one with tilegpu.memdesc_index, or give a tensor whose leading dimension of 3 walks them, got 'tensor<64x64xf16, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>'}}
   %x = tilegpu.local_load %m : !tilegpu.memdesc<64x64xf16, #shared, mutable, buffers = 3> -> tensor<64x64xf16, #blocked>
   tile.return
 }
@@ -506,7 +506,7 @@ tile.func public @store_immutable(%x: tensor<64x64xf16, #blocked>, %m: !tilegpu.
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #shared = #tilegpu.shared<order = [1, 0]>
 tile.func public @store_to_ring(%x: tensor<64x64xf16, #blocked>, %m: !tilegpu.memdesc<64x64xf16, #shared, mutable, buffers = 2>) {
-  // expected-error @+1 {{'tilegpu.local_store' op the destination must be a single buffer (select one of the 2 with tilegpu.memdesc_index)}}
+  // expected-error @+1 {{'tilegpu.local_store' op the destination has 2 buffers: select one with tilegpu.memdesc_index, or give a tensor whose leading dimension of 2 walks them, got 'tensor<64x64xf16, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>'}}
   tilegpu.local_store %x, %m : tensor<64x64xf16, #blocked> -> !tilegpu.memdesc<64x64xf16, #shared, mutable, buffers = 2>
   tile.return
 }
@@ -972,5 +972,15 @@ tile.func public @wgmma_n_major_straddles_rows(%a: !tilegpu.memdesc<64x16xf16, #
 tile.func public @wgmma_wait_blocked(%x: tensor<64x64xf32, #blocked>) {
   // expected-error @+1 {{'tilegpu.warp_group_dot_wait' op waits on wgmma results; 'tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>' is not in a #tilegpu.wgmma layout}}
   %r = tilegpu.warp_group_dot_wait %x {pendings = 0 : i32} : tensor<64x64xf32, #blocked>
+  tile.return
+}
+
+// -----
+
+#b3 = #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+tile.func public @alloc_leading_dim_not_the_buffers(%x: tensor<3x16x32xf16, #b3>) {
+  // expected-error @+1 {{'tilegpu.local_alloc' op an initialized allocation has 2 buffers: select one with tilegpu.memdesc_index, or give a tensor whose leading dimension of 2 walks them, got 'tensor<3x16x32xf16, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 4, 8], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]>>'}}
+  %m = tilegpu.local_alloc %x : (tensor<3x16x32xf16, #b3>) -> !tilegpu.memdesc<16x32xf16, #shared, buffers = 2>
   tile.return
 }

@@ -137,6 +137,18 @@ tile.func public @shared_memory(%x: tensor<64x32xf16, #b2>, %i: i32) {
   tile.return
 }
 
+// CHECK-LABEL: tile.func public @shared_memory_all_buffers(
+// CHECK-SAME: %[[X:.*]]: tensor<2x8x16xf16, #[[B3]]>)
+tile.func public @shared_memory_all_buffers(%x: tensor<2x8x16xf16, #b3>) {
+  // CHECK-NEXT: %[[C:.*]] = tilegpu.local_alloc %[[X]] : (tensor<2x8x16xf16, #[[B3]]>) -> !tilegpu.memdesc<8x16xf16, #[[SH2]], mutable, buffers = 2>
+  // CHECK-NEXT: tilegpu.local_store %[[X]], %[[C]] : tensor<2x8x16xf16, #[[B3]]> -> !tilegpu.memdesc<8x16xf16, #[[SH2]], mutable, buffers = 2>
+  // CHECK-NEXT: tilegpu.local_load %[[C]] : !tilegpu.memdesc<8x16xf16, #[[SH2]], mutable, buffers = 2> -> tensor<2x8x16xf16, #[[B3]]>
+  %c = tilegpu.local_alloc %x : (tensor<2x8x16xf16, #b3>) -> !tilegpu.memdesc<8x16xf16, #sh2, mutable, buffers = 2>
+  tilegpu.local_store %x, %c : tensor<2x8x16xf16, #b3> -> !tilegpu.memdesc<8x16xf16, #sh2, mutable, buffers = 2>
+  %0 = tilegpu.local_load %c : !tilegpu.memdesc<8x16xf16, #sh2, mutable, buffers = 2> -> tensor<2x8x16xf16, #b3>
+  tile.return
+}
+
 // CHECK-LABEL: tile.func public @nvmma_shared_memory(
 // CHECK-SAME: %[[X:.*]]: tensor<128x64xf16, #[[B2]]>)
 tile.func public @nvmma_shared_memory(%x: tensor<128x64xf16, #b2>) {

@@ -57,6 +57,8 @@ public:
   bool supportsTMA() const { return computeCapability >= 90; }
   /// `cp.async` (sm_80 and later).
   bool supportsCpAsync() const { return computeCapability >= 80; }
+  /// cvt between fp8 (e4m3, e5m2) and f16/f32 (sm_89, Ada).
+  bool supportsFp8Conversions() const { return computeCapability >= 89; }
   /// `griddepcontrol` for programmatic dependent launch (sm_90 and later).
   bool supportsGridDependencyControl() const { return computeCapability >= 90; }
 

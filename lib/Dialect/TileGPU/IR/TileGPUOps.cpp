@@ -34,6 +34,28 @@ LogicalResult checkTensorMatchesBuffer(Operation *op, RankedTensorType tensor,
   return success();
 }
 
+/// A tensor read from or written to `memdesc` whole: one buffer's shape,
+/// or, for a memdesc of N buffers, N of them along a leading dimension (a
+/// batched product's operands, one 2-D buffer per batch).
+LogicalResult checkTensorMatchesBuffers(Operation *op, RankedTensorType tensor,
+                                        MemDescType memdesc, StringRef what) {
+  int64_t n = memdesc.getNumBuffers();
+  bool walksBuffers = tensor.getRank() == int64_t(memdesc.getShape().size()) + 1 &&
+                      tensor.getDimSize(0) == n;
+  if (n == 1 && !walksBuffers)
+    return checkTensorMatchesBuffer(op, tensor, memdesc);
+  if (walksBuffers)
+    return checkTensorMatchesBuffer(
+        op,
+        RankedTensorType::get(tensor.getShape().drop_front(),
+                              tensor.getElementType(), tensor.getEncoding()),
+        memdesc);
+  return op->emitOpError()
+         << what << " has " << n << " buffers: select one with "
+         << "tilegpu.memdesc_index, or give a tensor whose leading dimension "
+         << "of " << n << " walks them, got " << tensor;
+}
+
 LogicalResult checkSingleBuffer(Operation *op, MemDescType memdesc,
                                 StringRef what) {
   if (memdesc.getNumBuffers() != 1)
@@ -106,25 +128,22 @@ LogicalResult LocalAllocOp::verify() {
                          "mutable");
     return success();
   }
-  if (failed(checkSingleBuffer(*this, type, "an initialized allocation")))
-    return failure();
-  return checkTensorMatchesBuffer(*this, getSrc().getType(), type);
+  return checkTensorMatchesBuffers(*this, getSrc().getType(), type,
+                                   "an initialized allocation");
 }
 
 LogicalResult LocalLoadOp::verify() {
   MemDescType type = getSrc().getType();
-  if (failed(checkSingleBuffer(*this, type, "the source")))
-    return failure();
-  return checkTensorMatchesBuffer(*this, getResult().getType(), type);
+  return checkTensorMatchesBuffers(*this, getResult().getType(), type,
+                                   "the source");
 }
 
 LogicalResult LocalStoreOp::verify() {
   MemDescType type = getDst().getType();
   if (!type.getIsMutable())
     return emitOpError("destination must be mutable");
-  if (failed(checkSingleBuffer(*this, type, "the destination")))
-    return failure();
-  return checkTensorMatchesBuffer(*this, getSrc().getType(), type);
+  return checkTensorMatchesBuffers(*this, getSrc().getType(), type,
+                                   "the destination");
 }
 
 LogicalResult MemDescIndexOp::verify() {

@@ -383,10 +383,8 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
     why += (why.empty() ? "" : "; mma.sync: ") + mine;
     return failure();
   };
-  if (dType.getRank() != 2) {
-    reason << "batched (3-D) products run on FMA";
-    return fail();
-  }
+  // A batched product is planned per batch (rewriteBatchedMmaDot).
+  unsigned lead = dType.getRank() - 2;
   unsigned instrK = 0;
   if ((ea.isF16() && (ed.isF32() || ed.isF16())) || (ea.isBF16() && ed.isF32()))
     instrK = 16;
@@ -406,8 +404,8 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
   // the tile repeat it (the layouts reduce coordinates modulo the shape,
   // a power of two), as Triton's mma v2 does; K cannot, so it must hold
   // whole instructions.
-  int64_t m = dType.getDimSize(0), n = dType.getDimSize(1),
-          k = aType.getDimSize(1);
+  int64_t m = dType.getDimSize(lead), n = dType.getDimSize(lead + 1),
+          k = aType.getDimSize(lead + 1);
   if (k < instrK || k % instrK || !llvm::isPowerOf2_64(m) ||
       !llvm::isPowerOf2_64(n) || (m >= 16 && m % 16) || (n >= 8 && n % 8)) {
     reason << "a " << m << "x" << n << "x" << k
@@ -448,6 +446,131 @@ NVMMASharedEncodingAttr mmaStagingLayout(RankedTensorType type,
                                       /*transposed=*/contig == 0, bits);
 }
 
+/// `v` behind its conversions, widened to f16 when it is fp8: fp8 has no
+/// mma.sync form on Hopper, and f16 holds every fp8 value exactly, so the
+/// products and their f32 sums are the same.
+Value widenFp8ForMma(OpBuilder &b, Location loc, Value v) {
+  Value src = skipConversions(v);
+  auto type = cast<RankedTensorType>(src.getType());
+  if (!isa<Float8E4M3FNType, Float8E5M2Type>(type.getElementType()))
+    return src;
+  auto f16Type = RankedTensorType::get(type.getShape(), b.getF16Type(),
+                                       type.getEncoding());
+  return tile::FpToFpOp::create(b, loc, f16Type, src, /*rounding=*/nullptr);
+}
+
+/// The register-operand width (elements per 32-bit register) of an
+/// mma.sync operand of element type `elem` (fp8 is widened to f16).
+unsigned mmaKWidth(Type elem) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(elem)
+             ? 2
+             : 32 / elem.getIntOrFloatBitWidth();
+}
+
+/// A blocked layout for a batched product's 3-D operand or result: its
+/// own when it has one, else the default with the batch outermost.
+Value blocked3D(OpBuilder &b, Value v, unsigned numWarps) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (isBlockedLike(type.getEncoding()))
+    return v;
+  auto layout = BlockedEncodingAttr::getDefault(
+      b.getContext(), type.getShape(), 1, 32, numWarps, {2, 1, 0});
+  return ConvertLayoutOp::create(b, v.getLoc(), withEncoding(type, layout), v);
+}
+
+/// Rewrites a batched (3-D) dot onto mma.sync, one batch at a time, as
+/// Triton's tests and CUTLASS's batched GEMM do in effect: each operand
+/// goes to shared memory whole, as one buffer per batch (a multi-buffered
+/// memdesc taking the 3-D tensor, its leading dimension walking the
+/// buffers), and each batch's product reads its buffers with ldmatrix,
+/// multiplies on all the warps (`acc` is the 2-D accumulator layout
+/// planMmaSync chose for one batch) and stores its result into the
+/// batch's buffer of a result memdesc, read back whole as the 3-D result.
+/// A splat accumulator (zeros, usually) is made in registers per batch;
+/// any other is read from the result's buffers, which it initializes.
+/// The batch loop is unrolled: B is a compile-time tile dimension.
+void rewriteBatchedMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc,
+                          unsigned numWarps) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  auto dType = cast<RankedTensorType>(dot.getType());
+  int64_t batches = dType.getDimSize(0);
+  auto perBatch = [](RankedTensorType t) {
+    return RankedTensorType::get(t.getShape().drop_front(), t.getElementType());
+  };
+  unsigned kWidth = mmaKWidth(
+      cast<RankedTensorType>(dot.getA().getType()).getElementType());
+  auto operandBuffers = [&](Value v) -> Value {
+    Value blocked = blocked3D(b, widenFp8ForMma(b, loc, v), numWarps);
+    auto type = cast<RankedTensorType>(blocked.getType());
+    // The staging layout of one batch: its contiguous dimension is the
+    // 3-D layout's fastest one, less the batch.
+    unsigned fastest = getOrder(type.getEncoding())[0];
+    auto page = perBatch(type);
+    auto pageLayout = BlockedEncodingAttr::getDefault(
+        b.getContext(), page.getShape(), 1, 32, numWarps,
+        fastest == 1 ? SmallVector<unsigned>{0, 1} : SmallVector<unsigned>{1, 0});
+    auto memType = MemDescType::get(
+        b.getContext(), page.getShape(), page.getElementType(),
+        mmaStagingLayout(page, pageLayout), /*isMutable=*/false, batches);
+    return LocalAllocOp::create(b, loc, memType, blocked);
+  };
+  Value aMem = operandBuffers(dot.getA());
+  Value bMem = operandBuffers(dot.getB());
+
+  RankedTensorType accPage = withEncoding(perBatch(dType), acc);
+  auto resultType = MemDescType::get(
+      b.getContext(), accPage.getShape(), dType.getElementType(),
+      SharedEncodingAttr::get(b.getContext(), {1, 0}), /*isMutable=*/true,
+      batches);
+  // A splat accumulator (zeros, usually) is made again per batch.
+  Value zero;
+  Value cRoot = skipConversions(dot.getC());
+  if (auto splat = cRoot.getDefiningOp<tile::SplatOp>())
+    zero = tile::SplatOp::create(b, loc, accPage, splat.getSrc());
+  else if (auto constant = cRoot.getDefiningOp<arith::ConstantOp>())
+    if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
+      zero = arith::ConstantOp::create(
+          b, loc, accPage,
+          SplatElementsAttr::get(accPage, dense.getSplatValue<Attribute>()));
+  Value result =
+      zero ? LocalAllocOp::create(b, loc, resultType, Value()).getResult()
+           : LocalAllocOp::create(b, loc, resultType,
+                                  blocked3D(b, skipConversions(dot.getC()),
+                                            numWarps))
+                 .getResult();
+  auto pageOf = [&](Value mem, Value index) {
+    auto type = cast<MemDescType>(mem.getType());
+    return MemDescIndexOp::create(b, loc, type.getSingleBuffer(), mem, index)
+        .getResult();
+  };
+  for (int64_t i = 0; i < batches; ++i) {
+    Value index = arith::ConstantIntOp::create(b, loc, i, 32);
+    auto load = [&](Value mem, unsigned opIdx) -> Value {
+      auto page = cast<MemDescType>(mem.getType());
+      auto type = RankedTensorType::get(
+          page.getShape(), page.getElementType(),
+          DotOperandEncodingAttr::get(b.getContext(), opIdx, acc, kWidth));
+      return LocalLoadOp::create(b, loc, type, pageOf(mem, index));
+    };
+    Value a = load(aMem, 0), bOp = load(bMem, 1);
+    Value out = pageOf(result, index);
+    Value c = zero ? zero : LocalLoadOp::create(b, loc, accPage, out).getResult();
+    auto mma = tile::DotOp::create(b, loc, accPage, a, bOp, c,
+                                   dot.getInputPrecision(),
+                                   dot.getMaxNumImpreciseAcc());
+    LocalStoreOp::create(b, loc, mma.getResult(), out);
+  }
+  auto resultBlocked = cast<RankedTensorType>(
+      blocked3D(b, skipConversions(dot.getC()), numWarps).getType());
+  Value d = LocalLoadOp::create(b, loc, resultBlocked, result);
+  auto back = ConvertLayoutOp::create(b, loc, dType, d);
+  SmallVector<Value> oldOperands{dot.getA(), dot.getB(), dot.getC()};
+  dot.getResult().replaceAllUsesWith(back.getResult());
+  dot->erase();
+  eraseDeadConversions(oldOperands);
+}
+
 /// Rewrites a dot onto mma.sync: its operands in the dot_op layouts of the
 /// `acc` accumulator (kWidth: the elements of one 32-bit register),
 /// lowered by MmaDotOpToLLVM.cpp.  An operand held in an accumulator
@@ -462,21 +585,12 @@ void rewriteMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc) {
   auto accType = withEncoding(dType, acc);
   Type aElem = cast<RankedTensorType>(dot.getA().getType()).getElementType();
   // fp8 operands are widened to f16 below.
-  unsigned kWidth = isa<Float8E4M3FNType, Float8E5M2Type>(aElem)
-                        ? 2
-                        : 32 / aElem.getIntOrFloatBitWidth();
+  unsigned kWidth = mmaKWidth(aElem);
   auto operand = [&](Value v, unsigned opIdx) -> Value {
-    Value src = skipConversions(v);
-    auto type = cast<RankedTensorType>(src.getType());
-    if (isa<Float8E4M3FNType, Float8E5M2Type>(type.getElementType())) {
-      // fp8 has no mma.sync form on Hopper: f16 holds every fp8 value
-      // exactly, so the products and their f32 sums are the same.
-      auto f16Type = RankedTensorType::get(type.getShape(), b.getF16Type(),
-                                           type.getEncoding());
-      src = tile::FpToFpOp::create(b, loc, f16Type, src, /*rounding=*/nullptr);
-      type = f16Type;
+    Value src = widenFp8ForMma(b, loc, v);
+    if (src != skipConversions(v))
       v = src;
-    }
+    auto type = cast<RankedTensorType>(src.getType());
     auto layout = DotOperandEncodingAttr::get(b.getContext(), opIdx, acc, kWidth);
     if (isWgmmaRooted(type.getEncoding()))
       return ConvertLayoutOp::create(b, loc, withEncoding(type, layout), src);
@@ -545,7 +659,10 @@ LogicalResult rewriteDot(tile::DotOp dot, unsigned numWarps, bool hasWgmma,
     if (hasMmaSync) {
       FailureOr<WgmmaEncodingAttr> mma = planMmaSync(dot, numWarps, why);
       if (succeeded(mma)) {
-        rewriteMmaDot(dot, *mma);
+        if (cast<RankedTensorType>(dot.getType()).getRank() == 3)
+          rewriteBatchedMmaDot(dot, *mma, numWarps);
+        else
+          rewriteMmaDot(dot, *mma);
         return success();
       }
     }

@@ -65,13 +65,16 @@ def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
     Allocates the shared memory described by the result type for the rest of
     the kernel (or until `tilegpu.local_dealloc`).  With `src`, the memory
     holds `src` (then it need not be mutable); without, it is uninitialized
-    and must be mutable.
+    and must be mutable.  A `src` for N buffers has a leading dimension of
+    N, one buffer per index (a batched product's operand, one 2-D buffer
+    per batch).
 
     Example:
 
     ```mlir
     %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s, mutable, buffers = 2>
     %c = tilegpu.local_alloc %x : (tensor<64x64xf16, #b>) -> !tilegpu.memdesc<64x64xf16, #s>
+    %q = tilegpu.local_alloc %y : (tensor<4x32x64xf16, #b3>) -> !tilegpu.memdesc<32x64xf16, #s, buffers = 4>
     ```
   }];
   let arguments = (ins Optional<AnyRankedTensor>:$src);
@@ -102,12 +105,14 @@ def TileGPU_LocalLoadOp : TileGPU_Op<"local_load",
     [MemoryEffects<[MemRead<TileGPU_SharedMemory>]>]> {
   let summary = "Read a shared-memory buffer into a distributed tensor";
   let description = [{
-    Every thread reads the elements the result's layout gives it.
+    Every thread reads the elements the result's layout gives it.  From
+    N buffers, the result has a leading dimension of N, one per buffer.
 
     Example:
 
     ```mlir
     %x = tilegpu.local_load %m : !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #b>
+    %y = tilegpu.local_load %n : !tilegpu.memdesc<32x32xf32, #s, buffers = 4> -> tensor<4x32x32xf32, #b3>
     ```
   }];
   let arguments = (ins TileGPU_MemDesc:$src);
@@ -120,8 +125,8 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store",
     [MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
   let summary = "Write a distributed tensor into a shared-memory buffer";
   let description = [{
-    Every thread writes the elements it holds; `dst` must be mutable and a
-    single buffer.
+    Every thread writes the elements it holds; `dst` must be mutable.  Into
+    N buffers, `src` has a leading dimension of N, one per buffer.
 
     Example:
 
