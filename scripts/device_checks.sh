@@ -7,7 +7,8 @@
 # with mbarrier rings, also under synccheck),
 # logs in $OUT.  `scripts/device_checks.sh tma` runs the TMA group only,
 # `scripts/device_checks.sh ws` the warp-specialized kernels (also under
-# synccheck), `scripts/device_checks.sh attention` the attention kernels.
+# synccheck), `scripts/device_checks.sh attention` the attention kernels,
+# `scripts/device_checks.sh mma` the mma.sync products.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -60,6 +61,20 @@ attention() {
   run racecheck attention python/test/test_gpu_attention.py -k "$sel"
   run synccheck attention python/test/test_gpu_attention.py -k "$sel"
 }
+mma() {
+  # mma.sync: operands through swizzled shared buffers read by ldmatrix,
+  # cp.async rings in the K loop, partial tiles; batched products (each
+  # operand staged whole, one buffer per batch, results written back per
+  # batch and read whole); fp8 read on an sm80 target (emulated widening).
+  local sel="(test_mma_matmul and (37x29x41 or 257x263x300) and (fp16-32-32-32-4 or int8-32-32-32-1 or tf32-16-32-8-1)) or (test_batched_mma_matmul and 3x37x29x41) or test_fp8_matmul_on_sm80"
+  run memcheck mma python/test/test_gpu_mma_dot.py -k "$sel"
+  run racecheck mma python/test/test_gpu_mma_dot.py -k "$sel"
+  run synccheck mma python/test/test_gpu_mma_dot.py -k "$sel"
+}
+if [ "$only" = mma ]; then
+  mma
+  exit $status
+fi
 if [ "$only" = attention ]; then
   attention
   exit $status
@@ -90,4 +105,5 @@ run racecheck matmul-int8 python/test/test_gpu_matmul.py -k "test_int8_configs"
 tma
 ws
 attention
+mma
 exit $status
