@@ -495,7 +495,10 @@ def test_constexpr_params(backend, axis, flag, name):
     xs = -x if flag else x
     ref = getattr(np, name)(xs.astype(np.float64), axis=axis)
     got = out[0] if axis is None else out[:ref.size]
-    np.testing.assert_allclose(got, ref, rtol=1e-5)
+    # A sum may cancel to near zero: its float32 error is relative to the
+    # magnitudes summed, not to the result.
+    scale = np.abs(xs).astype(np.float64).sum(axis=axis)
+    np.testing.assert_allclose(got, ref, rtol=1e-5, atol=0 if name != "sum" else 1e-6 * scale.max())
     if backend == "interp":
         assert constexpr_params.warmup(x, out, R=4, C=8, AXIS=axis, FLAG=flag, NAME=name,
                                        grid=(1,)).asm["cubin"]
