@@ -81,6 +81,24 @@ def test_mma_sync_mainloop_is_pipelined(config, monkeypatch):
     assert k.metadata["spill_stores"] == 0
 
 
+def test_a_kernel_spilling_for_occupancy_gets_one_cta_per_sm(monkeypatch):
+    """Under .reqntid 256, sm_80's ptxas budgets 128 registers (two CTAs
+    per SM) for this 16x256x64 tile on 8 warps and spilled 72 bytes; the
+    compiler assembles it again with `.minnctapersm 1` and keeps that (no
+    spills).  With maxnreg the author's cap stays."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    args = (torch.zeros(4, dtype=torch.float16), torch.zeros(4, dtype=torch.float16),
+            torch.zeros(4, dtype=torch.float32), 37, 29, 41)
+    k = fma_matmul_kernel.warmup(*args, **_args("fp16", 16, 256, 64), num_warps=8,
+                                 arch="sm80", grid=(1,))
+    assert k.metadata["spill_stores"] == 0 and k.metadata["min_ctas_per_sm"] == 1
+    assert ".minnctapersm 1" in k.asm["ptx"] and k.metadata["registers"] > 128
+    capped = fma_matmul_kernel.warmup(*args, **_args("fp16", 16, 256, 64), num_warps=8,
+                                      arch="sm80", maxnreg=128, grid=(1,))
+    assert capped.metadata["min_ctas_per_sm"] == 0 and ".minnctapersm" not in capped.asm["ptx"]
+    assert capped.metadata["spill_stores"] > 0
+
+
 def make(shape, dtype, gen):
     if dtype == torch.int8:
         return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8, generator=gen)
@@ -144,7 +162,7 @@ def test_mma_matmul_for_another_target(arch, config, shape):
 
 # Batched (3-D) products: (dtype, BLOCK_B, BLOCK_M, BLOCK_N, BLOCK_K, num_warps).
 BATCHED_CONFIGS = [("fp16", 2, 32, 32, 32, 4), ("fp16", 8, 32, 32, 64, 8),
-                   ("fp16acc16", 2, 16, 16, 16, 1), ("bf16", 2, 16, 64, 32, 2),
+                   ("fp16acc16", 4, 16, 16, 16, 1), ("bf16", 2, 16, 64, 32, 2),
                    ("int8", 2, 32, 32, 32, 4), ("tf32", 2, 16, 32, 16, 1),
                    ("fp16", 1, 64, 64, 32, 4)]
 BATCHED_SHAPES = [(1, 1, 1, 1), (3, 37, 29, 41), (5, 100, 3, 77), (2, 64, 64, 256)]

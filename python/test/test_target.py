@@ -161,6 +161,17 @@ def test_register_cap_spills(ptxas):
     assert capped["stack_frame"] > 0
 
 
+def test_min_ctas_per_sm_goes_on_the_named_kernel_once():
+    ptx = compile_to_ptx(KERNELS)
+    relaxed = target.with_min_ctas_per_sm(ptx, "scale")
+    entry = relaxed.index(".visible .entry scale(")
+    body = relaxed.index("\n{", entry)
+    assert relaxed[:body].endswith("\n.minnctapersm 1")
+    assert relaxed.replace("\n.minnctapersm 1", "", 1) == ptx
+    assert target.with_min_ctas_per_sm(relaxed, "scale") is None  # already says
+    assert target.with_min_ctas_per_sm(ptx, "no_such_kernel") is None
+
+
 def test_parse_ptxas_log_of_several_kernels():
     log = textwrap.dedent("""\
         ptxas info    : 0 bytes gmem

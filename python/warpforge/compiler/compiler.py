@@ -698,13 +698,26 @@ def _compile_to_binary(fn, kernel: CompiledKernel, capability: int,
     kernel's metadata: the module's attributes (what the stages recorded)
     and ptxas's report."""
     from . import target
+    min_ctas_per_sm = 0
     try:
         cubin, log = target.to_cubin(kernel.asm["ptx"], capability,
                                      kernel.options.maxnreg or 0)
+        info = target.parse_ptxas_log(log).get(fn.__name__, {})
+        # ptxas spilled to keep registers for several CTAs per SM (its
+        # budget under .reqntid): assembled again with one CTA per SM
+        # allowed (target.with_min_ctas_per_sm), kept if it spills less.
+        # A kernel with maxnreg keeps the cap its author chose.
+        relaxed = (target.with_min_ctas_per_sm(kernel.asm["ptx"], fn.__name__)
+                   if info.get("spill_stores") and not kernel.options.maxnreg else None)
+        if relaxed is not None:
+            cubin2, log2 = target.to_cubin(relaxed, capability, 0)
+            info2 = target.parse_ptxas_log(log2).get(fn.__name__, {})
+            if info2.get("spill_stores", 0) < info["spill_stores"]:
+                kernel.asm["ptx"], cubin, log, info = relaxed, cubin2, log2, info2
+                min_ctas_per_sm = 1
     except IRError as e:
         raise _from_ir_error(fn, e, f"<PTX of {fn.__name__}>") from None
     kernel.asm["cubin"] = cubin
-    info = target.parse_ptxas_log(log).get(fn.__name__, {})
     # ptxas's figures first: its "shared" is static shared memory, which
     # the kernel's dynamic shared memory must not be confused with.
     ptxas = {("static_shared" if k == "shared" else k): v for k, v in info.items()
@@ -736,6 +749,8 @@ def _compile_to_binary(fn, kernel: CompiledKernel, capability: int,
         # the signature's parameters (tilegpu-host-tensor-maps).
         "host_tensor_maps": attributes.get(attrs.HOST_TENSOR_MAPS, []),
         "capability": capability,
+        # 1 where the PTX says .minnctapersm 1 (ptxas spilled without it).
+        "min_ctas_per_sm": min_ctas_per_sm,
         "ptxas_log": log,
     }
 

@@ -7,7 +7,7 @@ run from the command line: `warpforge-opt --emit=llvm-ir|ptx`.
 """
 
 import re
-from typing import Dict, Tuple
+from typing import Dict, Optional, Tuple
 
 from .. import ir
 
@@ -48,6 +48,25 @@ def to_cubin(ptx: str, cc: int = 90, max_registers: int = 0, *,
     # run that was killed as soon as the process is gone.
     return ir._core().assemble_ptx(ptx, cc, max_registers, ptxas_path,
                                    f"warpforge-{process_tag()}")
+
+
+def with_min_ctas_per_sm(ptx: str, name: str, count: int = 1) -> Optional[str]:
+    """`ptx` with `.minnctapersm count` on kernel `name` (None when it has
+    no such kernel or already says).
+
+    Given `.reqntid`, ptxas budgets registers for several CTAs per SM and
+    spills to stay within that budget (256 threads: 128 registers, so that
+    two fit).  `.minnctapersm 1` says one CTA per SM is enough, as CUTLASS's
+    kernels say with `__launch_bounds__(threads, 1)`: the registers the code
+    needs, up to 255, without spills.  The compiler asks for it only for a
+    kernel that spilled without it (compiler._compile_to_binary)."""
+    m = re.search(r"\.entry\s+" + re.escape(name) + r"\s*\(", ptx)
+    if m is None:
+        return None
+    body = ptx.find("\n{", m.end())
+    if body < 0 or ".minnctapersm" in ptx[m.end():body]:
+        return None
+    return ptx[:body] + f"\n.minnctapersm {count}" + ptx[body:]
 
 
 _STALE_AFTER_SECONDS = 3600
