@@ -172,16 +172,21 @@ def _batched_args(name, bb, bm, bn, bk):
     return dict(BLOCK_B=bb, **_args(name, bm, bn, bk))
 
 
+@pytest.mark.parametrize("arch", ["sm80", "sm90"])
 @pytest.mark.parametrize("config", BATCHED_CONFIGS, ids=ids)
-def test_batched_dot_compiles_to_mma_sync(config, monkeypatch):
+def test_batched_dot_compiles_to_mma_sync(config, arch, monkeypatch):
     """No GPU needed: a 3-D tl.dot runs on mma.sync (it ran on FMA), one
-    batch at a time on all the warps, with no spills."""
+    batch at a time on all the warps, with no spills; on sm80 without
+    sm_90's stmatrix."""
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     name, bb, bm, bn, bk, warps = config
     dtype, _, out, _, suffix = DTYPES[name]
     k = batched_matmul_kernel.warmup(
         torch.zeros(4, dtype=dtype), torch.zeros(4, dtype=dtype), torch.zeros(4, dtype=out),
-        3, 37, 29, 41, **_batched_args(name, bb, bm, bn, bk), num_warps=warps, grid=(1,))
+        3, 37, 29, 41, **_batched_args(name, bb, bm, bn, bk), num_warps=warps, arch=arch,
+        grid=(1,))
+    if arch == "sm80":
+        assert "stmatrix" not in k.asm["ptx"] and "fence.proxy" not in k.asm["ptx"]
     ptx = k.asm["ptx"]
     kstep = {"int8": 32, "tf32": 8}.get(name, 16)
     assert f"mma.sync.aligned.m16n8k{kstep}.row.col.{suffix}" in ptx

@@ -609,6 +609,7 @@ def descriptor_or_pointer(x_ptr, out_ptr, B: tl.constexpr):
     tl.store(out_ptr + r * B + c, tile * 2.0)
 
 
+@pytest.mark.sm90  # TMA descriptors: sm_90a
 def test_descriptors_through_device_functions_compile(monkeypatch):
     """A @jit function that takes or returns a tensor descriptor: it travels
     as its parts (the map, its shape, its strides) and is rebuilt on the

@@ -41,8 +41,9 @@ LogicalResult checkDistributed(Operation *op, RankedTensorType type) {
 }
 
 /// Whether the module `value` is in targets sm_90 or later (which the
-/// module's tilegpu.target says; sm_90 when it has none).
-bool targetHasAsyncProxy(Value value) {
+/// module's tilegpu.target says; sm_90 when it has none): the async proxy
+/// (wgmma, TMA) and stmatrix are sm_90's.
+bool targetIsHopper(Value value) {
   Operation *op = value.getDefiningOp();
   if (!op)
     op = value.getParentRegion()->getParentOp();
@@ -59,11 +60,14 @@ bool targetHasAsyncProxy(Value value) {
 /// the async proxy, which sees generic stores only after a proxy fence.
 void storeTensor(OpBuilder &b, Location loc, Value memdesc, Value base,
                  RankedTensorType tensorType, ArrayRef<Value> values) {
-  // Accumulator fragments go out a warp's four 8x8 matrices at a time;
-  // anything else in the widest vectors the layouts allow.  Addresses
-  // first: they need not wait for the barrier.
-  if (std::optional<SmallVector<Value>> rows =
-          emitStMatrixAddresses(b, loc, memdesc, base, tensorType)) {
+  // Accumulator fragments go out a warp's four 8x8 matrices at a time
+  // (stmatrix, sm_90); anything else in the widest vectors the layouts
+  // allow.  Addresses first: they need not wait for the barrier.
+  bool hopper = targetIsHopper(memdesc);
+  std::optional<SmallVector<Value>> rows;
+  if (hopper)
+    rows = emitStMatrixAddresses(b, loc, memdesc, base, tensorType);
+  if (rows) {
     emitBarrier(b, loc);
     emitStMatrixStores(b, loc, *rows, values);
   } else {
@@ -78,7 +82,7 @@ void storeTensor(OpBuilder &b, Location loc, Value memdesc, Value base,
   // read by ordinary loads (mma.sync operands), which the barrier orders.
   if (isa<NVMMASharedEncodingAttr>(
           cast<MemDescType>(memdesc.getType()).getEncoding()) &&
-      targetHasAsyncProxy(memdesc))
+      hopper)
     emitAsyncProxyFence(b, loc);
   emitBarrier(b, loc);
 }

@@ -320,6 +320,28 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 
 // -----
 
+#mma = #tilegpu.wgmma<warpsPerCTA = [1, 1], instrShape = [16, 32, 16]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 1 : i32, tilegpu.target = "cuda:80"} {
+  // stmatrix and the async proxy are sm_90's: on sm_80 a 16-bit mma.sync
+  // accumulator (a batched product's batch) is stored element by element,
+  // and no proxy fence follows.
+  // CHECK-LABEL: llvm.func @accumulator_store_on_sm80
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+  // CHECK-NOT: nvvm.stmatrix
+  // CHECK-NOT: nvvm.fence.proxy
+  // CHECK: llvm.return
+  tile.func public @accumulator_store_on_sm80(%f: f16) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
+    %x = tile.splat %f : f16 -> tensor<16x32xf16, #mma>
+    tilegpu.local_store %x, %m : tensor<16x32xf16, #mma> -> !tilegpu.memdesc<16x32xf16, #shared, mutable>
+    tile.return
+  }
+}
+
+// -----
+
 #wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 32, 16]>
 #nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 32>
 module attributes {"tilegpu.num-warps" = 4 : i32} {
