@@ -105,6 +105,20 @@ def make(shape, dtype, gen):
     return torch.randn(shape, device="cuda", dtype=torch.float64, generator=gen).to(dtype)
 
 
+def check_product(a, b, c, tail, poison, tol, what):
+    """`c` against a @ b in float64 (relative to its largest element);
+    every element written, and the poisoned `tail` after it untouched."""
+    ref = a.to(torch.float64) @ b.to(torch.float64)
+    is_int = c.dtype == torch.int32
+    assert (tail == poison).all() if is_int else tail.isnan().all()
+    out = c.to(torch.float64)
+    assert not out.isnan().any(), "elements left unwritten"
+    if is_int:
+        assert (out != poison).all()
+    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+    assert err <= tol, f"{what}: relative error {err}"
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("config", CONFIGS, ids=ids)
@@ -120,15 +134,7 @@ def test_mma_matmul(config, shape):
     fma_matmul_kernel[(warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
         a, b, c, m, n, k, **_args(name, bm, bn, bk), num_warps=warps)
     torch.cuda.synchronize()
-    ref = a.to(torch.float64) @ b.to(torch.float64)
-    tail = buf[m * n:]
-    assert (tail.isnan().all() if out_dtype != torch.int32 else (tail == poison).all())
-    out = c.to(torch.float64)
-    assert not out.isnan().any(), "elements left unwritten"
-    if out_dtype == torch.int32:
-        assert (out != poison).all()
-    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
-    assert err <= tol, f"{config} {shape}: relative error {err}"
+    check_product(a, b, c, buf[m * n:], poison, tol, f"{config} {shape}")
 
 
 @pytest.mark.gpu
@@ -212,15 +218,7 @@ def test_batched_mma_matmul(config, shape):
     batched_matmul_kernel[(warpforge.cdiv(nb, bb), warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
         a, b, c, nb, m, n, k, **_batched_args(name, bb, bm, bn, bk), num_warps=warps)
     torch.cuda.synchronize()
-    ref = a.to(torch.float64) @ b.to(torch.float64)
-    tail = buf[size:]
-    assert (tail.isnan().all() if out_dtype != torch.int32 else (tail == poison).all())
-    out = c.to(torch.float64)
-    assert not out.isnan().any(), "elements left unwritten"
-    if out_dtype == torch.int32:
-        assert (out != poison).all()
-    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
-    assert err <= tol, f"{config} {shape}: relative error {err}"
+    check_product(a, b, c, buf[size:], poison, tol, f"{config} {shape}")
 
 
 @warpforge.jit

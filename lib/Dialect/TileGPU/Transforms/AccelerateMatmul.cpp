@@ -467,20 +467,30 @@ unsigned mmaKWidth(Type elem) {
              : 32 / elem.getIntOrFloatBitWidth();
 }
 
-/// A blocked layout for a batched product's 3-D operand or result: its
-/// own when it has one, else the default with the batch outermost.
-Value blocked3D(OpBuilder &b, Value v, unsigned numWarps) {
-  auto type = cast<RankedTensorType>(v.getType());
+/// The blocked layout a batched product's 3-D operand or result goes
+/// through shared memory in: its own when it has one, else the default
+/// with the batch outermost.
+RankedTensorType blocked3DType(RankedTensorType type, unsigned numWarps) {
   if (isBlockedLike(type.getEncoding()))
-    return v;
-  auto layout = BlockedEncodingAttr::getDefault(
-      b.getContext(), type.getShape(), 1, 32, numWarps, {2, 1, 0});
-  return ConvertLayoutOp::create(b, v.getLoc(), withEncoding(type, layout), v);
+    return type;
+  return withEncoding(type, BlockedEncodingAttr::getDefault(
+                                type.getContext(), type.getShape(), 1, 32,
+                                numWarps, {2, 1, 0}));
 }
 
-/// Rewrites a batched (3-D) dot onto mma.sync, one batch at a time, as
-/// Triton's tests and CUTLASS's batched GEMM do in effect: each operand
-/// goes to shared memory whole, as one buffer per batch (a multi-buffered
+/// `v` in blocked3DType's layout.
+Value blocked3D(OpBuilder &b, Value v, unsigned numWarps) {
+  auto type = cast<RankedTensorType>(v.getType());
+  RankedTensorType blocked = blocked3DType(type, numWarps);
+  if (blocked == type)
+    return v;
+  return ConvertLayoutOp::create(b, v.getLoc(), blocked, v);
+}
+
+/// Rewrites a batched (3-D) dot onto mma.sync, one batch at a time (where
+/// Triton's mma v2 spreads the warps over the batches, every batch here
+/// has all the warps, so its product is as wide as a 2-D one): each
+/// operand goes to shared memory whole, as one buffer per batch (a multi-buffered
 /// memdesc taking the 3-D tensor, its leading dimension walking the
 /// buffers), and each batch's product reads its buffers with ldmatrix,
 /// multiplies on all the warps (`acc` is the 2-D accumulator layout
@@ -524,21 +534,20 @@ void rewriteBatchedMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc,
       SharedEncodingAttr::get(b.getContext(), {1, 0}), /*isMutable=*/true,
       batches);
   // A splat accumulator (zeros, usually) is made again per batch.
-  Value zero;
+  Value splatAcc;
   Value cRoot = skipConversions(dot.getC());
   if (auto splat = cRoot.getDefiningOp<tile::SplatOp>())
-    zero = tile::SplatOp::create(b, loc, accPage, splat.getSrc());
+    splatAcc = tile::SplatOp::create(b, loc, accPage, splat.getSrc());
   else if (auto constant = cRoot.getDefiningOp<arith::ConstantOp>())
     if (auto dense = dyn_cast<SplatElementsAttr>(constant.getValue()))
-      zero = arith::ConstantOp::create(
+      splatAcc = arith::ConstantOp::create(
           b, loc, accPage,
           SplatElementsAttr::get(accPage, dense.getSplatValue<Attribute>()));
   Value result =
-      zero ? LocalAllocOp::create(b, loc, resultType, Value()).getResult()
-           : LocalAllocOp::create(b, loc, resultType,
-                                  blocked3D(b, skipConversions(dot.getC()),
-                                            numWarps))
-                 .getResult();
+      splatAcc ? LocalAllocOp::create(b, loc, resultType, Value()).getResult()
+               : LocalAllocOp::create(b, loc, resultType,
+                                      blocked3D(b, cRoot, numWarps))
+                     .getResult();
   auto pageOf = [&](Value mem, Value index) {
     auto type = cast<MemDescType>(mem.getType());
     return MemDescIndexOp::create(b, loc, type.getSingleBuffer(), mem, index)
@@ -555,15 +564,16 @@ void rewriteBatchedMmaDot(tile::DotOp dot, WgmmaEncodingAttr acc,
     };
     Value a = load(aMem, 0), bOp = load(bMem, 1);
     Value out = pageOf(result, index);
-    Value c = zero ? zero : LocalLoadOp::create(b, loc, accPage, out).getResult();
+    Value c = splatAcc ? splatAcc
+                       : LocalLoadOp::create(b, loc, accPage, out).getResult();
     auto mma = tile::DotOp::create(b, loc, accPage, a, bOp, c,
                                    dot.getInputPrecision(),
                                    dot.getMaxNumImpreciseAcc());
     LocalStoreOp::create(b, loc, mma.getResult(), out);
   }
-  auto resultBlocked = cast<RankedTensorType>(
-      blocked3D(b, skipConversions(dot.getC()), numWarps).getType());
-  Value d = LocalLoadOp::create(b, loc, resultBlocked, result);
+  Value d = LocalLoadOp::create(
+      b, loc, blocked3DType(cast<RankedTensorType>(cRoot.getType()), numWarps),
+      result);
   auto back = ConvertLayoutOp::create(b, loc, dType, d);
   SmallVector<Value> oldOperands{dot.getA(), dot.getB(), dot.getC()};
   dot.getResult().replaceAllUsesWith(back.getResult());
