@@ -493,3 +493,15 @@ def test_converting_to_fp8_below_sm89_is_an_error_at_the_line(monkeypatch):
     # sm_89 has the instruction.
     assert "cvt.rn.satfinite.e4m3x2.f32" in k.warmup(
         F32, np.zeros(64, np.int8), arch="sm89", grid=(1,)).asm["ptx"]
+
+
+def test_conditional_expression_with_one_void_branch():
+    @warpforge.jit
+    def k(x_ptr):
+        pid = tl.program_id(0)
+        y = tl.store(x_ptr, 1.0) if pid > 0 else tl.load(x_ptr)
+        tl.store(x_ptr, y)
+
+    err = compile_error(k, F32, grid=(1,))
+    assert err.lineno == line_of(k, "if pid > 0 else")
+    assert "one branch of this conditional expression has no value" in str(err)

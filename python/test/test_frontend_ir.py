@@ -500,3 +500,25 @@ CHECK: arith.bitcast %[[ABS]] : tensor<128xi8> to tensor<128xf8
 CHECK-NOT: math.absf
 """, tmp_path)
     assert "ptx" in k.asm and "and.b" in k.asm["ptx"]
+
+
+def test_void_conditional_expression_with_a_run_time_condition(tmp_path):
+    """`tl.store(...) if c else tl.store(...)` (Triton's test_if,
+    if_exp_dynamic_void): an scf.if with no results."""
+    @warpforge.jit
+    def void_ifexp(ret_ptr, t_ptr, f_ptr):
+        pid = tl.program_id(0)
+        tl.store(ret_ptr, tl.load(t_ptr)) if pid % 2 == 0 else tl.store(ret_ptr, tl.load(f_ptr))
+
+    k = compile_kernel(void_ifexp, {"ret_ptr": "*fp32", "t_ptr": "*fp32", "f_ptr": "*fp32"}, {},
+                       gpu=False)
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @void_ifexp
+CHECK: scf.if %{{.*}} {
+CHECK-NEXT: %[[T:.*]] = tile.load %arg1
+CHECK-NEXT: tile.store %arg0, %[[T]]
+CHECK-NEXT: } else {
+CHECK-NEXT: %[[F:.*]] = tile.load %arg2
+CHECK-NEXT: tile.store %arg0, %[[F]]
+CHECK-NEXT: }
+""", tmp_path)

@@ -509,12 +509,27 @@ class CodeGenerator(ast.NodeVisitor):
         if not is_tensor(cond):
             return self.visit(node.body if unwrap(cond) else node.orelse)
         cond = self._scalar_condition(cond, node)
-        values = []
+        raw = []
         blocks = []
         for branch in (node.body, node.orelse):
             self.builder.push_block()
-            values.append(semantic.to_tensor(self.visit(branch)))
+            raw.append(self.visit(branch))
             blocks.append(self.builder.pop_block())
+        voids = [unwrap(v) is None for v in raw]
+        if all(voids):
+            # `tl.store(...) if c else tl.store(...)`: a statement, as in
+            # Triton; an scf.if with no results.
+            self.builder.scf_if(cond.handle, blocks[0], [], blocks[1], [])
+            return constexpr(None)
+        if any(voids):
+            raise self.error(node, "one branch of this conditional expression has no value "
+                                   "(None) and the other has one; with a run-time condition "
+                                   "both must have a value, or neither")
+        values = []
+        for block, v in zip(blocks, raw):
+            self.builder.push_block(block)
+            values.append(semantic.to_tensor(v))
+            self.builder.pop_block()
         then, other = values
         if then.type != other.type:
             if then.dtype.is_ptr() or other.dtype.is_ptr():
