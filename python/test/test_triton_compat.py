@@ -854,3 +854,29 @@ def test_range_with_a_negative_step_on_the_gpu(lo, hi, step):
 def test_range_step_zero_is_an_error(frontend_only):
     with pytest.raises(warpforge.CompilationError, match="range step must not be zero"):
         _range_sum.warmup(np.zeros(1, np.int64), 0, 4, 0, grid=(1,))
+
+
+@warpforge.jit
+def _constexpr_types(x_ptr, LIT: tl.constexpr, TUP: tl.constexpr):
+    from_source: tl.constexpr = 10
+    tl.static_assert(from_source.type == tl.core.constexpr_type(10))
+    tl.static_assert(LIT.type == from_source.type)
+    tl.static_assert(LIT.type != tl.core.constexpr_type(11))
+    pair: tl.constexpr = (5, 6)
+    tl.static_assert(pair.type == tl.core.constexpr_type((5, 6)))
+    tl.static_assert(TUP.type == pair.type)
+    tl.static_assert(pair[1] == 6)
+    tl.static_assert(len(pair) == 2)
+    run_time = LIT  # a plain assignment binds a 0-d tensor, as in Triton
+    tl.static_assert(run_time.type == tl.int32)
+    tl.store(x_ptr, run_time + pair[0])
+
+
+def test_constexpr_type():
+    """A compile-time value's `.type` is Triton's constexpr_type: equal when
+    the values are (Triton's test_constexpr_assignment), tuples included."""
+    from warpforge.language.core import constexpr_type
+    assert tl.constexpr(3).type == constexpr_type(3) != constexpr_type(4)
+    assert repr(constexpr_type(3)) == "constexpr_type[3]"
+    k = _constexpr_types.warmup(np.zeros(1, np.int32), 10, (5, 6), grid=(1,))
+    assert "tile.store" in k.asm["tile"]

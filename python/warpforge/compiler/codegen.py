@@ -424,6 +424,10 @@ class CodeGenerator(ast.NodeVisitor):
         if annotation is not constexpr:
             self._at(node)
             value = self._as_assigned(value)
+        elif not isinstance(value, constexpr):
+            # A tuple literal (or any other compile-time value) annotated
+            # tl.constexpr is one constexpr, as in Triton (its `.type`).
+            value = constexpr(value)
         self._assign(node.target, value)
 
     def _annotation(self, node):
@@ -552,6 +556,8 @@ class CodeGenerator(ast.NodeVisitor):
 
     def visit_Attribute(self, node: ast.Attribute):
         value = self.visit(node.value)
+        if isinstance(value, constexpr) and node.attr == "type":
+            return _value(value.type)  # Triton's constexpr_type, whatever the value
         target = value.value if isinstance(value, constexpr) and not isinstance(
             value.value, (int, float, bool)) else value
         if isinstance(target, tensor) and node.attr in ("dtype", "shape", "type", "numel", "T"):

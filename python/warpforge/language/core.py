@@ -302,12 +302,36 @@ class const:
     the Python line."""
 
 
+class constexpr_type:
+    """The type of a compile-time value: the value itself (Triton's
+    `constexpr_type`), so two are equal exactly when their values are."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __eq__(self, other):
+        return isinstance(other, constexpr_type) and self.value == other.value
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self):
+        return f"constexpr_type[{self.value}]"
+
+    def mangle(self) -> str:
+        return repr(self)
+
+
 class constexpr:
     """A value known at compile time. As an annotation (`BLOCK: tl.constexpr`)
     it marks a kernel parameter whose value is folded into the kernel."""
 
     def __init__(self, value: Any):
         self.value = value.value if isinstance(value, constexpr) else value
+
+    @property
+    def type(self) -> constexpr_type:
+        return constexpr_type(self.value)
 
     def __repr__(self):
         return f"constexpr[{self.value!r}]"
