@@ -522,3 +522,28 @@ CHECK-NEXT: %[[F:.*]] = tile.load %arg2
 CHECK-NEXT: tile.store %arg0, %[[F]]
 CHECK-NEXT: }
 """, tmp_path)
+
+
+@pytest.mark.parametrize("dtype", ["fp32", "fp64"])
+def test_sqrt_is_approximate_and_sqrt_rn_correctly_rounded(tmp_path, dtype):
+    """tl.sqrt is Triton's approximate square root (`afn`: libdevice's
+    sqrtf, sqrt.approx for fp32); tl.math.sqrt_rn is math.sqrt without
+    fast-math flags, sqrt.rn in PTX."""
+    @warpforge.jit
+    def roots(x_ptr, a_ptr, b_ptr):
+        offs = tl.arange(0, 128)
+        x = tl.load(x_ptr + offs)
+        tl.store(a_ptr + offs, tl.sqrt(x))
+        tl.store(b_ptr + offs, tl.math.sqrt_rn(x))
+
+    k = compile_kernel(roots, {"x_ptr": "*" + dtype, "a_ptr": "*" + dtype,
+                               "b_ptr": "*" + dtype}, {})
+    filecheck(k.asm["tile"], """
+CHECK-LABEL: tile.func public @roots
+CHECK: math.sqrt %[[X:.*]] fastmath<afn> :
+CHECK: math.sqrt %[[X]] :
+""", tmp_path)
+    bits = dtype[2:]
+    assert f"sqrt.rn.f{bits}" in k.asm["ptx"]
+    if dtype == "fp32":
+        assert "sqrt.approx.f32" in k.asm["ptx"]

@@ -134,3 +134,25 @@ def test_abs_every_float_type(dtype):
     ref = x.float().abs()
     torch.testing.assert_close(out[:n].float(), ref, rtol=0, atol=0, equal_nan=True)
     assert (out[n:].float() == 3.0).all(), "wrote past the end"
+
+
+@warpforge.jit
+def sqrt_kernel(x_ptr, a_ptr, b_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(a_ptr + offs, tl.sqrt(x), mask=mask)
+    tl.store(b_ptr + offs, tl.math.sqrt_rn(x), mask=mask)
+
+
+def test_sqrt_rn_is_correctly_rounded():
+    """sqrt_rn equals the float64 root rounded to float32 exactly; tl.sqrt
+    (approximate) within a couple of ulps."""
+    n = 100_003
+    x = torch.rand(n, device="cuda") * 1e4
+    a = torch.full((n,), float("nan"), device="cuda")
+    b = torch.full((n,), float("nan"), device="cuda")
+    sqrt_kernel[(triton_cdiv(n, 1024),)](x, a, b, n, BLOCK=1024)
+    exact = x.double().sqrt().float()
+    assert torch.equal(b, exact)
+    torch.testing.assert_close(a, exact, rtol=3e-7, atol=0)

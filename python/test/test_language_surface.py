@@ -773,9 +773,9 @@ def test_unknown_names_interpreter(monkeypatch):
 
 
 def test_module_attribute_errors():
-    with pytest.raises(AttributeError, match=r"tl.math.sqrt_rn does not exist.*"
+    with pytest.raises(AttributeError, match=r"tl.math.sqrt_nr does not exist.*"
                                              r"tl.math has: abs, ceil, cos"):
-        tl.math.sqrt_rn
+        tl.math.sqrt_nr
     assert not hasattr(tl, "no_such_function")
     assert hasattr(tl, "math") and tl.math.exp is tl.exp
     from warpforge.language.extra.cuda import libdevice as cuda_libdevice

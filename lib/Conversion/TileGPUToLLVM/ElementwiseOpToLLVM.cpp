@@ -517,6 +517,24 @@ struct ElementwiseInlineAsmOpConversion
   }
 };
 
+/// `math.sqrt` without the `afn` fast-math flag (tl.math.sqrt_rn) is the
+/// correctly rounded square root: LLVM's sqrt intrinsic, `sqrt.rn` in PTX.
+/// With `afn` (tl.sqrt, Triton's approximate one) libdevice's sqrtf takes
+/// it, as before.  Scalars only: tensors are split into elements first.
+struct PreciseSqrtConversion : public OpConversionPattern<math::SqrtOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(math::SqrtOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<ShapedType>(op.getType()) ||
+        bitEnumContainsAny(op.getFastmath(), arith::FastMathFlags::afn))
+      return failure();
+    rewriter.replaceOpWithNewOp<LLVM::SqrtOp>(op, adaptor.getOperand());
+    return success();
+  }
+};
+
 } // namespace
 
 void warpforge::populateElementwiseOpToLLVMPatterns(
@@ -529,4 +547,6 @@ void warpforge::populateElementwiseOpToLLVMPatterns(
                IntToPtrOpConversion, PtrToIntOpConversion, BitcastOpConversion,
                ElementwiseInlineAsmOpConversion>(converter, context);
   patterns.add<FpToFpOpConversion>(converter, context, targetInfo);
+  // Above libdevice's patterns (benefit 10).
+  patterns.add<PreciseSqrtConversion>(converter, context, /*benefit=*/20);
 }

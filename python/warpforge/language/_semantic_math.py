@@ -26,7 +26,19 @@ def unary_math(name: str, x, what: str = "") -> tensor:
     errors (default `tl.<name>`)."""
     x = to_tensor(x)
     _check_float(x.dtype, what or f"tl.{name}")
-    return _op(f"math.{name}", [x], x.type)
+    # tl.sqrt is Triton's approximate square root (libdevice's sqrtf):
+    # `afn` says approximation is allowed; math.sqrt without it is the
+    # correctly rounded one (tl.math.sqrt_rn).
+    props = "fastmath = #arith.fastmath<afn>" if name == "sqrt" else ""
+    return _op(f"math.{name}", [x], x.type, props)
+
+
+def sqrt_rn(x, what: str = "tl.math.sqrt_rn") -> tensor:
+    """The correctly rounded (IEEE) square root: `math.sqrt` without fast-math
+    flags, `sqrt.rn` in PTX."""
+    x = to_tensor(x)
+    _check_float(x.dtype, what)
+    return _op("math.sqrt", [x], x.type)
 
 
 def binary_math(name: str, a, b, what: str = "") -> tensor:

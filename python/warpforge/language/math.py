@@ -3,19 +3,16 @@
 `tl.exp(x)` and `tl.math.exp(x)` are the same function. Transcendental
 functions take fp32 or fp64 (convert fp16 with `.to(tl.float32)`); on the GPU
 they call CUDA's libdevice. Differences from Triton: `fdiv` always divides
-with IEEE rounding (Triton's default is a faster approximation), and
-`sqrt_rn` is missing (warpforge's square root is libdevice's `sqrtf`, which
-is not correctly rounded for fp32).
+with IEEE rounding (Triton's default is a faster approximation). `sqrt` is
+libdevice's `sqrtf` (approximate for fp32, as Triton's); `sqrt_rn` is the
+correctly rounded one (`sqrt.rn`).
 """
 
 from __future__ import annotations
 
 from . import core, semantic
 
-_NOT_LOWERED = {
-    "sqrt_rn": "(a correctly rounded fp32 square root is not lowered yet; tl.math.sqrt is "
-               "the approximate one)",
-}
+_NOT_LOWERED: dict = {}
 
 
 def _unary(name: str, doc: str):
@@ -59,6 +56,11 @@ def div_rn(x, y):
     return semantic.binary_math("arith.divf", x, y, "tl.math.div_rn")
 
 
+def sqrt_rn(x):
+    """Element-wise square root rounded to nearest (IEEE), fp32 or fp64."""
+    return semantic.sqrt_rn(x)
+
+
 def umulhi(x, y):
     """The most significant N bits of the 2N-bit product of two N-bit
     integers (int32, int64, uint32, uint64), read as unsigned."""
@@ -66,7 +68,7 @@ def umulhi(x, y):
 
 
 __all__ = ["abs", "ceil", "cos", "div_rn", "erf", "exp", "exp2", "fdiv", "floor", "fma",
-           "log", "log2", "rsqrt", "sin", "sqrt", "umulhi"]
+           "log", "log2", "rsqrt", "sin", "sqrt", "sqrt_rn", "umulhi"]
 
 
 def __getattr__(name):

@@ -28,7 +28,7 @@ from ._semantic_arith import (abs, add, addptr, and_, arange, cast, clamp, equal
                               minimum, minus, mod, mul, not_equal, num_programs, or_,
                               program_id, ptr_to_int, shl, shr, sub, truediv, where, xor_)
 from ._semantic_math import (binary_math, bit_count, fma, isinf, isnan, mulhi, reinterpret,
-                             signbit, unary_math)
+                             signbit, sqrt_rn, unary_math)
 from ._semantic_memory import (atomic_cas, atomic_rmw, descriptor_load, descriptor_reduce,
                                descriptor_store, load,
                                make_tensor_descriptor, store)

@@ -57,6 +57,7 @@ abs = math.abs  # noqa: A001
 exp, exp2, log, log2 = math.exp, math.exp2, math.log, math.log2
 sin, cos, sqrt, rsqrt, erf = math.sin, math.cos, math.sqrt, math.rsqrt, math.erf
 floor, ceil, fma, div_rn = math.floor, math.ceil, math.fma, math.div_rn
+sqrt_rn = math.sqrt_rn
 
 tan = _unary("tan")
 asin = _unary("asin")
