@@ -36,6 +36,10 @@ struct CompileOptions {
   /// each own whole tiles of a persistent loop and take turns at the
   /// tensor cores (ping-pong), instead of splitting every tile.
   bool pingPong = false;
+  /// The registers each thread may use (PTX `.maxnreg` on the kernel, as
+  /// Triton's maxnreg); 0: as many as ptxas wants.  A warp-specialized
+  /// kernel that moves registers (setmaxnreg) keeps its own share.
+  int maxnreg = 0;
   /// Compute capability as major * 10 + minor (90: sm_90a).
   int computeCapability = 90;
 };
@@ -47,7 +51,7 @@ struct CompileOptions {
 /// (`target = "cuda:90"` on the pass, `compute-capability` on pipelines).
 #define WARPFORGE_COMPILE_OPTION_FIELDS(X)                                     \
   X(numWarps) X(numStages) X(numCtas) X(numConsumerGroups) X(numBuffersWarpSpec) \
-  X(pingPong)
+  X(pingPong) X(maxnreg)
 
 /// The CompileOptions of such pass or pipeline options.
 template <typename Options>

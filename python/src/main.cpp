@@ -125,6 +125,7 @@ PYBIND11_MODULE(_C, m) {
       .def_readwrite("num_buffers_warp_spec",
                      &warpforge::CompileOptions::numBuffersWarpSpec)
       .def_readwrite("ping_pong", &warpforge::CompileOptions::pingPong)
+      .def_readwrite("maxnreg", &warpforge::CompileOptions::maxnreg)
       .def_readwrite("compute_capability",
                      &warpforge::CompileOptions::computeCapability);
 

@@ -95,7 +95,7 @@ def test_configs_compare_by_value():
 @pytest.mark.parametrize("options,message", [
     ({"num_warps": 3}, "num_warps must be a power of 2"),
     ({"num_stages": 0}, "num_stages must be at least 1"),
-    ({"maxnreg": 100}, "maxnreg must be a multiple of 8"),
+    ({"maxnreg": 300}, "maxnreg must be an int from 16 to 255"),
     ({"num_consumer_groups": 2}, "needs num_buffers_warp_spec > 0"),
     ({"ping_pong": True}, "ping_pong=True runs two consumer groups that take turns: set "
                           "num_consumer_groups=2"),

@@ -71,7 +71,7 @@ def test_core_options_defaults_match():
     ({"num_warps": 16, "num_consumer_groups": 2, "num_buffers_warp_spec": 3},
      "num_warps=16 x num_consumer_groups=2 consumer warps and a producer warpgroup make 1152 "
      "threads, more than a CTA's 1024"),
-    ({"maxnreg": 20}, "maxnreg must be a multiple of 8"),
+    ({"maxnreg": 8}, "maxnreg must be an int from 16 to 255"),
     ({"debug": 1}, "debug must be True or False"),
     ({"ping_pong": True}, r"ping_pong=True runs two consumer groups that take turns: set "
                           r"num_consumer_groups=2 \(got 0\)"),
@@ -581,3 +581,28 @@ def test_option_errors_are_also_assertion_errors_as_in_triton():
     with pytest.raises(ValueError, match="must be a power of 2"):
         KernelOptions(num_warps=3)
     assert issubclass(InvalidOption, ValueError) and issubclass(InvalidOption, AssertionError)
+
+
+def test_maxnreg_is_the_kernels_maxnreg_directive(monkeypatch):
+    """maxnreg= (any count, as Triton's) is `.maxnreg` on the kernel's entry
+    in the PTX, not on device functions it calls (Triton's test_maxnreg), and
+    not a ptxas flag; a module attribute carries it to the lowering."""
+    import re
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+
+    @warpforge.jit(noinline=True)
+    def helper(x_ptr):
+        tl.store(x_ptr, 1)
+
+    @warpforge.jit
+    def kernel(x_ptr):
+        helper(x_ptr)
+        tl.store(x_ptr, 0)
+
+    x = np.zeros(1, np.int32)
+    k = kernel.warmup(x, maxnreg=42, grid=(1,))
+    assert re.search(r"\.visible \.entry [^{;]*\.maxnreg 42", k.asm["ptx"])
+    assert not re.search(r"\.func [^{;]*\.maxnreg", k.asm["ptx"])
+    assert "tilegpu.maxnreg = 42" in k.asm["tilegpu"]
+    assert k.metadata["registers"] <= 42
+    assert ".maxnreg" not in kernel.warmup(x, grid=(1,)).asm["ptx"]

@@ -50,6 +50,10 @@ struct CompileOptionsPipelineOptions
       llvm::cl::desc("Two consumer groups that own whole tiles and take "
                      "turns (num-warps: one group's)"),
       llvm::cl::init(CompileOptions{}.pingPong)};
+  Option<int> maxnreg{
+      *this, "maxnreg",
+      llvm::cl::desc("Registers per thread (PTX .maxnreg; 0: no cap)"),
+      llvm::cl::init(CompileOptions{}.maxnreg)};
   Option<int> computeCapability{
       *this, "compute-capability",
       llvm::cl::desc("Target compute capability (90: sm_90a)"),

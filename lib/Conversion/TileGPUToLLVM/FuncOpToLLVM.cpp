@@ -75,6 +75,11 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
     if (movesRegisters)
       func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                     rewriter.getI32IntegerAttr(getEvenRegisterShare(threads)));
+    // The author's cap (maxnreg=), on the kernel only (as Triton's: not on
+    // device functions).  setmaxnreg's start above takes precedence.
+    else if (int maxnreg = tilegpu::getMaxnreg(module); maxnreg > 0)
+      func->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                    rewriter.getI32IntegerAttr(maxnreg));
     // Pointer arguments specialized as 16-byte aligned tell LLVM so.
     for (unsigned i = 0; i < type.getNumInputs(); ++i) {
       if (!isa<tile::PointerType>(type.getInput(i)))

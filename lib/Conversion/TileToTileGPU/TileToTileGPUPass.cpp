@@ -139,6 +139,12 @@ struct ConvertTileToTileGPUPass
                                    "num-buffers-warp-spec must not be "
                                    "negative, got "
                                 << static_cast<int>(numBuffersWarpSpec);
+    // PTX's .maxnreg: ptxas takes no fewer than 16, and no thread has more
+    // than 255.
+    if (maxnreg != 0 && (maxnreg < 16 || maxnreg > 255))
+      return module.emitError() << "convert-tile-to-tilegpu: maxnreg must be "
+                                   "0 (no cap) or 16 to 255, got "
+                                << static_cast<int>(maxnreg);
     return success();
   }
 };

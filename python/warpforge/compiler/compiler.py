@@ -700,8 +700,8 @@ def _compile_to_binary(fn, kernel: CompiledKernel, capability: int,
     from . import target
     min_ctas_per_sm = 0
     try:
-        cubin, log = target.to_cubin(kernel.asm["ptx"], capability,
-                                     kernel.options.maxnreg or 0)
+        # maxnreg is in the PTX (.maxnreg on the kernel), not a ptxas flag.
+        cubin, log = target.to_cubin(kernel.asm["ptx"], capability)
         info = target.parse_ptxas_log(log).get(fn.__name__, {})
         # ptxas spilled to keep registers for several CTAs per SM (its
         # budget under .reqntid): assembled again with one CTA per SM

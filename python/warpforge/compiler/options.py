@@ -80,8 +80,8 @@ class KernelOptions:
                "start early. Without gdc_wait a PDL kernel must not read what the "
                "kernel before it writes.")
     maxnreg: Optional[int] = _option(
-        None, "Register cap per thread given to ptxas, a multiple of 8 from 24 "
-              "to 256; None: no cap.")
+        None, "Registers per thread the kernel may use (PTX .maxnreg on the kernel, "
+              "as Triton's), 16 to 255; None: no cap.")
     arch: Optional[str] = _option(
         None, "The target: sm80, sm86 or sm89 (mma.sync and cp.async; no wgmma, "
               "TMA or warp specialization) or sm90 (sm_90a, the default; also "
@@ -143,8 +143,10 @@ class KernelOptions:
                 self._fail(f"num_warps={self.num_warps} x num_consumer_groups="
                            f"{self.num_consumer_groups} consumer warps and a producer "
                            f"warpgroup make {threads} threads, more than a CTA's 1024")
-        if self.maxnreg is not None and not (24 <= self.maxnreg <= 256 and self.maxnreg % 8 == 0):
-            self._fail(f"maxnreg must be a multiple of 8 from 24 to 256, got {self.maxnreg}")
+        if self.maxnreg is not None and not (isinstance(self.maxnreg, int)
+                                             and 16 <= self.maxnreg <= 255):
+            self._fail(f"maxnreg must be an int from 16 to 255 (registers per thread), "
+                       f"got {self.maxnreg!r}")
 
     def unsplittable_consumer_groups(self) -> Optional[str]:
         """Why the consumer groups cannot share a tile, when they cannot:
@@ -188,6 +190,7 @@ class KernelOptions:
         core = ir._core().CompileOptions()
         for name in CORE_OPTION_NAMES:
             setattr(core, name, getattr(self, name))
+        core.maxnreg = self.maxnreg or 0
         core.compute_capability = capability
         return core
 
@@ -242,8 +245,9 @@ def _is_power_of_2(n) -> bool:
 
 # Every option's name, in declaration order: the launch keywords.
 OPTION_NAMES: Tuple[str, ...] = tuple(f.name for f in dataclasses.fields(KernelOptions))
-# Those the C++ stages take (warpforge._C.CompileOptions has each); the rest
-# (maxnreg for ptxas, debug for the frontend) are applied in Python.
+# Those the C++ stages take as they are (warpforge._C.CompileOptions has
+# each; maxnreg too, None as 0); the rest (debug for the frontend, the
+# launch's options) are applied in Python.
 CORE_OPTION_NAMES: Tuple[str, ...] = ("num_warps", "num_stages", "num_ctas",
                                       "num_consumer_groups", "num_buffers_warp_spec",
                                       "ping_pong")

@@ -1,4 +1,4 @@
-// RUN: warpforge-opt %s --convert-tilegpu-to-llvm | FileCheck %s
+// RUN: warpforge-opt %s --split-input-file --convert-tilegpu-to-llvm | FileCheck %s
 
 // Kernels become nvvm.kernel functions with the CTA's thread count; pointer
 // arguments specialized as 16-byte aligned say so to LLVM.
@@ -14,6 +14,18 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     // CHECK: nvvm.barrier0
     tile.barrier
     // CHECK: llvm.return
+    tile.return
+  }
+}
+
+// -----
+
+// The author's register cap (maxnreg=, tilegpu.maxnreg) is the kernel's
+// .maxnreg.
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.maxnreg" = 42 : i32} {
+  // CHECK-LABEL: llvm.func @capped(
+  // CHECK-SAME: nvvm.maxnreg = 42 : i32
+  tile.func public @capped() {
     tile.return
   }
 }

@@ -9,6 +9,8 @@
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-consumer-groups=2 2>&1 | FileCheck %s --check-prefix=GROUPS
 // RUN: not warpforge-opt %s --convert-tile-to-tilegpu=num-buffers-warp-spec=-1 2>&1 | FileCheck %s --check-prefix=BUFFERS
 // RUN: warpforge-opt %s --convert-tile-to-tilegpu="num-warps=4 num-consumer-groups=2 num-buffers-warp-spec=3" | FileCheck %s --check-prefix=WS
+// RUN: warpforge-opt %s --convert-tile-to-tilegpu=maxnreg=42 | FileCheck %s --check-prefix=MAXNREG
+// RUN: not warpforge-opt %s --convert-tile-to-tilegpu=maxnreg=8 2>&1 | FileCheck %s --check-prefix=BADMAXNREG
 
 // The module records every compile option (CTA shape, software pipeline,
 // clusters, warp specialization, target); other module attributes stay.
@@ -25,6 +27,8 @@
 
 // WS: #blocked = #tilegpu.blocked<{{.*}}warpsPerCTA = [8]
 // WS: module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consumer-groups" = 2 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 8 : i32,
+// MAXNREG: module attributes {tilegpu.maxnreg = 42 : i32, "tilegpu.num-buffers-warp-spec"
+// BADMAXNREG: error: convert-tile-to-tilegpu: maxnreg must be 0 (no cap) or 16 to 255, got 8
 // WARPS: module-attributes.mlir:[[@LINE+8]]:1: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 3
 // WARPS64: error: convert-tile-to-tilegpu: num-warps must be a power of two from 1 to 32, got 64
 // LANES: error: convert-tile-to-tilegpu: threads-per-warp must be 32, got 64

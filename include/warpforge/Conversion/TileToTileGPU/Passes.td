@@ -61,6 +61,9 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
            /*default=*/"::warpforge::CompileOptions{}.pingPong",
            "Warp specialization with two consumer groups that own whole "
            "tiles and take turns (num-warps: one group's)">,
+    Option<"maxnreg", "maxnreg", "int",
+           /*default=*/"::warpforge::CompileOptions{}.maxnreg",
+           "Registers per thread (PTX .maxnreg; 0: no cap)">,
     Option<"target", "target", "std::string", /*default=*/"\"cuda:90\"",
            "Target, as cuda:<compute capability>">,
   ];

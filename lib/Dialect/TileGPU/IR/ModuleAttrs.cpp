@@ -37,6 +37,8 @@ void setCompileOptions(ModuleOp module, const CompileOptions &options,
                   b.getI32IntegerAttr(options.numBuffersWarpSpec));
   if (options.pingPong)
     module->setAttr(attr::kPingPong, b.getBoolAttr(true));
+  if (options.maxnreg > 0)
+    module->setAttr(attr::kMaxnreg, b.getI32IntegerAttr(options.maxnreg));
   module->setAttr(attr::kTarget, b.getStringAttr(formatCudaTarget(
                                      options.computeCapability)));
 }
@@ -59,6 +61,10 @@ int getNumThreads(ModuleOp module) {
 
 int getNumStages(ModuleOp module) {
   return getInt(module, attr::kNumStages, CompileOptions{}.numStages);
+}
+
+int getMaxnreg(ModuleOp module) {
+  return getInt(module, attr::kMaxnreg, CompileOptions{}.maxnreg);
 }
 
 int getNumCtas(ModuleOp module) {

@@ -27,6 +27,8 @@ inline constexpr llvm::StringLiteral kNumWarps = "tilegpu.num-warps";
 inline constexpr llvm::StringLiteral kThreadsPerWarp =
     "tilegpu.threads-per-warp";
 inline constexpr llvm::StringLiteral kNumStages = "tilegpu.num-stages";
+/// Registers per thread the kernel may use (PTX .maxnreg); absent: no cap.
+inline constexpr llvm::StringLiteral kMaxnreg = "tilegpu.maxnreg";
 inline constexpr llvm::StringLiteral kNumCtas = "tilegpu.num-ctas";
 inline constexpr llvm::StringLiteral kNumConsumerGroups =
     "tilegpu.num-consumer-groups";
@@ -91,6 +93,8 @@ int getThreadsPerWarp(mlir::ModuleOp module);
 int getNumThreads(mlir::ModuleOp module);
 int getNumStages(mlir::ModuleOp module);
 int getNumCtas(mlir::ModuleOp module);
+/// tilegpu.maxnreg: the registers per thread the kernel may use (0: no cap).
+int getMaxnreg(mlir::ModuleOp module);
 int getNumConsumerGroups(mlir::ModuleOp module);
 int getNumBuffersWarpSpec(mlir::ModuleOp module);
 bool getPingPong(mlir::ModuleOp module);
