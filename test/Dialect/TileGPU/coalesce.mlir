@@ -12,7 +12,7 @@
 // CHECK-LABEL: tile.func public @column_major_load(
 // CHECK: %[[P:.*]] = tile.addptr %{{.*}}, %{{.*}} : tensor<64x128x!tile.ptr<f16>, #[[ROWS]]>
 // CHECK-NEXT: %[[Q:.*]] = tilegpu.convert_layout %[[P]] : tensor<64x128x!tile.ptr<f16>, #[[ROWS]]> -> tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
-// CHECK-NEXT: %[[X:.*]] = tile.load %[[Q]] : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
+// CHECK-NEXT: %[[X:.*]] = tile.load %[[Q]] {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
 // CHECK-NEXT: %[[Y:.*]] = tilegpu.convert_layout %[[X]] : tensor<64x128xf16, #[[COLS]]> -> tensor<64x128xf16, #[[ROWS]]>
 // CHECK-NEXT: tile.return %[[Y]]
 #rows = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
@@ -43,7 +43,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 // CHECK-LABEL: tile.func public @column_major_store(
 // CHECK: %[[Q:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x128x!tile.ptr<f16>, #{{.*}}> -> tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
 // CHECK-NEXT: %[[V:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x128xf16, #{{.*}}> -> tensor<64x128xf16, #[[COLS]]>
-// CHECK-NEXT: tile.store %[[Q]], %[[V]] : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
+// CHECK-NEXT: tile.store %[[Q]], %[[V]] {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
 #rows = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #r = #tilegpu.slice<dim = 1, parent = #rows>
 #c = #tilegpu.slice<dim = 0, parent = #rows>
@@ -141,7 +141,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 // CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[ARG:.*]] = %[[INIT]]) -> (tensor<64x128xf16, #[[ROWS]]>, tensor<64x128x!tile.ptr<f16>, #[[COLS]]>)
 // CHECK-NEXT: %[[OLD:.*]] = tilegpu.convert_layout %[[ARG]] : tensor<64x128x!tile.ptr<f16>, #[[COLS]]> -> tensor<64x128x!tile.ptr<f16>, #[[ROWS]]>
 // CHECK-NEXT: %[[Q:.*]] = tilegpu.convert_layout %[[OLD]] : {{.*}} -> tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
-// CHECK-NEXT: tile.load %[[Q]] : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
+// CHECK-NEXT: tile.load %[[Q]] {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
 // CHECK: %[[NEXT:.*]] = tile.addptr %[[OLD]], %{{.*}} : tensor<64x128x!tile.ptr<f16>, #[[ROWS]]>
 // CHECK-NEXT: %[[YIELDED:.*]] = tilegpu.convert_layout %[[NEXT]] : {{.*}} -> tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
 // CHECK-NEXT: scf.yield %{{.*}}, %[[YIELDED]] : tensor<64x128xf16, #[[ROWS]]>, tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
@@ -151,7 +151,7 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 // CLEAN-LABEL: tile.func public @loop_carried_pointer(
 // CLEAN: %[[P0:.*]] = tile.addptr %{{.*}} : tensor<64x128x!tile.ptr<f16>, #[[COLS:blocked[0-9]*]]>,
 // CLEAN-NEXT: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[ARG:.*]] = %[[P0]])
-// CLEAN-NEXT: %[[X:.*]] = tile.load %[[ARG]] : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
+// CLEAN-NEXT: %[[X:.*]] = tile.load %[[ARG]] {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
 // CLEAN-NEXT: tilegpu.convert_layout %[[X]] : tensor<64x128xf16, #[[COLS]]>
 // CLEAN-NOT: convert_layout
 // CLEAN: scf.yield
@@ -182,5 +182,47 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
       scf.yield %sum, %next : tensor<64x128xf16, #rows>, tensor<64x128x!tile.ptr<f16>, #rows>
     }
     tile.return %r#0, %r#1 : tensor<64x128xf16, #rows>, tensor<64x128x!tile.ptr<f16>, #rows>
+  }
+}
+
+// -----
+
+// A transposing copy (Triton's test_permute): the load is contiguous along
+// dimension 1, the store along dimension 0.  The store keeps the layout
+// coalesce gave it (tilegpu.coalesced: remove-layout-conversions never
+// re-types it to the load's layout, which would store element by element);
+// the values cross in one conversion.
+// CLEAN-LABEL: tile.func public @transposing_copy(
+// CLEAN: %[[X:.*]] = tile.load %{{.*}} : tensor<64x128x!tile.ptr<f16>, #[[ROWS:blocked[0-9]*]]>
+// CLEAN-NEXT: %[[Y:.*]] = tilegpu.convert_layout %[[X]] : tensor<64x128xf16, #[[ROWS]]> -> tensor<64x128xf16, #[[COLS:blocked[0-9]*]]>
+// CLEAN-NEXT: tile.store %{{.*}}, %[[Y]] {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS]]>
+// CLEAN-NOT: convert_layout
+#rows = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#r = #tilegpu.slice<dim = 1, parent = #rows>
+#c = #tilegpu.slice<dim = 0, parent = #rows>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @transposing_copy(%src: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %dst: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
+    %i = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #r>
+    %j = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #c>
+    %i2 = tile.expand_dims %i {axis = 1 : i32} : tensor<64xi32, #r> -> tensor<64x1xi32, #rows>
+    %j2 = tile.expand_dims %j {axis = 0 : i32} : tensor<128xi32, #c> -> tensor<1x128xi32, #rows>
+    %c128 = arith.constant dense<128> : tensor<64x1xi32, #rows>
+    %c64 = arith.constant dense<64> : tensor<1x128xi32, #rows>
+    // Source: i * 128 + j (rows contiguous); destination: i + j * 64.
+    %is = arith.muli %i2, %c128 : tensor<64x1xi32, #rows>
+    %js = arith.muli %j2, %c64 : tensor<1x128xi32, #rows>
+    %isb = tile.broadcast %is : tensor<64x1xi32, #rows> -> tensor<64x128xi32, #rows>
+    %j2b = tile.broadcast %j2 : tensor<1x128xi32, #rows> -> tensor<64x128xi32, #rows>
+    %i2b = tile.broadcast %i2 : tensor<64x1xi32, #rows> -> tensor<64x128xi32, #rows>
+    %jsb = tile.broadcast %js : tensor<1x128xi32, #rows> -> tensor<64x128xi32, #rows>
+    %soff = arith.addi %isb, %j2b : tensor<64x128xi32, #rows>
+    %doff = arith.addi %i2b, %jsb : tensor<64x128xi32, #rows>
+    %sb = tile.splat %src : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #rows>
+    %db = tile.splat %dst : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #rows>
+    %sp = tile.addptr %sb, %soff : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+    %dp = tile.addptr %db, %doff : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+    %x = tile.load %sp : tensor<64x128x!tile.ptr<f16>, #rows>
+    tile.store %dp, %x : tensor<64x128x!tile.ptr<f16>, #rows>
+    tile.return
   }
 }

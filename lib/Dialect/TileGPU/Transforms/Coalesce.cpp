@@ -12,9 +12,12 @@
 // with up to 16 bytes per thread there (bounded by the contiguity, the
 // pointer's alignment and the mask's constancy: the vector the lowering
 // will emit), and converts the operands into it and the result back.
-// tilegpu-remove-layout-conversions then moves the conversions away from
-// the access where it can; a matmul operand converted back is stored into
-// shared memory straight from the coalesced registers.
+// The access is marked `tilegpu.coalesced`: tilegpu-remove-layout-
+// conversions moves the conversions away from it where it can, but never
+// re-types the access itself (storing a transposed tile element by element
+// to spare the exchange through shared memory lost the 16-byte stores
+// Triton makes); a matmul operand converted back is stored into shared
+// memory straight from the coalesced registers.
 //
 // A pointer a loop carries (`ptrs += step` each iteration) is carried in
 // the new layout: the loop's argument, result and yielded value are
@@ -177,6 +180,7 @@ struct CoalescePass : public tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
             withEncoding(cast<RankedTensorType>(type), layout));
       Operation *access = b.clone(*op);
       access->setOperands(operands);
+      access->setAttr(kCoalescedAttr, b.getUnitAttr());
       for (auto [result, type] : llvm::zip(access->getResults(), resultTypes))
         result.setType(type);
       for (auto [oldResult, newResult] :

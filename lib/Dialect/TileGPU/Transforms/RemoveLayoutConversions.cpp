@@ -97,7 +97,8 @@ SmallVector<int32_t> inverse(ArrayRef<int32_t> permutation) {
 /// all in `layout`, for the ops forward propagation may re-type; failure
 /// for the others.
 FailureOr<Attribute> resultLayoutFor(Operation *op, Attribute layout) {
-  if (!isAssignable(layout))
+  // Accesses tilegpu-coalesce laid out keep their layout (an anchor).
+  if (!isAssignable(layout) || op->hasAttr(kCoalescedAttr))
     return failure();
   if (isWgmmaRooted(layout) && !takesWgmmaLayout(op))
     return failure();

@@ -9,6 +9,11 @@
 
 namespace warpforge::tilegpu {
 
+/// On a tile.load or tile.store: tilegpu-coalesce chose its layout for the
+/// contiguity of its addresses, and tilegpu-remove-layout-conversions
+/// keeps it (a conversion next to it stays rather than un-coalescing it).
+inline constexpr llvm::StringLiteral kCoalescedAttr = "tilegpu.coalesced";
+
 #define GEN_PASS_DECL
 #include "warpforge/Dialect/TileGPU/Transforms/Passes.h.inc"
 
