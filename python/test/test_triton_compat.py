@@ -880,3 +880,30 @@ def test_constexpr_type():
     assert repr(constexpr_type(3)) == "constexpr_type[3]"
     k = _constexpr_types.warmup(np.zeros(1, np.int32), 10, (5, 6), grid=(1,))
     assert "tile.store" in k.asm["tile"]
+
+
+@warpforge.jit
+def _select_addresses(cond_ptr, a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n
+    a = tl.load(a_ptr + offs, mask=mask).to(tl.pi32_t)
+    b = tl.load(b_ptr + offs, mask=mask).to(tl.pi32_t)
+    tl.store(out_ptr + offs, tl.where(tl.load(cond_ptr + offs, mask=mask), a, b), mask=mask)
+
+
+def test_pi32_t_addresses_selected_and_stored(monkeypatch):
+    """tl.pi32_t (Triton's pointer-to-int32): int64 addresses cast to
+    pointers, selected by tl.where and stored back as int64 (Triton's
+    test_where with *int32), compiled and interpreted."""
+    assert tl.pi32_t == tl.pointer_type(tl.int32)
+    n = 100
+    rng = np.random.default_rng(3)
+    cond = rng.random(n) > 0.5
+    x = rng.integers(0, 1 << 40, n, dtype=np.int64)
+    y = rng.integers(0, 1 << 40, n, dtype=np.int64)
+    k = _select_addresses.warmup(cond, x, y, np.empty(n, np.int64), n, BLOCK=128, grid=(1,))
+    assert "tile.int_to_ptr" in k.asm["tile"] and "tile.ptr_to_int" in k.asm["tile"]
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    z = np.zeros(n, np.int64)
+    _select_addresses[(1,)](cond, x, y, z, n, BLOCK=128)
+    assert (z == np.where(cond, x, y)).all()

@@ -9,7 +9,7 @@ import enum as _enum
 
 from . import core, extra, math, random, semantic, standard
 from .core import (bfloat16, block_type, const, constexpr, dtype, float8e4nv, float8e5, float16,
-                   float32, float64, int1, int8, int16, int32, int64, pointer_type, tensor,
+                   float32, float64, int1, int8, int16, int32, int64, pi32_t, pointer_type, tensor,
                    tensor_descriptor_type, uint8, uint16, uint32, uint64)
 from .math import (abs, ceil, cos, div_rn, erf, exp, exp2, fdiv, floor, fma, log, log2, rsqrt,
                    sin, sqrt, umulhi)

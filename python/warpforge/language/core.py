@@ -265,7 +265,6 @@ float16 = dtype("fp16")
 bfloat16 = dtype("bf16")
 float32 = dtype("fp32")
 float64 = dtype("fp64")
-
 _DTYPE_BY_NAME = {
     "int1": int1, "bool": int1, "i1": int1, "int8": int8, "i8": int8, "int16": int16,
     "i16": int16, "int32": int32, "i32": int32, "int64": int64, "i64": int64,
@@ -552,3 +551,7 @@ def _shape_args(shape) -> List[int]:
 
 def is_power_of_2(n: int) -> bool:
     return n > 0 and (n & (n - 1)) == 0
+
+
+# Triton's name for a pointer to int32 (its tests cast int64 addresses to it).
+pi32_t = pointer_type(int32)
