@@ -89,6 +89,7 @@ nvptx::TargetOptions toNVPTX(const TargetOptions &options) {
   converted.optLevel = options.optLevel;
   converted.maxRegisters = options.maxRegisters;
   converted.fpFusion = options.fpFusion;
+  converted.reflectFtz = options.reflectFtz;
   converted.ptxasPath = options.ptxasPath;
   converted.temporaryPrefix = options.temporaryPrefix;
   return converted;

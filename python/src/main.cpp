@@ -161,10 +161,11 @@ PYBIND11_MODULE(_C, m) {
       [](const std::string &ir, const std::string &pipeline,
          const warpforge::CompileOptions &options, const std::string &filename,
          bool debugInfo, const std::string &dumpPrefix, int cc,
-         bool fpFusion) {
+         bool fpFusion, bool reflectFtz) {
         warpforge::api::TargetOptions target;
         target.computeCapability = cc;
         target.fpFusion = fpFusion;
+        target.reflectFtz = reflectFtz;
         Result r;
         {
           py::gil_scoped_release release;
@@ -188,9 +189,10 @@ PYBIND11_MODULE(_C, m) {
       py::arg("ir"), py::arg("pipeline"), py::arg("options"),
       py::arg("filename") = "<string>", py::arg("debug_info") = false,
       py::arg("dump_prefix") = "", py::arg("cc") = 90,
-      py::arg("fp_fusion") = false,
+      py::arg("fp_fusion") = false, py::arg("reflect_ftz") = false,
       "run_stage, then LLVM IR and PTX for sm_{cc} from the module in memory "
-      "(fp_fusion: multiplies and adds may fuse into fma): "
+      "(fp_fusion: multiplies and adds may fuse into fma; reflect_ftz: "
+      "libdevice flushes denormals): "
       "(IR, attributes, warnings, LLVM IR, PTX, {step: milliseconds}), or "
       "raise IRError.");
 

@@ -28,23 +28,23 @@ F32 = np.zeros(64, np.float32)
 def test_one_list_of_names():
     assert OPTION_NAMES == ("num_warps", "num_stages", "num_ctas", "num_consumer_groups",
                             "num_buffers_warp_spec", "ping_pong", "launch_pdl", "maxnreg",
-                            "arch", "debug", "enable_fp_fusion")
+                            "arch", "debug", "enable_fp_fusion", "enable_reflect_ftz")
     # The jit launcher and Config take exactly these (Config all but the
-    # kernel's own arch, debug and enable_fp_fusion, as Triton's).
+    # kernel's own arch, debug and the numerics options, as Triton's).
     import importlib
     jit = importlib.import_module("warpforge.runtime.jit")
     autotuner = importlib.import_module("warpforge.runtime.autotuner")
     assert jit.OPTION_NAMES is OPTION_NAMES
     config_params = set(inspect.signature(triton.Config).parameters) - {"kwargs", "pre_hook"}
-    assert config_params == set(OPTION_NAMES) - {"arch", "debug", "enable_fp_fusion"}
-    assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES
-                                             if n not in ("arch", "debug", "enable_fp_fusion"))
+    numerics = {"arch", "debug", "enable_fp_fusion", "enable_reflect_ftz"}
+    assert config_params == set(OPTION_NAMES) - numerics
+    assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES if n not in numerics)
 
 
 def test_config_defaults_come_from_the_schema():
     c = triton.Config({"BLOCK": 32})
     for name in OPTION_NAMES:
-        if name not in ("arch", "debug", "enable_fp_fusion"):
+        if name not in ("arch", "debug", "enable_fp_fusion", "enable_reflect_ftz"):
             assert getattr(c, name) == DEFAULTS[name]
     # Triton 3.6's positional order.
     c = triton.Config({}, 8, 4, 1, 128)
@@ -606,3 +606,26 @@ def test_maxnreg_is_the_kernels_maxnreg_directive(monkeypatch):
     assert "tilegpu.maxnreg = 42" in k.asm["tilegpu"]
     assert k.metadata["registers"] <= 42
     assert ".maxnreg" not in kernel.warmup(x, grid=(1,)).asm["ptx"]
+
+
+
+@pytest.mark.parametrize("ftz", [True, False])
+def test_enable_reflect_ftz(ftz, monkeypatch):
+    """enable_reflect_ftz (Triton's option; its test_enable_reflect_ftz):
+    libdevice flushes denormals, and tl.math.exp2 is ex2.approx.ftz.f32;
+    warpforge's default keeps them, as CUDA's does."""
+    import re
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+
+    @warpforge.jit
+    def exp2(data):
+        ptrs = data + tl.arange(0, 128)
+        tl.store(ptrs, tl.math.exp2(tl.load(ptrs)))
+
+    k = exp2.warmup(F32.repeat(2), grid=(1,), enable_reflect_ftz=ftz)
+    assert (re.search(r"ex2\.approx\.ftz\.f32", k.asm["ptx"]) is not None) == ftz
+    assert f'!"nvvm-reflect-ftz", i32 {int(ftz)}' in k.asm["llir"]
+    assert ("enable_reflect_ftz", ftz) in k.options.cache_key()
+    assert DEFAULTS["enable_reflect_ftz"] is False
+    with pytest.raises(ValueError, match="enable_reflect_ftz must be True or False"):
+        KernelOptions(enable_reflect_ftz=1)

@@ -67,6 +67,12 @@ llvm::cl::opt<bool> targetFpFusion(
                    "and add fuse into one fma (the JIT's enable_fp_fusion)"),
     llvm::cl::init(false), llvm::cl::cat(targetCategory));
 
+llvm::cl::opt<bool> targetReflectFtz(
+    "target-reflect-ftz",
+    llvm::cl::desc("With --emit=llvm-ir/ptx: libdevice's functions flush "
+                   "denormals to zero (the JIT's enable_reflect_ftz)"),
+    llvm::cl::init(false), llvm::cl::cat(targetCategory));
+
 /// The last step of the pipeline under --emit=llvm-ir/ptx: compiles the
 /// module and writes the result to `output`.  Errors are emitted as
 /// diagnostics, located at the op they concern, and fail the pass.
@@ -147,6 +153,7 @@ LogicalResult emitTarget(StringRef inputFilename, StringRef outputFilename,
   options.computeCapability = computeCapability;
   options.optLevel = targetOptLevel;
   options.fpFusion = targetFpFusion;
+  options.reflectFtz = targetReflectFtz;
   MlirOptMainConfig userPipeline = config;
   config.setPassPipelineSetupFn([&](PassManager &pm) -> LogicalResult {
     if (failed(userPipeline.setupPassPipeline(pm)))

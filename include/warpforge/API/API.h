@@ -121,6 +121,9 @@ struct TargetOptions {
   /// Whether a floating-point multiply and add may fuse into one fma
   /// (Triton's enable_fp_fusion).
   bool fpFusion = false;
+  /// Whether libdevice's functions flush denormals to zero (the
+  /// nvvm-reflect-ftz flag; Triton's enable_reflect_ftz).
+  bool reflectFtz = false;
   /// The ptxas to run; empty: the first found in $CUDA_HOME/bin,
   /// $CUDA_PATH/bin, PATH and /usr/local/cuda/bin.
   std::string ptxasPath;

@@ -585,7 +585,8 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                     located, pipeline, core_options, ir_name, debug_info=True,
                     dump_prefix=prefix, warnings=stage_warnings,
                     cc=_capability_of(attributes), times=steps,
-                    fp_fusion=options.effective().enable_fp_fusion)
+                    fp_fusion=options.effective().enable_fp_fusion,
+                    reflect_ftz=options.effective().enable_reflect_ftz)
                 times.update({f"{stage}:{step}": ms for step, ms in steps.items()})
                 kernel.asm[stage] = located
                 kernel.asm["llir"], kernel.asm["ptx"] = llvm_ir, ptx

@@ -95,6 +95,10 @@ class KernelOptions:
               "($WARPFORGE_DEFAULT_FP_FUSION), read when the options are made, else "
               "False. Triton's default is True; warpforge keeps mul.rn/add.rn by "
               "default until its GPU suite and benchmarks have run with fusion on.")
+    enable_reflect_ftz: bool = _option(
+        False, "libdevice's functions (tl.exp2, tl.exp, ...) flush denormal inputs "
+               "and results to zero (ex2.approx.ftz.f32). Triton's default is True; "
+               "warpforge keeps denormals by default, as CUDA does.")
 
     def __post_init__(self):
         if self.enable_fp_fusion is None:
@@ -110,7 +114,8 @@ class KernelOptions:
                 if value is not None:
                     object.__setattr__(self, "arch", f"sm{parse_arch(value)}")
                 continue
-            if f.name in ("debug", "ping_pong", "launch_pdl", "enable_fp_fusion"):
+            if f.name in ("debug", "ping_pong", "launch_pdl", "enable_fp_fusion",
+                          "enable_reflect_ftz"):
                 if not isinstance(value, bool):
                     self._fail(f"{f.name} must be True or False, got {value!r}")
             elif not (value is None and f.name == "maxnreg"):

@@ -29,10 +29,11 @@ from .jit import JITFunction
 # tl.static_assert is a SemanticError under the interpreter).
 CONFIG_ERRORS = (OutOfResources, CompilationError, SemanticError)
 
-# The options a Config carries: every launch option but `debug` and
-# `enable_fp_fusion` (properties of the kernel's numerics, not points of the
-# tuning space; Triton's Config has neither).
-_OPTION_FIELDS = tuple(n for n in OPTION_NAMES if n not in ("arch", "debug", "enable_fp_fusion"))
+# The options a Config carries: every launch option but `debug`,
+# `enable_fp_fusion` and `enable_reflect_ftz` (properties of the kernel's
+# numerics, not points of the tuning space; Triton's Config has none).
+_OPTION_FIELDS = tuple(n for n in OPTION_NAMES
+                       if n not in ("arch", "debug", "enable_fp_fusion", "enable_reflect_ftz"))
 _PRUNE_FIELDS = ("perf_model", "top_k", "early_config_prune")
 # Launch arguments that are not kernel arguments.
 _LAUNCH_ONLY = ("grid", "stream", "warmup")

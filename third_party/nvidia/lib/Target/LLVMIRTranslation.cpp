@@ -59,7 +59,8 @@ translateToLLVMIR(Operation *module, llvm::LLVMContext &llvmContext,
   llvmModule->setTargetTriple(targetMachine.getTargetTriple());
   llvmModule->setDataLayout(targetMachine.createDataLayout());
   // libdevice asks __nvvm_reflect("__CUDA_FTZ") whether to flush denormals;
-  // kernels keep them, as CUDA does by default.
+  // kernels keep them, as CUDA does by default (compileToLLVMIR sets it
+  // with TargetOptions::reflectFtz).
   if (!llvmModule->getModuleFlag("nvvm-reflect-ftz"))
     llvmModule->addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
                               uint32_t(0));
@@ -97,6 +98,9 @@ std::unique_ptr<llvm::Module> compileToLLVMIR(Operation *module,
   if (!llvmModule)
     return nullptr;
   timer.step("translate");
+  if (options.reflectFtz)
+    llvmModule->setModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                              uint32_t(1));
   if (llvm::Error error = linkLibdevice(*llvmModule, options))
     return report(std::move(error));
   if (llvm::Error error = internalizeNonKernels(*llvmModule))

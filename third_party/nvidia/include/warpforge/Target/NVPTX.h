@@ -51,6 +51,10 @@ struct TargetOptions {
   /// rounding instead of two): LLVM contracts them (FPOpFusion::Fast);
   /// otherwise they stay `mul.rn` and `add.rn`, which ptxas never fuses.
   bool fpFusion = false;
+  /// libdevice's answer to __nvvm_reflect("__CUDA_FTZ") (the module's
+  /// nvvm-reflect-ftz flag): whether its functions flush denormals to
+  /// zero (exp2 is then `ex2.approx.ftz.f32`).  CUDA's default is no.
+  bool reflectFtz = false;
   /// The ptxas to run; empty: search the CUDA toolkit (see findPtxas).
   std::string ptxasPath;
   /// The start of the temporary files' names (PTX, cubin, log), by which
