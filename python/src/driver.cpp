@@ -352,11 +352,12 @@ public:
          std::optional<std::vector<std::string>> params,
          int64_t globalScratchSize, int64_t globalScratchAlign,
          bool globalScratchImplicit, py::handle hostTensorMaps,
-         bool launchPdl)
+         bool launchPdl, bool launchCooperativeGrid)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
         device(device), globalScratchSize(globalScratchSize),
         globalScratchAlign(globalScratchAlign),
-        globalScratchImplicit(globalScratchImplicit), launchPdl(launchPdl) {
+        globalScratchImplicit(globalScratchImplicit), launchPdl(launchPdl),
+        launchCooperativeGrid(launchCooperativeGrid) {
     if (globalScratchSize < 0 || globalScratchAlign < 1)
       raise(PyExc_ValueError,
             "kernel '" + this->name + "': global scratch of " +
@@ -380,6 +381,11 @@ public:
             "kernel '" + this->name +
                 "': launch_pdl=True needs cuLaunchKernelEx, which this CUDA "
                 "driver lacks (CUDA 11.8 or later has it)");
+    if (launchCooperativeGrid && !api->cuLaunchKernelEx)
+      raise(PyExc_RuntimeError,
+            "kernel '" + this->name +
+                "': launch_cooperative_grid=True needs cuLaunchKernelEx, "
+                "which this CUDA driver lacks (CUDA 11.8 or later has it)");
     if (launchPdl && info->major < 9)
       raise(PyExc_RuntimeError,
             "kernel '" + this->name +
@@ -438,6 +444,11 @@ public:
   // before it on the stream has finished (cuLaunchKernelEx with
   // CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION).
   bool launchPdl = false;
+  // A cooperative launch: every program of the grid is resident at once
+  // (cuLaunchKernelEx's cooperative attribute), so that programs may wait
+  // for each other (a grid-wide barrier built from atomics), as Triton's
+  // launch_cooperative_grid.
+  bool launchCooperativeGrid = false;
   size_t kernelParams = 0; // what the cubin's kernel takes
   size_t descriptorParams = 0;
   std::unique_ptr<LoadedKernel> loaded;
@@ -467,7 +478,7 @@ private:
                              CUstream cuStream, PyObject **items, bool byIndex);
   void enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
                uint64_t *slots, void **pointers, size_t slot);
-  CUresult launchProgrammatic(long long gx, long long gy, long long gz,
+  CUresult launchWithAttributes(long long gx, long long gy, long long gz,
                               CUstream cuStream, void **pointers);
   py::object allocateGlobalScratch(long long gx, long long gy, long long gz,
                                    CUstream cuStream, uint64_t &slot);
@@ -1508,11 +1519,20 @@ py::object Kernel::allocateGlobalScratch(long long gx, long long gy,
   return pair[1];
 }
 
-CUresult Kernel::launchProgrammatic(long long gx, long long gy, long long gz,
-                                    CUstream cuStream, void **pointers) {
-  CUlaunchAttribute attribute{};
-  attribute.id = LaunchAttributeProgrammaticStreamSerialization;
-  attribute.value.programmaticStreamSerializationAllowed = 1;
+/// cuLaunchKernelEx with the launch's attributes: programmatic dependent
+/// launch, a cooperative grid, or both.
+CUresult Kernel::launchWithAttributes(long long gx, long long gy, long long gz,
+                                      CUstream cuStream, void **pointers) {
+  CUlaunchAttribute attributes[2]{};
+  unsigned count = 0;
+  if (launchPdl) {
+    attributes[count].id = LaunchAttributeProgrammaticStreamSerialization;
+    attributes[count++].value.programmaticStreamSerializationAllowed = 1;
+  }
+  if (launchCooperativeGrid) {
+    attributes[count].id = LaunchAttributeCooperative;
+    attributes[count++].value.cooperative = 1;
+  }
   CUlaunchConfig config{};
   config.gridDimX = static_cast<unsigned>(gx);
   config.gridDimY = static_cast<unsigned>(gy);
@@ -1521,8 +1541,8 @@ CUresult Kernel::launchProgrammatic(long long gx, long long gy, long long gz,
   config.blockDimY = config.blockDimZ = 1;
   config.sharedMemBytes = loaded->dynamicShared();
   config.hStream = cuStream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = count;
   return api->cuLaunchKernelEx(&config, loaded->function(), pointers, nullptr);
 }
 
@@ -1548,8 +1568,8 @@ Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
   CUresult result;
   {
     py::gil_scoped_release release;
-    if (launchPdl) {
-      result = launchProgrammatic(gx, gy, gz, cuStream, pointers);
+    if (launchPdl || launchCooperativeGrid) {
+      result = launchWithAttributes(gx, gy, gz, cuStream, pointers);
     } else {
       result = api->cuLaunchKernel(
           loaded->function(), static_cast<unsigned>(gx),
@@ -1561,6 +1581,13 @@ Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
   // Another device's context stays the thread's current one.
   if (current && current != context)
     api->cuCtxSetCurrent(current);
+  // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+  if (result == 720)
+    fail("cuLaunchKernelEx", result, name,
+         "(launch_cooperative_grid=True: the " + std::to_string(gx * gy * gz) +
+             " programs of the grid cannot all be resident on the device at "
+             "once; use a grid of at most the SM count times the programs "
+             "per SM the kernel's registers and shared memory allow)");
   if (result != CUDA_SUCCESS)
     fail("cuLaunchKernel", result, name);
 }
@@ -2000,7 +2027,8 @@ A kernel loaded on one device, ready to launch.
 
 Kernel(image, name, signature, num_warps, shared_bytes=0, device=0,
        params=None, global_scratch_size=0, global_scratch_align=1,
-       global_scratch_implicit=False, host_tensor_maps=None, launch_pdl=False)
+       global_scratch_implicit=False, host_tensor_maps=None, launch_pdl=False,
+       launch_cooperative_grid=False)
 
 image: the cubin (bytes) or PTX text (str). name: the kernel's symbol.
 signature: {parameter name: type} for the kernel's run-time parameters in
@@ -2022,6 +2050,9 @@ the kernel parameters after the signature's): dicts of param, base, block,
 shape, shape_args, strides and stride_args. launch_pdl: launch with
 programmatic dependent launch (cuLaunchKernelEx, sm_90 and later): the
 kernel may start before the one before it on the stream has finished.
+launch_cooperative_grid: a cooperative launch (cuLaunchKernelEx): all the
+grid's programs are resident at once, or the launch fails with a
+CudaError saying so.
 
 Raises OutOfResources when the kernel needs more shared memory, registers or
 threads than the device has, CudaError when a driver call fails, and
@@ -2029,7 +2060,7 @@ DriverUnavailable without a CUDA driver.)doc")
       .def(
           py::init<py::object, std::string, py::handle, int, int, int,
                    std::optional<std::vector<std::string>>, int64_t, int64_t,
-                   bool, py::handle, bool>(),
+                   bool, py::handle, bool, bool>(),
           py::arg("image"), py::arg("name"), py::arg("signature"),
           py::arg("num_warps"), py::arg("shared_bytes") = 0,
           py::arg("device") = 0, py::arg("params") = py::none(),
@@ -2037,7 +2068,8 @@ DriverUnavailable without a CUDA driver.)doc")
           py::arg("global_scratch_align") = 1,
           py::arg("global_scratch_implicit") = false,
           py::arg("host_tensor_maps") = py::none(),
-          py::arg("launch_pdl") = false)
+          py::arg("launch_pdl") = false,
+          py::arg("launch_cooperative_grid") = false)
       .def("launch", &Kernel::launch, py::arg("grid_x"), py::arg("grid_y"),
            py::arg("grid_z"), py::arg("stream"), py::arg("args"),
            "Launches on a CUstream handle (0: the legacy default stream); "

@@ -14,6 +14,12 @@
  * its first psizes[i] bytes (default 8, at most 128: a CUtensorMap) in
  * mock_param_bytes, with the address it was passed at in mock_param_addrs.
  *
+ * cuLaunchKernelEx launches as cuLaunchKernel does and records its
+ * attributes: mock_attr_ids[i] and the first int of each value in
+ * mock_attr_values[i] (mock_attr_count of them). A cooperative launch of
+ * more than 264 programs (132 SMs x 2) fails with
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (720), as the device would.
+ *
  * cuTensorMapEncodeTiled records its arguments in mock_tma_* (the calls in
  * mock_tma_encodes) and writes a map whose 128 bytes are: "TMAP", the call's
  * serial number (u32), the address (u64), the dims (5 x u64), the byte
@@ -184,6 +190,42 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz,
   return 0;
 }
 
+/* cuda.h's CUlaunchAttribute (an id, padding, a 64-byte union) and
+ * CUlaunchConfig. */
+typedef struct {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int first;
+  } value;
+} MockLaunchAttribute;
+typedef struct {
+  unsigned gx, gy, gz, bx, by, bz, shared;
+  void *stream;
+  MockLaunchAttribute *attrs;
+  unsigned numAttrs;
+} MockLaunchConfig;
+
+int mock_attr_count, mock_attr_ids[8], mock_attr_values[8];
+
+CUresult cuLaunchKernelEx(const MockLaunchConfig *config, void *f, void **params,
+                          void **extra) {
+  int cooperative = 0;
+  mock_attr_count = 0;
+  for (unsigned i = 0; i < config->numAttrs && i < 8; ++i) {
+    mock_attr_ids[i] = config->attrs[i].id;
+    mock_attr_values[i] = config->attrs[i].value.first;
+    mock_attr_count++;
+    if (config->attrs[i].id == 2 && config->attrs[i].value.first) cooperative = 1;
+  }
+  if (cooperative &&
+      (unsigned long long)config->gx * config->gy * config->gz > 132ull * 2)
+    return 720; /* CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
+  return cuLaunchKernel(f, config->gx, config->gy, config->gz, config->bx, config->by,
+                        config->bz, config->shared, config->stream, params, extra);
+}
+
 int mock_tma_encodes, mock_tma_result;
 int mock_tma_dtype, mock_tma_interleave, mock_tma_swizzle, mock_tma_l2;
 int mock_tma_fill;
@@ -278,6 +320,7 @@ CUresult cuGetErrorName(CUresult code, const char **name) {
   case 200: *name = "CUDA_ERROR_INVALID_IMAGE"; return 0;
   case 201: *name = "CUDA_ERROR_INVALID_CONTEXT"; return 0;
   case 500: *name = "CUDA_ERROR_NOT_FOUND"; return 0;
+  case 720: *name = "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"; return 0;
   default: *name = NULL; return 1;
   }
 }
@@ -288,6 +331,7 @@ CUresult cuGetErrorString(CUresult code, const char **text) {
   case 200: *text = "device kernel image is invalid"; return 0;
   case 201: *text = "invalid device context"; return 0;
   case 500: *text = "named symbol not found"; return 0;
+  case 720: *text = "too many blocks in cooperative launch"; return 0;
   default: *text = NULL; return 1;
   }
 }

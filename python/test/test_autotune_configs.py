@@ -61,7 +61,8 @@ def test_ping_pong_config_round_trips():
     assert pp.ping_pong is True
     assert pp.all_kwargs() == {**kwargs, "num_warps": 4, "num_stages": 3, "num_ctas": 1,
                                "num_consumer_groups": 2, "num_buffers_warp_spec": 3,
-                               "ping_pong": True, "launch_pdl": False}
+                               "ping_pong": True, "launch_pdl": False,
+                               "launch_cooperative_grid": False}
     assert ("ping_pong", True) in eval(pp.identity())[1]
     again = triton.Config(dict(kwargs), num_warps=4, num_stages=3, num_consumer_groups=2,
                           num_buffers_warp_spec=3, ping_pong=True)
@@ -80,7 +81,8 @@ def test_config_all_kwargs_leaves_out_unset_options():
     c = triton.Config({"BLOCK": 64}, num_warps=2, num_stages=5)
     assert c.all_kwargs() == {"BLOCK": 64, "num_warps": 2, "num_stages": 5, "num_ctas": 1,
                               "num_consumer_groups": 0, "num_buffers_warp_spec": 0,
-                              "ping_pong": False, "launch_pdl": False}
+                              "ping_pong": False, "launch_pdl": False,
+                              "launch_cooperative_grid": False}
     assert triton.Config({}, maxnreg=96).all_kwargs()["maxnreg"] == 96
 
 

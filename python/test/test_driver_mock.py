@@ -549,3 +549,38 @@ def test_torch_public_api_fallback(mocked):
         torch.cuda.current_stream = lambda d: types.SimpleNamespace(cuda_stream=0x2000 + d)
         assert driver.current_device() == 1 and driver.current_stream() == 0x2001
     """))
+
+
+def test_cooperative_grid_launch(mocked):
+    """launch_cooperative_grid=True launches through cuLaunchKernelEx with
+    the cooperative attribute (with PDL's too when both are asked for); a
+    grid the device cannot hold at once fails with a CudaError naming the
+    option (the mock holds 264 programs)."""
+    out = mocked("""
+        attr_count = lambda: ctypes.c_int.in_dll(mock, "mock_attr_count").value
+        attrs = lambda: list(zip((ctypes.c_int * 8).in_dll(mock, "mock_attr_ids")[:attr_count()],
+                                 (ctypes.c_int * 8).in_dll(mock, "mock_attr_values")[:attr_count()]))
+        k = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4,
+                      launch_cooperative_grid=True)
+        k.launch(132, 2, 1, 0, (DEV0,))
+        assert launches() == 1 and attrs() == [(2, 1)]  # CU_LAUNCH_ATTRIBUTE_COOPERATIVE
+        assert launch_config()[0] == [132, 2, 1] and params(1) == [DEV0]
+        print(error(lambda: k.launch(265, 1, 1, 0, (DEV0,))))
+        assert launches() == 1
+        both = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, launch_pdl=True,
+                         launch_cooperative_grid=True)
+        both.launch(1, 1, 1, 0, (DEV0,))
+        assert attrs() == [(6, 1), (2, 1)] and launches() == 2
+        plain = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4)
+        mock.mock_attr_count  # cuLaunchKernel: no attributes recorded
+        before = attr_count()
+        plain.launch(300, 1, 1, 0, (DEV0,))
+        assert launches() == 3 and attr_count() == before
+    """)
+    assert out.splitlines() == [
+        "CudaError: cuLaunchKernelEx failed for kernel 'k' (launch_cooperative_grid=True: "
+        "the 265 programs of the grid cannot all be resident on the device at once; use a "
+        "grid of at most the SM count times the programs per SM the kernel's registers and "
+        "shared memory allow): CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (too many blocks in "
+        "cooperative launch)",
+    ]

@@ -156,3 +156,33 @@ def test_sqrt_rn_is_correctly_rounded():
     exact = x.double().sqrt().float()
     assert torch.equal(b, exact)
     torch.testing.assert_close(a, exact, rtol=3e-7, atol=0)
+
+
+@warpforge.jit
+def grid_barrier_kernel(counter_ptr, out_ptr, MAX_SPIN: tl.constexpr):
+    # Every program arrives, then waits (at most MAX_SPIN polls, so that a
+    # grid that is not resident at once cannot hang) until all have.
+    n = tl.num_programs(0)
+    tl.atomic_add(counter_ptr, 1, sem="release", scope="gpu")
+    seen = tl.atomic_add(counter_ptr, 0, sem="acquire", scope="gpu")
+    polls = 0
+    while (seen < n) & (polls < MAX_SPIN):
+        seen = tl.atomic_add(counter_ptr, 0, sem="acquire", scope="gpu")
+        polls += 1
+    tl.store(out_ptr + tl.program_id(0), seen)
+
+
+def test_cooperative_grid_barrier():
+    """launch_cooperative_grid=True: every program of a grid of one per SM
+    is resident at once, so a barrier built from atomics completes (each
+    program sees all arrivals); a grid larger than the GPU holds is a
+    CudaError naming the option."""
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    counter = torch.zeros(1, device="cuda", dtype=torch.int32)
+    out = torch.full((sms,), -1, device="cuda", dtype=torch.int32)
+    grid_barrier_kernel[(sms,)](counter, out, MAX_SPIN=1 << 22, launch_cooperative_grid=True)
+    torch.cuda.synchronize()
+    assert (out == sms).all(), out
+    with pytest.raises(warpforge.CudaError, match="launch_cooperative_grid=True"):
+        grid_barrier_kernel[(sms * 64,)](counter, out, MAX_SPIN=1,
+                                         launch_cooperative_grid=True)

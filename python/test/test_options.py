@@ -27,7 +27,8 @@ F32 = np.zeros(64, np.float32)
 
 def test_one_list_of_names():
     assert OPTION_NAMES == ("num_warps", "num_stages", "num_ctas", "num_consumer_groups",
-                            "num_buffers_warp_spec", "ping_pong", "launch_pdl", "maxnreg",
+                            "num_buffers_warp_spec", "ping_pong", "launch_pdl",
+                            "launch_cooperative_grid", "maxnreg",
                             "arch", "debug", "enable_fp_fusion", "enable_reflect_ftz")
     # The jit launcher and Config take exactly these (Config all but the
     # kernel's own arch, debug and the numerics options, as Triton's).

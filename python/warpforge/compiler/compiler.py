@@ -280,7 +280,7 @@ class CompiledKernel:
             self.metadata.get("global_scratch_align", 1),
             self.metadata.get("global_scratch_implicit", False),
             self.metadata.get("host_tensor_maps") or None,
-            bool(self.options.launch_pdl))
+            bool(self.options.launch_pdl), bool(self.options.launch_cooperative_grid))
         self._kernels[device] = kernel
         return kernel
 

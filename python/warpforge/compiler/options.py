@@ -79,6 +79,11 @@ class KernelOptions:
                "kernel's results; that kernel's gdc_launch_dependents() lets this one "
                "start early. Without gdc_wait a PDL kernel must not read what the "
                "kernel before it writes.")
+    launch_cooperative_grid: bool = _option(
+        False, "A cooperative launch: every program of the grid is resident on the GPU "
+               "at once, so that programs may wait for each other (a grid-wide barrier "
+               "built from atomics). A grid larger than the GPU holds at once fails to "
+               "launch with a CudaError saying so.")
     maxnreg: Optional[int] = _option(
         None, "Registers per thread the kernel may use (PTX .maxnreg on the kernel, "
               "as Triton's), 16 to 255; None: no cap.")
@@ -114,8 +119,8 @@ class KernelOptions:
                 if value is not None:
                     object.__setattr__(self, "arch", f"sm{parse_arch(value)}")
                 continue
-            if f.name in ("debug", "ping_pong", "launch_pdl", "enable_fp_fusion",
-                          "enable_reflect_ftz"):
+            if f.name in ("debug", "ping_pong", "launch_pdl", "launch_cooperative_grid",
+                          "enable_fp_fusion", "enable_reflect_ftz"):
                 if not isinstance(value, bool):
                     self._fail(f"{f.name} must be True or False, got {value!r}")
             elif not (value is None and f.name == "maxnreg"):

@@ -53,7 +53,8 @@ class Config:
                  maxnreg: Optional[int] = None, pre_hook: Optional[Callable] = None, *,
                  num_consumer_groups: Optional[int] = None,
                  num_buffers_warp_spec: Optional[int] = None,
-                 ping_pong: Optional[bool] = None, launch_pdl: Optional[bool] = None):
+                 ping_pong: Optional[bool] = None, launch_pdl: Optional[bool] = None,
+                 launch_cooperative_grid: Optional[bool] = None):
         # Triton 3.6's positional order; an option left out (None) takes its
         # default from KernelOptions, the options' one home.
         if not isinstance(kwargs, dict):
@@ -63,7 +64,7 @@ class Config:
         given = {"num_warps": num_warps, "num_stages": num_stages, "num_ctas": num_ctas,
                  "maxnreg": maxnreg, "num_consumer_groups": num_consumer_groups,
                  "num_buffers_warp_spec": num_buffers_warp_spec, "ping_pong": ping_pong,
-                 "launch_pdl": launch_pdl}
+                 "launch_pdl": launch_pdl, "launch_cooperative_grid": launch_cooperative_grid}
         for name in _OPTION_FIELDS:
             setattr(self, name, DEFAULTS[name] if given[name] is None else given[name])
         self.pre_hook = pre_hook

@@ -125,6 +125,7 @@ enum TensorMapFloatOOBFill : int {
 /// cuLaunchKernelEx's launch attributes (cuda.h's CUlaunchAttribute: an id,
 /// padding to 8 bytes, a 64-byte union of values) and configuration.
 enum LaunchAttributeId : int {
+  LaunchAttributeCooperative = 2,
   LaunchAttributeClusterDimension = 4,
   LaunchAttributeProgrammaticStreamSerialization = 6,
 };
@@ -135,6 +136,7 @@ struct CUlaunchAttribute {
   union {
     char bytes[64];
     int programmaticStreamSerializationAllowed;
+    int cooperative;
     struct {
       unsigned x, y, z;
     } clusterDim;
