@@ -630,3 +630,10 @@ def test_enable_reflect_ftz(ftz, monkeypatch):
     assert DEFAULTS["enable_reflect_ftz"] is False
     with pytest.raises(ValueError, match="enable_reflect_ftz must be True or False"):
         KernelOptions(enable_reflect_ftz=1)
+
+
+def test_clusters_before_sm90_are_an_error_in_tritons_words():
+    with pytest.raises(ValueError, match=r"num_ctas > 1 requires NVIDIA SM90\+ \(Hopper\)"):
+        KernelOptions(num_ctas=2, arch="sm80")
+    with pytest.raises(ValueError, match="thread-block clusters are not supported yet"):
+        KernelOptions(num_ctas=2, arch="sm90")

@@ -133,6 +133,10 @@ class KernelOptions:
             self._fail(f"num_warps must be a power of 2 from 1 to 32, got {self.num_warps}")
         if self.num_stages < 1:
             self._fail(f"num_stages must be at least 1, got {self.num_stages}")
+        if self.num_ctas > 1 and self.arch is not None and parse_arch(self.arch) < 90:
+            # Triton's words: clusters are sm_90's.
+            self._fail(f"num_ctas > 1 requires NVIDIA SM90+ (Hopper): thread-block "
+                       f"clusters do not exist on {self.arch} (num_ctas={self.num_ctas})")
         if self.num_ctas != 1:
             self._fail(f"num_ctas={self.num_ctas}: thread-block clusters are not supported "
                        "yet; use num_ctas=1")
