@@ -16,6 +16,7 @@ import pytest
 import warpforge
 import warpforge.language as tl
 
+from dot_checks import check_product
 from fma_dot_kernels import batched_matmul_kernel, fma_matmul_kernel
 
 torch = pytest.importorskip("torch")
@@ -103,20 +104,6 @@ def make(shape, dtype, gen):
     if dtype == torch.int8:
         return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8, generator=gen)
     return torch.randn(shape, device="cuda", dtype=torch.float64, generator=gen).to(dtype)
-
-
-def check_product(a, b, c, tail, poison, tol, what):
-    """`c` against a @ b in float64 (relative to its largest element);
-    every element written, and the poisoned `tail` after it untouched."""
-    ref = a.to(torch.float64) @ b.to(torch.float64)
-    is_int = c.dtype == torch.int32
-    assert (tail == poison).all() if is_int else tail.isnan().all()
-    out = c.to(torch.float64)
-    assert not out.isnan().any(), "elements left unwritten"
-    if is_int:
-        assert (out != poison).all()
-    err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
-    assert err <= tol, f"{what}: relative error {err}"
 
 
 @pytest.mark.gpu
