@@ -907,3 +907,31 @@ def test_pi32_t_addresses_selected_and_stored(monkeypatch):
     z = np.zeros(n, np.int64)
     _select_addresses[(1,)](cond, x, y, z, n, BLOCK=128)
     assert (z == np.where(cond, x, y)).all()
+
+
+@warpforge.jit
+def _licm_loops(x_ptr, n, WHILE: tl.constexpr, DISABLE: tl.constexpr):
+    if WHILE:
+        i = 0
+        while tl.condition(i < n, disable_licm=DISABLE):
+            tl.store(x_ptr + i, i)
+            i = i + 1
+    else:
+        for i in tl.range(0, n, disable_licm=DISABLE):
+            tl.store(x_ptr + i, i)
+
+
+@pytest.mark.parametrize("while_loop", [True, False])
+@pytest.mark.parametrize("disable", [True, False])
+def test_disable_licm(while_loop, disable, monkeypatch):
+    """tl.condition(c, disable_licm=True) on a while loop and
+    tl.range(..., disable_licm=True): LLVM's llvm.licm.disable on the loop
+    (Triton's test_disable_licm), from a loop_annotation on the scf loop;
+    in the interpreter the loops just run."""
+    x = np.zeros(8, np.int32)
+    k = _licm_loops.warmup(x, 8, WHILE=while_loop, DISABLE=disable, grid=(1,))
+    assert ("llvm.licm.disable" in k.asm["llir"]) == disable
+    assert ("#llvm.loop_licm<disable = true>" in k.asm["tile"]) == disable
+    monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
+    _licm_loops[(1,)](x, 8, WHILE=while_loop, DISABLE=disable)
+    assert (x == np.arange(8)).all()

@@ -13,6 +13,10 @@ DIVISIBILITY = "tile.divisibility"
 NUM_STAGES = "tile.num_stages"
 LOOP_UNROLL_FACTOR = "tile.loop_unroll_factor"
 WARP_SPECIALIZE = "tile.warp_specialize"
+# On scf.for and scf.while, from tl.range(disable_licm=True) and
+# tl.condition(c, disable_licm=True): LLVM's loop metadata, which the
+# lowering carries to the loop's back edge (`llvm.licm.disable`).
+DISABLE_LICM = "loop_annotation = #llvm.loop_annotation<licm = <disable = true>>"
 
 # On a tilegpu module: the compile options convert-tile-to-tilegpu stamps...
 NUM_WARPS = "tilegpu.num-warps"

@@ -361,14 +361,16 @@ class TextBuilder:
 
     def scf_while(self, inits: Sequence[Value], before_args: Sequence[Value],
                   before_lines: List[str], cond: Value, after_args: Sequence[Value],
-                  after_lines: List[str], yields: Sequence[Value]) -> List[Value]:
+                  after_lines: List[str], yields: Sequence[Value],
+                  attrs: str = "") -> List[Value]:
         self.push_block(before_lines)
         self.emit("scf.condition", [cond, *before_args], [])
         before = self.render_region(self.pop_block(), before_args)
         self.push_block(after_lines)
         self.yield_("scf.yield", yields)
         after = self.render_region(self.pop_block(), after_args)
-        return self.emit("scf.while", list(inits), [v.type for v in inits], "", [before, after])
+        return self.emit("scf.while", list(inits), [v.type for v in inits], "", [before, after],
+                         attrs)
 
     def call(self, callee: str, args: Sequence[Value], result_types: Sequence[str]) -> List[Value]:
         return self.emit("tile.call", args, result_types, f"callee = @{callee}")

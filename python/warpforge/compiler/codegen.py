@@ -1003,6 +1003,8 @@ class CodeGenerator(ast.NodeVisitor):
             attrs.append(f"{attrs_.LOOP_UNROLL_FACTOR} = {int(loop.loop_unroll_factor)} : i32")
         if loop.warp_specialize:
             attrs.append(attrs_.WARP_SPECIALIZE)
+        if loop.disable_licm:
+            attrs.append(attrs_.DISABLE_LICM)
         # The loop op at its `for` line (the body moved the position on):
         # what passes report about the loop points there.
         self._at(node)
@@ -1040,6 +1042,10 @@ class CodeGenerator(ast.NodeVisitor):
                 self.scope[name] = tensor(arg, init.type)
             self.builder.push_block()
             cond = self.visit(node.test)
+            hint = unwrap(cond)
+            disable_licm = isinstance(hint, tl.condition) and hint.disable_licm
+            if isinstance(hint, tl.condition):
+                cond = hint.condition
             if not is_tensor(cond):
                 raise self.error(node, "a while loop needs a condition computed at run time; "
                                        "loops on compile-time conditions are not supported")
@@ -1059,7 +1065,8 @@ class CodeGenerator(ast.NodeVisitor):
         yields = self._loop_yields(node, carried, inits, body_scope, after_lines)
         results = self.builder.scf_while([t.handle for t in inits], before_args, before_lines,
                                          cond.handle, after_args, after_lines,
-                                         [y.handle for y in yields])
+                                         [y.handle for y in yields],
+                                         attrs_.DISABLE_LICM if disable_licm else "")
         for name, r, init in zip(carried, results, inits):
             self.scope[name] = tensor(r, init.type)
 

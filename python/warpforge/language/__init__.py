@@ -78,7 +78,8 @@ class range:  # noqa: A001 - the language's name
     (`loop_unroll_factor`). In the interpreter it is Python's range."""
 
     def __init__(self, arg1, arg2=None, step=None, num_stages=None, loop_unroll_factor=None,
-                 warp_specialize=False, disallow_acc_multi_buffer=False, flatten=False):
+                 warp_specialize=False, disallow_acc_multi_buffer=False, flatten=False,
+                 disable_licm=False):
         if arg2 is None:
             self.start, self.end = 0, arg1
         else:
@@ -91,10 +92,25 @@ class range:  # noqa: A001 - the language's name
         # never multi-buffering the accumulator is what happens anyway.
         self.flatten = bool(_u(flatten))
         self.disallow_acc_multi_buffer = bool(_u(disallow_acc_multi_buffer))
+        # LLVM keeps loop-invariant code in the loop (shorter live ranges).
+        self.disable_licm = bool(_u(disable_licm))
 
     def __iter__(self):  # interpreter only
         import builtins
         return iter(builtins.range(int(self.start), int(self.end), int(self.step)))
+
+
+class condition:
+    """`while tl.condition(c, disable_licm=True):` a while loop's condition
+    with a hint: LLVM keeps loop-invariant code inside the loop (shorter
+    live ranges), as Triton's. In the interpreter it is the condition."""
+
+    def __init__(self, arg1, disable_licm=False):
+        self.condition = arg1
+        self.disable_licm = bool(_u(disable_licm))
+
+    def __bool__(self):  # interpreter only
+        return bool(self.condition)
 
 
 def static_assert(cond, msg=""):
