@@ -16,7 +16,7 @@ import pytest
 import warpforge
 import warpforge.language as tl
 
-from dot_checks import check_product
+from dot_checks import check_product, make, poisoned_output
 from fma_dot_kernels import CONFIGS, batched_dot_kernel, fma_matmul_kernel
 
 torch = pytest.importorskip("torch")
@@ -33,13 +33,6 @@ DTYPES = {"fp64": (torch.float64, tl.float64, torch.float64, 1e-12),
 SHAPES = [(1, 1, 1), (37, 29, 41), (100, 3, 77), (5, 130, 19)]
 
 
-def make(shape, dtype, gen):
-    if dtype == torch.int8:
-        return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8, generator=gen)
-    x = torch.randn(shape, device="cuda", dtype=torch.float64, generator=gen)
-    return x.to(dtype)
-
-
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(map(str, c)))
 def test_fma_matmul(config, shape):
@@ -49,15 +42,13 @@ def test_fma_matmul(config, shape):
     m, n, k = shape
     gen = torch.Generator(device="cuda").manual_seed(m * 7919 + n * 31 + k)
     a, b = make((m, k), dtype, gen), make((k, n), dtype, gen)
-    poison = torch.iinfo(torch.int32).min if out_dtype == torch.int32 else float("nan")
-    buf = torch.full((m * n + 64,), poison, device="cuda", dtype=out_dtype)
-    c = buf[:m * n].view(m, n)
+    c, tail, poison = poisoned_output((m, n), out_dtype)
     precision = "ieee" if name in ("fp32", "fp64") else "tf32"
     fma_matmul_kernel[(warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
         a, b, c, m, n, k, BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, PRECISION=precision, ACC=acc,
         num_warps=warps)
     torch.cuda.synchronize()
-    check_product(a, b, c, buf[m * n:], poison, tol, f"{config} {shape}")
+    check_product(a, b, c, tail, poison, tol, f"{config} {shape}")
 
 
 @pytest.mark.parametrize("dtype_name", ["fp16", "fp32", "fp64"])

@@ -16,7 +16,7 @@ import pytest
 import warpforge
 import warpforge.language as tl
 
-from dot_checks import check_product
+from dot_checks import check_product, make, poisoned_output
 from fma_dot_kernels import batched_matmul_kernel, fma_matmul_kernel
 
 torch = pytest.importorskip("torch")
@@ -100,12 +100,6 @@ def test_a_kernel_spilling_for_occupancy_gets_one_cta_per_sm(monkeypatch):
     assert capped.metadata["spill_stores"] > 0
 
 
-def make(shape, dtype, gen):
-    if dtype == torch.int8:
-        return torch.randint(-128, 128, shape, device="cuda", dtype=torch.int8, generator=gen)
-    return torch.randn(shape, device="cuda", dtype=torch.float64, generator=gen).to(dtype)
-
-
 @pytest.mark.gpu
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("config", CONFIGS, ids=ids)
@@ -115,13 +109,11 @@ def test_mma_matmul(config, shape):
     m, n, k = shape
     gen = torch.Generator(device="cuda").manual_seed(m * 7919 + n * 31 + k)
     a, b = make((m, k), dtype, gen), make((k, n), dtype, gen)
-    poison = torch.iinfo(torch.int32).min if out_dtype == torch.int32 else float("nan")
-    buf = torch.full((m * n + 64,), poison, device="cuda", dtype=out_dtype)
-    c = buf[:m * n].view(m, n)
+    c, tail, poison = poisoned_output((m, n), out_dtype)
     fma_matmul_kernel[(warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
         a, b, c, m, n, k, **_args(name, bm, bn, bk), num_warps=warps)
     torch.cuda.synchronize()
-    check_product(a, b, c, buf[m * n:], poison, tol, f"{config} {shape}")
+    check_product(a, b, c, tail, poison, tol, f"{config} {shape}")
 
 
 @pytest.mark.gpu
@@ -198,14 +190,11 @@ def test_batched_mma_matmul(config, shape):
     nb, m, n, k = shape
     gen = torch.Generator(device="cuda").manual_seed(nb * 104729 + m * 7919 + n * 31 + k)
     a, b = make((nb, m, k), dtype, gen), make((nb, k, n), dtype, gen)
-    poison = torch.iinfo(torch.int32).min if out_dtype == torch.int32 else float("nan")
-    size = nb * m * n
-    buf = torch.full((size + 64,), poison, device="cuda", dtype=out_dtype)
-    c = buf[:size].view(nb, m, n)
+    c, tail, poison = poisoned_output((nb, m, n), out_dtype)
     batched_matmul_kernel[(warpforge.cdiv(nb, bb), warpforge.cdiv(m, bm), warpforge.cdiv(n, bn))](
         a, b, c, nb, m, n, k, **_batched_args(name, bb, bm, bn, bk), num_warps=warps)
     torch.cuda.synchronize()
-    check_product(a, b, c, buf[size:], poison, tol, f"{config} {shape}")
+    check_product(a, b, c, tail, poison, tol, f"{config} {shape}")
 
 
 @warpforge.jit
