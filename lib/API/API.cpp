@@ -7,6 +7,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "warpforge/Dialect/Tile/IR/Tile.h"
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -153,6 +154,7 @@ public:
       else if (auto text = dyn_cast<StringAttr>(attr.getValue()))
         result.stringAttributes[attr.getName().str()] = text.str();
     }
+    recordDescriptorBlocks(module);
     result.hostTensorMaps.clear();
     auto maps =
         module->getAttrOfType<ArrayAttr>(tilegpu::attr::kHostTensorMaps);
@@ -171,6 +173,20 @@ public:
       result.hostTensorMaps.push_back(
           {integer("param"), integer("base"), list("block"), list("shape"),
            list("shape_args"), list("strides"), list("stride_args")});
+    }
+  }
+
+  void recordDescriptorBlocks(ModuleOp module) {
+    result.descriptorBlocks.clear();
+    auto blocks =
+        module->getAttrOfType<ArrayAttr>(tile::TileDialect::kDescriptorBlocks);
+    for (Attribute entry : blocks ? blocks.getValue() : ArrayRef<Attribute>()) {
+      auto dict = cast<DictionaryAttr>(entry);
+      auto block = dict.getAs<DenseI64ArrayAttr>("block");
+      result.descriptorBlocks.emplace_back(
+          dict.getAs<IntegerAttr>("arg").getInt(),
+          std::vector<long long>(block.asArrayRef().begin(),
+                                 block.asArrayRef().end()));
     }
   }
 

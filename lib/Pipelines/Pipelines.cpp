@@ -46,6 +46,9 @@ warpforge::CompileOptionsPipelineOptions::toCompileOptions() const {
 
 void warpforge::buildTileToTileGPUPipeline(OpPassManager &pm,
                                            const CompileOptions &options) {
+  // num_ctas: each program's tiles divided among its cluster's CTAs, while
+  // the kernel is still tile IR (no layouts).
+  pm.addPass(tile::createTileClusterSplit({options.numCtas}));
   pm.addPass(createConvertTileToTileGPU(
       getConvertTileToTileGPUOptions(options)));
   // Folds the chains of conversions the conversion leaves where an op needs

@@ -19,7 +19,15 @@
 // integer arguments the kernel's `tilegpu.host-tensor-maps` names.
 // A kernel that needs global scratch
 // takes one more parameter, last: a pointer to its scratch times the number
-// of programs, from the allocator of warpforge.set_allocator.
+// of CTAs launched, from the allocator of warpforge.set_allocator.
+//
+// A kernel compiled for thread-block clusters (num_ctas > 1) runs each
+// program of the grid on a cluster of num_ctas CTAs along x: a grid of
+// (gx, gy, gz) programs launches (gx * num_ctas, gy, gz) CTAs with
+// cuLaunchKernelEx's cluster dimension (num_ctas, 1, 1). The compiler may
+// then give each CTA a slice of a descriptor's block: `descriptor_blocks`
+// names the block each tensor map is encoded for, while the signature's
+// block stays what the host descriptor is checked against.
 //
 //===----------------------------------------------------------------------===//
 
@@ -351,31 +359,57 @@ public:
          int sharedBytes, int device,
          std::optional<std::vector<std::string>> params,
          int64_t globalScratchSize, int64_t globalScratchAlign,
-         bool globalScratchImplicit, py::handle hostTensorMaps,
-         bool launchPdl, bool launchCooperativeGrid)
+         bool globalScratchImplicit, py::handle hostTensorMaps, bool launchPdl,
+         bool launchCooperativeGrid, int numCtas, py::handle descriptorBlocks)
       : name(std::move(name)), numWarps(numWarps), sharedBytes(sharedBytes),
         device(device), globalScratchSize(globalScratchSize),
         globalScratchAlign(globalScratchAlign),
         globalScratchImplicit(globalScratchImplicit), launchPdl(launchPdl),
-        launchCooperativeGrid(launchCooperativeGrid) {
+        launchCooperativeGrid(launchCooperativeGrid), numCtas(numCtas) {
     if (globalScratchSize < 0 || globalScratchAlign < 1)
       raise(PyExc_ValueError,
             "kernel '" + this->name + "': global scratch of " +
                 std::to_string(globalScratchSize) + " bytes aligned to " +
                 std::to_string(globalScratchAlign) +
                 ": the size must be non-negative and the alignment positive");
+    // Clusters of up to 8 CTAs are portable (every sm_90 device schedules
+    // them); the compiler splits blocks in powers of 2.
+    if (numCtas != 1 && numCtas != 2 && numCtas != 4 && numCtas != 8)
+      raise(PyExc_ValueError,
+            "kernel '" + this->name + "': num_ctas=" + std::to_string(numCtas) +
+                ": a thread-block cluster has 1, 2, 4 or 8 CTAs");
+    launchEx = launchPdl || launchCooperativeGrid || numCtas > 1;
+    if (!descriptorBlocks.is_none())
+      readDescriptorBlocks(descriptorBlocks);
     parseSignature(signature);
+    // Every block named was used: a name the signature lacks (or gives
+    // another type) is the compiler's and the launcher's disagreeing.
+    for (const auto &[param, block] : encodedBlocks) {
+      auto it = std::find_if(paramsInOrder.begin(), paramsInOrder.end(),
+                             [&](const Param &p) { return p.name == param; });
+      if (it == paramsInOrder.end() || it->kind != Kind::TensorDesc)
+        raise(PyExc_ValueError,
+              "kernel '" + this->name + "': descriptor_blocks names '" + param +
+                  "', which is not a tensordesc parameter of the "
+                  "signature" +
+                  (it == paramsInOrder.end() ? std::string()
+                                             : " (it is " + it->type + ")"));
+    }
     if (params)
       bindParams(*params);
     if (!hostTensorMaps.is_none())
       bindHostMaps(hostTensorMaps);
     kernelParams += globalScratchSize > 0;
     std::string bytes = imageBytes(image);
-    py::gil_scoped_release release;
-    loaded = std::make_unique<LoadedKernel>(bytes, this->name, numWarps,
-                                            sharedBytes, device);
-    api = &driver();
-    info = &deviceInfo(device);
+    {
+      // Loading may take a while (PTX compiles); the checks below raise
+      // Python exceptions, so they need the GIL back.
+      py::gil_scoped_release release;
+      loaded = std::make_unique<LoadedKernel>(bytes, this->name, numWarps,
+                                              sharedBytes, device);
+      api = &driver();
+      info = &deviceInfo(device);
+    }
     if (launchPdl && !api->cuLaunchKernelEx)
       raise(PyExc_RuntimeError,
             "kernel '" + this->name +
@@ -393,6 +427,17 @@ public:
                 "sm_90 or later; device " + std::to_string(device) +
                 " is sm_" + std::to_string(info->major) +
                 std::to_string(info->minor));
+    if (numCtas > 1 && !api->cuLaunchKernelEx)
+      raise(PyExc_RuntimeError,
+            "kernel '" + this->name + "': num_ctas=" + std::to_string(numCtas) +
+                " (thread-block clusters) needs cuLaunchKernelEx, which this "
+                "CUDA driver lacks (CUDA 11.8 or later has it)");
+    if (numCtas > 1 && info->major < 9)
+      raise(PyExc_RuntimeError,
+            "kernel '" + this->name + "': num_ctas=" + std::to_string(numCtas) +
+                " (thread-block clusters) needs sm_90 or later; device " +
+                std::to_string(device) + " is sm_" +
+                std::to_string(info->major) + std::to_string(info->minor));
   }
 
   void launch(long long gx, long long gy, long long gz, py::handle stream,
@@ -449,6 +494,11 @@ public:
   // for each other (a grid-wide barrier built from atomics), as Triton's
   // launch_cooperative_grid.
   bool launchCooperativeGrid = false;
+  // CTAs per thread-block cluster, along x: each program of the grid is a
+  // cluster, so a launch runs num_ctas times the programs' CTAs.
+  int numCtas = 1;
+  // Any of the three: the launch goes through cuLaunchKernelEx.
+  bool launchEx = false;
   size_t kernelParams = 0; // what the cubin's kernel takes
   size_t descriptorParams = 0;
   std::unique_ptr<LoadedKernel> loaded;
@@ -458,6 +508,7 @@ private:
   const Api *api = nullptr;
   const DeviceInfo *info = nullptr;
 
+  void readDescriptorBlocks(py::handle blocks);
   void parseSignature(py::handle signature);
   void bindParams(const std::vector<std::string> &params);
   void bindHostMaps(py::handle maps);
@@ -473,7 +524,8 @@ private:
                     const std::string &what) const;
   void checkDevicePointer(const Param &p, PyObject *obj, CUdeviceptr ptr);
   uint64_t scalarOf(const Param &p, PyObject *obj) const;
-  void parseDescriptorType(Param &p, const std::string &type);
+  void parseDescriptorType(Param &p, const std::string &type,
+                           bool fromSignature = true);
   void launchWithDescriptors(long long gx, long long gy, long long gz,
                              CUstream cuStream, PyObject **items, bool byIndex);
   void enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
@@ -508,7 +560,45 @@ private:
   std::vector<int> slotIntegerBits;
   py::object allocateScratch; // warpforge.runtime.allocation's, when needed
   std::vector<std::string> allParams; // constexprs included, when bound
+  // descriptor_blocks: per tensordesc parameter, the block its maps are
+  // encoded for when that is not the signature's (a CTA's slice of it).
+  std::vector<std::pair<std::string, std::vector<int64_t>>> encodedBlocks;
 };
+
+void Kernel::readDescriptorBlocks(py::handle blocks) {
+  if (!py::isinstance<py::dict>(blocks))
+    raise(PyExc_TypeError,
+          "kernel '" + name +
+              "': descriptor_blocks must be None or a dict of tensordesc "
+              "parameter names to block shapes, not " +
+              std::string(Py_TYPE(blocks.ptr())->tp_name));
+  for (auto item : py::reinterpret_borrow<py::dict>(blocks)) {
+    std::string param = py::str(item.first);
+    std::vector<int64_t> block;
+    bool ok = py::isinstance<py::sequence>(item.second) &&
+              !py::isinstance<py::str>(item.second);
+    if (ok) {
+      for (auto v : py::reinterpret_borrow<py::sequence>(item.second)) {
+        if (!PyLong_Check(v.ptr()) || PyBool_Check(v.ptr())) {
+          ok = false;
+          break;
+        }
+        int overflow = 0;
+        long long value = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+        if (overflow) {
+          ok = false;
+          break;
+        }
+        block.push_back(value);
+      }
+    }
+    if (!ok)
+      raise(PyExc_ValueError, "kernel '" + name + "': descriptor_blocks['" +
+                                  param + "'] must be a list of ints, got " +
+                                  std::string(py::repr(item.second)));
+    encodedBlocks.emplace_back(std::move(param), std::move(block));
+  }
+}
 
 void Kernel::parseSignature(py::handle signature) {
   std::vector<std::pair<std::string, std::string>> entries;
@@ -575,7 +665,8 @@ void Kernel::parseSignature(py::handle signature) {
   }
 }
 
-void Kernel::parseDescriptorType(Param &p, const std::string &type) {
+void Kernel::parseDescriptorType(Param &p, const std::string &type,
+                                 bool fromSignature) {
   auto bad = [&](const std::string &why) {
     raise(PyExc_ValueError, "kernel '" + name + "': parameter '" + p.name +
                                 "' has type '" + type + "': " + why);
@@ -627,16 +718,42 @@ void Kernel::parseDescriptorType(Param &p, const std::string &type) {
                         desc->dataType == TensorMapBFloat16 ||
                         desc->dataType == TensorMapFloat32 ||
                         desc->dataType == TensorMapFloat64;
-  desc->encoding = tma::encodingFor(p.bits, desc->blockShape);
+  // The block the maps are encoded for: the signature's, or the slice of it
+  // each CTA of a cluster moves (descriptor_blocks). The host descriptor is
+  // still checked against the signature's block (packDescriptor).
+  const std::vector<int64_t> *encoded = &desc->blockShape;
+  std::string encodedText;
+  if (fromSignature) {
+    auto it = std::find_if(encodedBlocks.begin(), encodedBlocks.end(),
+                           [&](const auto &e) { return e.first == p.name; });
+    if (it != encodedBlocks.end()) {
+      const std::vector<int64_t> &block = it->second;
+      std::string given = "descriptor_blocks['" + p.name +
+                          "'] = " + listText(block.data(), int(block.size()));
+      if (static_cast<int>(block.size()) != rank)
+        bad(given + " has " + std::to_string(block.size()) + " dimension" +
+            (block.size() == 1 ? "" : "s") + ", the block " +
+            std::to_string(rank));
+      for (int d = 0; d < rank; ++d)
+        if (block[d] < 1 || desc->blockShape[d] % block[d])
+          bad(given + " has dimension " + std::to_string(d) + " = " +
+              std::to_string(block[d]) +
+              ", which is not a positive divisor of the block's " +
+              std::to_string(desc->blockShape[d]));
+      encoded = &block;
+      encodedText = " (encoded for " + given + ")";
+    }
+  }
+  desc->encoding = tma::encodingFor(p.bits, *encoded);
   const std::vector<int64_t> &box = desc->encoding.box;
   for (int d = 0; d < rank; ++d)
     if (box[d] < 1 || box[d] > tma::kMaxBoxDim)
       bad("a box dimension of " + std::to_string(box[d]) +
-          " is outside the TMA's [1, 256]");
+          " is outside the TMA's [1, 256]" + encodedText);
   if (box.back() * desc->elementBytes % tma::kMinInnerBoxBytes)
     bad("the innermost box spans " +
         std::to_string(box.back() * desc->elementBytes) +
-        " bytes; the TMA needs a multiple of 16");
+        " bytes; the TMA needs a multiple of 16" + encodedText);
   p.slots = 1 + 2 * rank;
   p.desc = std::move(desc);
 }
@@ -699,7 +816,8 @@ void Kernel::bindHostMaps(py::handle maps) {
       type += (d ? ", " : "") + std::to_string(block[d]);
     h.param.name = base->name;
     h.param.index = base->index;
-    parseDescriptorType(h.param, type + "]>");
+    // Named after its base pointer: no descriptor_blocks entry is its.
+    parseDescriptorType(h.param, type + "]>", /*fromSignature=*/false);
     h.param.type = base->type + ", the base of a tensor map the compiler "
                                 "made for its block loads";
     h.shape = m["shape"].cast<std::vector<int64_t>>();
@@ -1386,6 +1504,17 @@ void Kernel::launchWith(long long gx, long long gy, long long gz,
                                   " = " + std::to_string(grid[axis]) +
                                   " is outside [0, " +
                                   std::to_string(info->maxGridDim[axis]) + "]");
+  // The grid counts programs; each is num_ctas CTAs along x, and the
+  // driver's x limit counts CTAs.
+  if (numCtas > 1 && gx * numCtas > info->maxGridDim[0])
+    raise(PyExc_ValueError,
+          "kernel '" + name + "': grid x = " + std::to_string(gx) +
+              " programs of num_ctas=" + std::to_string(numCtas) +
+              " CTAs each is " + std::to_string(gx * numCtas) +
+              " CTAs along x, over the device's limit of " +
+              std::to_string(info->maxGridDim[0]) + "; use at most " +
+              std::to_string(info->maxGridDim[0] / numCtas) +
+              " programs along x");
 
   CUstream cuStream = nullptr;
   if (!stream.is_none()) {
@@ -1494,18 +1623,24 @@ Kernel::launchWithDescriptors(long long gx, long long gy, long long gz,
 py::object Kernel::allocateGlobalScratch(long long gx, long long gy,
                                          long long gz, CUstream cuStream,
                                          uint64_t &slot) {
-  unsigned long long programs = static_cast<unsigned long long>(gx) *
-                                static_cast<unsigned long long>(gy) *
-                                static_cast<unsigned long long>(gz);
+  // The kernel finds its slice from its CTA's linear id, %ctaid.x +
+  // %nctaid.x * (%ctaid.y + %nctaid.y * %ctaid.z) (TMAOpToLLVM.cpp): with
+  // clusters, every CTA of a program has its own, so there are gx * num_ctas
+  // * gy * gz slices (at most 2**31 * 2**32: no overflow).
+  unsigned long long ctas = static_cast<unsigned long long>(gx) * numCtas *
+                            static_cast<unsigned long long>(gy) *
+                            static_cast<unsigned long long>(gz);
   unsigned long long bytes;
-  if (__builtin_mul_overflow(programs,
-                             static_cast<unsigned long long>(globalScratchSize),
-                             &bytes) ||
+  if (__builtin_mul_overflow(
+          ctas, static_cast<unsigned long long>(globalScratchSize), &bytes) ||
       bytes > static_cast<unsigned long long>(
                   std::numeric_limits<long long>::max()))
     raise(PyExc_ValueError,
-          "kernel '" + name + "': " + std::to_string(programs) +
-              " programs of " + std::to_string(globalScratchSize) +
+          "kernel '" + name + "': " + std::to_string(ctas) +
+              (numCtas > 1 ? " CTAs (clusters of num_ctas=" +
+                                 std::to_string(numCtas) + ")"
+                           : std::string(" programs")) +
+              " of " + std::to_string(globalScratchSize) +
               " bytes of global scratch each overflow 64 bits");
   if (!allocateScratch)
     allocateScratch = py::module_::import("warpforge.runtime.allocation")
@@ -1520,10 +1655,11 @@ py::object Kernel::allocateGlobalScratch(long long gx, long long gy,
 }
 
 /// cuLaunchKernelEx with the launch's attributes: programmatic dependent
-/// launch, a cooperative grid, or both.
+/// launch, a cooperative grid, clusters, or any of them together. `gx`
+/// counts programs: the launch runs num_ctas CTAs for each.
 CUresult Kernel::launchWithAttributes(long long gx, long long gy, long long gz,
                                       CUstream cuStream, void **pointers) {
-  CUlaunchAttribute attributes[2]{};
+  CUlaunchAttribute attributes[3]{};
   unsigned count = 0;
   if (launchPdl) {
     attributes[count].id = LaunchAttributeProgrammaticStreamSerialization;
@@ -1533,8 +1669,14 @@ CUresult Kernel::launchWithAttributes(long long gx, long long gy, long long gz,
     attributes[count].id = LaunchAttributeCooperative;
     attributes[count++].value.cooperative = 1;
   }
+  if (numCtas > 1) {
+    attributes[count].id = LaunchAttributeClusterDimension;
+    attributes[count].value.clusterDim.x = static_cast<unsigned>(numCtas);
+    attributes[count].value.clusterDim.y = 1;
+    attributes[count++].value.clusterDim.z = 1;
+  }
   CUlaunchConfig config{};
-  config.gridDimX = static_cast<unsigned>(gx);
+  config.gridDimX = static_cast<unsigned>(gx * numCtas);
   config.gridDimY = static_cast<unsigned>(gy);
   config.gridDimZ = static_cast<unsigned>(gz);
   config.blockDimX = loaded->threads();
@@ -1568,7 +1710,7 @@ Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
   CUresult result;
   {
     py::gil_scoped_release release;
-    if (launchPdl || launchCooperativeGrid) {
+    if (launchEx) {
       result = launchWithAttributes(gx, gy, gz, cuStream, pointers);
     } else {
       result = api->cuLaunchKernel(
@@ -1585,11 +1727,29 @@ Kernel::enqueue(long long gx, long long gy, long long gz, CUstream cuStream,
   if (result == 720)
     fail("cuLaunchKernelEx", result, name,
          "(launch_cooperative_grid=True: the " + std::to_string(gx * gy * gz) +
-             " programs of the grid cannot all be resident on the device at "
-             "once; use a grid of at most the SM count times the programs "
-             "per SM the kernel's registers and shared memory allow)");
+             " programs of the grid" +
+             (numCtas > 1
+                  ? " (" + std::to_string(gx * numCtas * gy * gz) +
+                        " CTAs in clusters of " + std::to_string(numCtas) + ")"
+                  : std::string()) +
+             " cannot all be resident on the device at once; use a grid of "
+             "at most the SM count times the programs per SM the kernel's "
+             "registers and shared memory allow)");
+  // CUDA_ERROR_INVALID_CLUSTER_SIZE: the driver found no way to place a
+  // cluster's CTAs together (on the SMs of one GPC), each with this
+  // kernel's shared memory and threads.
+  if (result == 912 && numCtas > 1)
+    fail("cuLaunchKernelEx", result, name,
+         "(num_ctas=" + std::to_string(numCtas) + ": a cluster of " +
+             std::to_string(numCtas) + " CTAs, each with " +
+             std::to_string(loaded->dynamicShared() +
+                            loaded->staticSharedBytes) +
+             " bytes of shared memory and " +
+             std::to_string(loaded->threads()) +
+             " threads, cannot be scheduled on this device; compile with "
+             "fewer CTAs per cluster (num_ctas) or less shared memory)");
   if (result != CUDA_SUCCESS)
-    fail("cuLaunchKernel", result, name);
+    fail(launchEx ? "cuLaunchKernelEx" : "cuLaunchKernel", result, name);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2028,7 +2188,7 @@ A kernel loaded on one device, ready to launch.
 Kernel(image, name, signature, num_warps, shared_bytes=0, device=0,
        params=None, global_scratch_size=0, global_scratch_align=1,
        global_scratch_implicit=False, host_tensor_maps=None, launch_pdl=False,
-       launch_cooperative_grid=False)
+       launch_cooperative_grid=False, num_ctas=1, descriptor_blocks=None)
 
 image: the cubin (bytes) or PTX text (str). name: the kernel's symbol.
 signature: {parameter name: type} for the kernel's run-time parameters in
@@ -2039,10 +2199,11 @@ then also accepts all of them and picks out the run-time ones.
 
 A tensordesc<ELEM[b0, ..., bn-1]> parameter takes a host TensorDescriptor
 and becomes the kernel parameters (CUtensorMap, n x int32 shape, n x int64
-strides). global_scratch_size: bytes of global scratch per program; when
-positive, each launch allocates that times the number of programs (aligned
-to global_scratch_align) with warpforge.set_allocator's allocator and
-passes it as the kernel's last parameter. global_scratch_implicit: only
+strides). global_scratch_size: bytes of global scratch per CTA (per
+program without clusters); when positive, each launch allocates that times
+the number of CTAs launched (aligned to global_scratch_align) with
+warpforge.set_allocator's allocator and passes it as the kernel's last
+parameter. global_scratch_implicit: only
 tensor maps the compiler made use it, so with no allocator set the runtime
 provides it. host_tensor_maps: the tensor maps the compiler made that each
 launch encodes from the arguments (the module's tilegpu.host-tensor-maps,
@@ -2053,23 +2214,36 @@ kernel may start before the one before it on the stream has finished.
 launch_cooperative_grid: a cooperative launch (cuLaunchKernelEx): all the
 grid's programs are resident at once, or the launch fails with a
 CudaError saying so.
+num_ctas: 1, 2, 4 or 8 CTAs per thread-block cluster (sm_90 and later), as
+Triton's: each program of the grid runs on a cluster of num_ctas CTAs along
+x, so a grid of (gx, gy, gz) programs launches (gx * num_ctas, gy, gz)
+CTAs through cuLaunchKernelEx with the cluster dimension (num_ctas, 1, 1).
+gx * num_ctas must fit the device's grid x limit; a cluster the device
+cannot schedule (too much shared memory or too many threads per CTA)
+fails the launch with a CudaError saying so.
+descriptor_blocks: None or {tensordesc parameter name: block shape}: the
+block that parameter's tensor maps are encoded for (box and swizzle), when
+the compiler gives each CTA a slice of the signature's block (e.g. [128, 64]
+of a tensordesc<fp16[256, 64]> in clusters of 2). Each entry has the
+block's rank and divides it dimension by dimension; the host descriptor's
+block_shape is still checked against the signature's block.
 
 Raises OutOfResources when the kernel needs more shared memory, registers or
 threads than the device has, CudaError when a driver call fails, and
 DriverUnavailable without a CUDA driver.)doc")
-      .def(
-          py::init<py::object, std::string, py::handle, int, int, int,
-                   std::optional<std::vector<std::string>>, int64_t, int64_t,
-                   bool, py::handle, bool, bool>(),
-          py::arg("image"), py::arg("name"), py::arg("signature"),
-          py::arg("num_warps"), py::arg("shared_bytes") = 0,
-          py::arg("device") = 0, py::arg("params") = py::none(),
-          py::arg("global_scratch_size") = 0,
-          py::arg("global_scratch_align") = 1,
-          py::arg("global_scratch_implicit") = false,
-          py::arg("host_tensor_maps") = py::none(),
-          py::arg("launch_pdl") = false,
-          py::arg("launch_cooperative_grid") = false)
+      .def(py::init<py::object, std::string, py::handle, int, int, int,
+                    std::optional<std::vector<std::string>>, int64_t, int64_t,
+                    bool, py::handle, bool, bool, int, py::handle>(),
+           py::arg("image"), py::arg("name"), py::arg("signature"),
+           py::arg("num_warps"), py::arg("shared_bytes") = 0,
+           py::arg("device") = 0, py::arg("params") = py::none(),
+           py::arg("global_scratch_size") = 0,
+           py::arg("global_scratch_align") = 1,
+           py::arg("global_scratch_implicit") = false,
+           py::arg("host_tensor_maps") = py::none(),
+           py::arg("launch_pdl") = false,
+           py::arg("launch_cooperative_grid") = false, py::arg("num_ctas") = 1,
+           py::arg("descriptor_blocks") = py::none())
       .def("launch", &Kernel::launch, py::arg("grid_x"), py::arg("grid_y"),
            py::arg("grid_z"), py::arg("stream"), py::arg("args"),
            "Launches on a CUstream handle (0: the legacy default stream); "
@@ -2080,8 +2254,10 @@ DriverUnavailable without a CUDA driver.)doc")
       .def_readonly("shared_bytes", &Kernel::sharedBytes,
                     "Dynamic shared memory per launch, in bytes.")
       .def_readonly("global_scratch_size", &Kernel::globalScratchSize,
-                    "Global scratch per program, in bytes (0: none).")
+                    "Global scratch per CTA, in bytes (0: none).")
       .def_readonly("global_scratch_align", &Kernel::globalScratchAlign)
+      .def_readonly("num_ctas", &Kernel::numCtas,
+                    "CTAs per thread-block cluster: each program's.")
       .def_readonly("num_kernel_params", &Kernel::kernelParams,
                     "The parameters of the cubin's kernel: descriptors "
                     "expanded, scratch included.")

@@ -56,6 +56,16 @@ static py::dict attributesOf(const Result &r) {
     }
     attributes["tilegpu.host-tensor-maps"] = maps;
   }
+  if (!r.descriptorBlocks.empty()) {
+    py::list blocks;
+    for (const auto &[arg, block] : r.descriptorBlocks) {
+      py::dict entry;
+      entry["arg"] = arg;
+      entry["block"] = block;
+      blocks.append(entry);
+    }
+    attributes["tile.descriptor-blocks"] = blocks;
+  }
   return attributes;
 }
 

@@ -1,7 +1,8 @@
 /* A stand-in for libcuda.so.1, for testing warpforge's runtime without a GPU
  * (test_driver_mock.py builds it and points WARPFORGE_LIBCUDA at it).
  *
- * Two devices, "Mock GPU 0" and "Mock GPU 1", with Hopper's limits. Memory:
+ * Two devices, "Mock GPU 0" and "Mock GPU 1", with Hopper's limits ($MOCK_SM80:
+ * compute capability 8.0 instead of 9.0). Memory:
  *   [0x10000000, 0x20000000) device 0     [0x20000000, 0x30000000) device 1
  *   [0x30000000, 0x40000000) pinned host  [0x40000000, 0x50000000) managed
  * and every other address is unknown to the driver (pageable host memory);
@@ -16,9 +17,15 @@
  *
  * cuLaunchKernelEx launches as cuLaunchKernel does and records its
  * attributes: mock_attr_ids[i] and the first int of each value in
- * mock_attr_values[i] (mock_attr_count of them). A cooperative launch of
- * more than 264 programs (132 SMs x 2) fails with
- * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (720), as the device would.
+ * mock_attr_values[i] (mock_attr_count of them), the first three in
+ * mock_attr_words[i] (a cluster dimension's x, y, z). A cooperative launch
+ * of more than 264 programs (132 SMs x 2) fails with
+ * CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (720), as the device would. A
+ * cluster launch (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) whose grid is not
+ * a multiple of the cluster, or of a cluster over 8 CTAs, fails with
+ * CUDA_ERROR_INVALID_CLUSTER_SIZE (912); any other fails with
+ * mock_cluster_result when a test sets it (a cluster the device cannot
+ * place).
  *
  * cuTensorMapEncodeTiled records its arguments in mock_tma_* (the calls in
  * mock_tma_encodes) and writes a map whose 128 bytes are: "TMAP", the call's
@@ -83,7 +90,7 @@ CUresult cuDeviceGetAttribute(int *v, int attr, int d) {
   case 37: *v = 5120; break;
   case 38: *v = 52428800; break;
   case 39: *v = 2048; break;
-  case 75: *v = 9; break;
+  case 75: *v = getenv("MOCK_SM80") ? 8 : 9; break;
   case 76: *v = 0; break;
   case 81: *v = 233472; break;
   case 82: *v = 65536; break;
@@ -208,20 +215,32 @@ typedef struct {
 } MockLaunchConfig;
 
 int mock_attr_count, mock_attr_ids[8], mock_attr_values[8];
+unsigned mock_attr_words[8][3];
+int mock_cluster_result;
 
 CUresult cuLaunchKernelEx(const MockLaunchConfig *config, void *f, void **params,
                           void **extra) {
   int cooperative = 0;
+  unsigned cluster[3] = {0, 0, 0};
   mock_attr_count = 0;
   for (unsigned i = 0; i < config->numAttrs && i < 8; ++i) {
     mock_attr_ids[i] = config->attrs[i].id;
     mock_attr_values[i] = config->attrs[i].value.first;
+    memcpy(mock_attr_words[i], config->attrs[i].value.bytes, sizeof mock_attr_words[i]);
     mock_attr_count++;
     if (config->attrs[i].id == 2 && config->attrs[i].value.first) cooperative = 1;
+    if (config->attrs[i].id == 4) memcpy(cluster, config->attrs[i].value.bytes, sizeof cluster);
   }
   if (cooperative &&
       (unsigned long long)config->gx * config->gy * config->gz > 132ull * 2)
     return 720; /* CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE */
+  if (cluster[0] || cluster[1] || cluster[2]) {
+    if (!cluster[0] || !cluster[1] || !cluster[2] ||
+        cluster[0] * cluster[1] * cluster[2] > 8 || config->gx % cluster[0] ||
+        config->gy % cluster[1] || config->gz % cluster[2])
+      return 912; /* CUDA_ERROR_INVALID_CLUSTER_SIZE */
+    if (mock_cluster_result) return mock_cluster_result;
+  }
   return cuLaunchKernel(f, config->gx, config->gy, config->gz, config->bx, config->by,
                         config->bz, config->shared, config->stream, params, extra);
 }
@@ -321,6 +340,7 @@ CUresult cuGetErrorName(CUresult code, const char **name) {
   case 201: *name = "CUDA_ERROR_INVALID_CONTEXT"; return 0;
   case 500: *name = "CUDA_ERROR_NOT_FOUND"; return 0;
   case 720: *name = "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE"; return 0;
+  case 912: *name = "CUDA_ERROR_INVALID_CLUSTER_SIZE"; return 0;
   default: *name = NULL; return 1;
   }
 }
@@ -332,6 +352,7 @@ CUresult cuGetErrorString(CUresult code, const char **text) {
   case 201: *text = "invalid device context"; return 0;
   case 500: *text = "named symbol not found"; return 0;
   case 720: *text = "too many blocks in cooperative launch"; return 0;
+  case 912: *text = "invalid cluster size"; return 0;
   default: *text = NULL; return 1;
   }
 }

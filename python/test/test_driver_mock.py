@@ -584,3 +584,248 @@ def test_cooperative_grid_launch(mocked):
         "shared memory allow): CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (too many blocks in "
         "cooperative launch)",
     ]
+
+
+CLUSTERS = """
+import warpforge
+from warpforge.tools.tensor_descriptor import TensorDescriptor
+attr_count = lambda: ctypes.c_int.in_dll(mock, "mock_attr_count").value
+def attrs():
+    \"\"\"cuLaunchKernelEx's last attributes: (id, first three words).\"\"\"
+    ids = (ctypes.c_int * 8).in_dll(mock, "mock_attr_ids")
+    words = ((ctypes.c_uint * 3) * 8).in_dll(mock, "mock_attr_words")
+    return [(ids[i], list(words[i])) for i in range(attr_count())]
+def box():
+    rank = ctypes.c_uint.in_dll(mock, "mock_tma_rank").value
+    return list((ctypes.c_uint * 5).in_dll(mock, "mock_tma_box")[:rank])
+def swizzle():
+    return ctypes.c_int.in_dll(mock, "mock_tma_swizzle").value
+def fp16(ptr):
+    return Tensor(ptr, "torch.float16")
+def desc_image(rank, extra=()):
+    sizes = [128] + [4] * rank + [8] * rank + list(extra)
+    return ("MOCK name=k nparams=%d psizes=%s" % (len(sizes), ",".join(map(str, sizes)))).encode()
+CLUSTER_DIMENSION = 4  # CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+"""
+
+
+def test_cluster_launch(mocked):
+    """num_ctas=2: each program of the grid is a cluster of 2 CTAs along x,
+    so a grid of (5, 3, 1) programs launches (10, 3, 1) CTAs through
+    cuLaunchKernelEx with the cluster dimension (2, 1, 1), after PDL's and
+    the cooperative attribute when those are asked for too; global scratch
+    is per CTA; a cluster the device cannot place is a CudaError saying
+    so."""
+    out = mocked(CLUSTERS + textwrap.dedent("""
+        k = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, num_ctas=2)
+        assert k.num_ctas == 2
+        k.launch(5, 3, 1, 0x42, (DEV0,))
+        assert launches() == 1 and params(1) == [DEV0]
+        assert launch_config() == ([10, 3, 1], [128, 1, 1], 0, 0x42)
+        assert attrs() == [(CLUSTER_DIMENSION, [2, 1, 1])]
+        k8 = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, num_ctas=8)
+        k8.launch(3, 1, 2, 0, (DEV0,))
+        assert launch_config()[0] == [24, 1, 2] and attrs() == [(CLUSTER_DIMENSION, [8, 1, 1])]
+        k.launch(0, 3, 1, 0, (DEV0,))  # an empty grid still launches nothing
+        assert launches() == 2
+        # With PDL and a cooperative grid: all three attributes. The
+        # cooperative limit (264 CTAs in the mock) counts CTAs.
+        both = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, launch_pdl=True,
+                         launch_cooperative_grid=True, num_ctas=2)
+        both.launch(132, 1, 1, 0, (DEV0,))
+        assert launch_config()[0] == [264, 1, 1]
+        assert attrs() == [(6, [1, 0, 0]), (2, [1, 0, 0]), (CLUSTER_DIMENSION, [2, 1, 1])]
+        print(error(lambda: both.launch(133, 1, 1, 0, (DEV0,))))
+        assert launches() == 3
+        # num_ctas=1 (the default) is a plain cuLaunchKernel: no attributes.
+        before = attr_count()
+        plain = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4)
+        assert plain.num_ctas == 1
+        plain.launch(5, 1, 1, 0, (DEV0,))
+        assert launch_config()[0] == [5, 1, 1] and attr_count() == before
+
+        # Global scratch: the kernel indexes it by its CTA's linear id, so
+        # every CTA of a cluster has its own slice.
+        calls = []
+        class Buffer:
+            def data_ptr(self):
+                return DEV0 + 0x100000
+        def alloc(size, alignment, stream):
+            calls.append((size, alignment, stream))
+            return Buffer()
+        warpforge.set_allocator(alloc)
+        s = _C.Kernel(b"MOCK name=k nparams=2", "k", {"x": "*fp32"}, 4,
+                      global_scratch_size=128, global_scratch_align=64, num_ctas=4)
+        s.launch(3, 2, 5, 0, (DEV0,))
+        assert calls == [(128 * 3 * 4 * 2 * 5, 64, 0)]
+        assert params(2) == [DEV0, DEV0 + 0x100000] and launch_config()[0] == [12, 2, 5]
+
+        # A cluster the device cannot place fails the launch, saying why.
+        ctypes.c_int.in_dll(mock, "mock_cluster_result").value = 912
+        big = _C.Kernel(b"MOCK name=big shared=1024 nparams=1", "big", {"x": "*fp32"}, 8,
+                        200000, num_ctas=8)
+        launched = launches()
+        try:
+            big.launch(4, 1, 1, 0, (DEV0,))
+        except CudaError as e:
+            print(e.call, e.error_name, e.kernel, e.code, "|", e)
+        assert launches() == launched
+    """))
+    assert out.splitlines() == [
+        "CudaError: cuLaunchKernelEx failed for kernel 'k' (launch_cooperative_grid=True: "
+        "the 133 programs of the grid (266 CTAs in clusters of 2) cannot all be resident on "
+        "the device at once; use a grid of at most the SM count times the programs per SM "
+        "the kernel's registers and shared memory allow): "
+        "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE (too many blocks in cooperative launch)",
+        "cuLaunchKernelEx CUDA_ERROR_INVALID_CLUSTER_SIZE big 912 | cuLaunchKernelEx failed "
+        "for kernel 'big' (num_ctas=8: a cluster of 8 CTAs, each with 201024 bytes of shared "
+        "memory and 256 threads, cannot be scheduled on this device; compile with fewer CTAs "
+        "per cluster (num_ctas) or less shared memory): CUDA_ERROR_INVALID_CLUSTER_SIZE "
+        "(invalid cluster size)",
+    ]
+
+
+def test_num_ctas_must_be_a_cluster_size(mocked):
+    out = mocked("""
+        for n in (3, 0, -2, 16):
+            print(error(lambda: _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4,
+                                          num_ctas=n)))
+        assert launches() == 0
+    """)
+    assert out.splitlines() == [
+        f"ValueError: kernel 'k': num_ctas={n}: a thread-block cluster has 1, 2, 4 or 8 CTAs"
+        for n in (3, 0, -2, 16)]
+
+
+def test_clusters_need_sm90(mocked):
+    out = mocked("""
+        _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, num_ctas=1).launch(
+            1, 1, 1, 0, (DEV0,))
+        assert launches() == 1
+        print(error(lambda: _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4,
+                                      num_ctas=2)))
+    """, MOCK_SM80="1")
+    assert out.splitlines() == [
+        "RuntimeError: kernel 'k': num_ctas=2 (thread-block clusters) needs sm_90 or later; "
+        "device 0 is sm_80"]
+
+
+def test_cluster_grid_x_counts_ctas(mocked):
+    """The grid counts programs; the driver's x limit (2**31 - 1) counts
+    CTAs, num_ctas per program."""
+    out = mocked(CLUSTERS + textwrap.dedent("""
+        k = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, num_ctas=2)
+        k.launch(2**30 - 1, 1, 1, 0, (DEV0,))
+        assert launch_config()[0] == [2**31 - 2, 1, 1] and launches() == 1
+        print(error(lambda: k.launch(2**30, 1, 1, 0, (DEV0,))))
+        k8 = _C.Kernel(b"MOCK name=k nparams=1", "k", {"x": "*fp32"}, 4, num_ctas=8)
+        print(error(lambda: k8.launch(2**28, 2, 1, 0, (DEV0,))))
+        print(error(lambda: k8.launch(2**31, 1, 1, 0, (DEV0,))))  # over before num_ctas
+        assert launches() == 1
+    """))
+    assert out.splitlines() == [
+        "ValueError: kernel 'k': grid x = 1073741824 programs of num_ctas=2 CTAs each is "
+        "2147483648 CTAs along x, over the device's limit of 2147483647; use at most "
+        "1073741823 programs along x",
+        "ValueError: kernel 'k': grid x = 268435456 programs of num_ctas=8 CTAs each is "
+        "2147483648 CTAs along x, over the device's limit of 2147483647; use at most "
+        "268435455 programs along x",
+        "ValueError: kernel 'k': grid x = 2147483648 is outside [0, 2147483647]",
+    ]
+
+
+def test_descriptor_blocks_set_the_encoded_box(mocked):
+    """descriptor_blocks encodes a tensordesc parameter's maps (box and
+    swizzle) for the block given, a slice of the signature's (each CTA of a
+    cluster loads its part); the host descriptor is still checked against
+    the signature's block, and the shape and strides go as before."""
+    mocked(CLUSTERS + textwrap.dedent("""
+        sig = {"a": "tensordesc<fp16[256, 64]>", "b": "tensordesc<fp16[256, 64]>", "n": "i32"}
+        a = TensorDescriptor(fp16(DEV0), [1000, 512], [512, 1], [256, 64])
+        b = TensorDescriptor(fp16(DEV0 + 0x80000), [1000, 512], [512, 1], [256, 64])
+        # Without descriptor_blocks: the signature's block, innermost first.
+        k = _C.Kernel(desc_image(2, [128] + [4] * 2 + [8] * 2 + [8]), "k", sig, 4)
+        k.launch(1, 1, 1, 0, (a, b, 7))
+        assert box() == [64, 256] and swizzle() == 3
+        # [128, 64] for `a` only: its map's box halves; `b`'s stays.
+        k = _C.Kernel(desc_image(2, [128] + [4] * 2 + [8] * 2 + [8]), "k", sig, 4,
+                      num_ctas=2, descriptor_blocks={"a": [128, 64]})
+        k.launch(3, 1, 1, 0, (a, b, 7))
+        assert box() == [64, 256]  # b's, encoded last
+        assert k.descriptor_encodes("a") == 1
+        raw = bytes((ctypes.c_ubyte * 128).from_buffer(
+            (ctypes.c_ubyte * (64 * 128)).in_dll(mock, "mock_param_bytes"), 0))
+        assert raw[:4] == b"TMAP" and list(struct.unpack_from("<2I", raw, 88)) == [64, 128]
+        assert raw[110] == 3  # swizzle 128B
+        p = params(11)
+        assert [p[1] & 0xFFFFFFFF, p[2] & 0xFFFFFFFF, p[3], p[4]] == [1000, 512, 512, 1]
+        assert p[10] & 0xFFFFFFFF == 7 and launch_config()[0] == [6, 1, 1]
+        # The swizzle follows the encoded block: 32 fp16 are 64-byte rows.
+        k = _C.Kernel(desc_image(2, [4]), "k", {"a": "tensordesc<fp16[256, 64]>", "n": "i32"},
+                      4, descriptor_blocks={"a": [256, 32]})
+        k.launch(1, 1, 1, 0, (a, 7))
+        assert box() == [32, 256] and swizzle() == 2
+        # The descriptor's block is the signature's, not the encoded one.
+        half = TensorDescriptor(fp16(DEV0), [1000, 512], [512, 1], [128, 64])
+        msg = error(lambda: k.launch(1, 1, 1, 0, (half, 7)))
+        assert msg == ("TypeError: kernel 'k': argument 'a' (index 0, tensordesc<fp16[256, "
+                       "64]>): its block shape [128, 64] differs from [256, 64], the one the "
+                       "kernel was compiled for"), msg
+        # An entry equal to the signature's block changes nothing.
+        k = _C.Kernel(desc_image(2, [4]), "k", {"a": "tensordesc<fp16[256, 64]>", "n": "i32"},
+                      4, descriptor_blocks={"a": (256, 64)})
+        k.launch(1, 1, 1, 0, (a, 7))
+        assert box() == [64, 256] and swizzle() == 3
+    """))
+
+
+def test_bad_descriptor_blocks_name_the_parameter(mocked):
+    out = mocked(CLUSTERS + textwrap.dedent("""
+        sig = {"a": "tensordesc<fp16[256, 64]>", "n": "i32"}
+        for blocks in [{"a": [128]}, {"a": [96, 64]}, {"a": [0, 64]}, {"a": [-128, 64]},
+                       {"a": [256, 4]}, {"a": [128, 64.0]}, {"a": "128"}, {"n": [1]},
+                       {"zz": [128, 64]}, [("a", [128, 64])]]:
+            print(error(lambda: _C.Kernel(desc_image(2, [4]), "k", sig, 4, num_ctas=2,
+                                          descriptor_blocks=blocks)))
+        assert launches() == 0
+    """))
+    head = "ValueError: kernel 'k': parameter 'a' has type 'tensordesc<fp16[256, 64]>': "
+    assert out.splitlines() == [
+        head + "descriptor_blocks['a'] = [128] has 1 dimension, the block 2",
+        head + "descriptor_blocks['a'] = [96, 64] has dimension 0 = 96, which is not a "
+        "positive divisor of the block's 256",
+        head + "descriptor_blocks['a'] = [0, 64] has dimension 0 = 0, which is not a positive "
+        "divisor of the block's 256",
+        head + "descriptor_blocks['a'] = [-128, 64] has dimension 0 = -128, which is not a "
+        "positive divisor of the block's 256",
+        head + "the innermost box spans 8 bytes; the TMA needs a multiple of 16 (encoded for "
+        "descriptor_blocks['a'] = [256, 4])",
+        "ValueError: kernel 'k': descriptor_blocks['a'] must be a list of ints, got [128, 64.0]",
+        "ValueError: kernel 'k': descriptor_blocks['a'] must be a list of ints, got '128'",
+        "ValueError: kernel 'k': descriptor_blocks names 'n', which is not a tensordesc "
+        "parameter of the signature (it is i32)",
+        "ValueError: kernel 'k': descriptor_blocks names 'zz', which is not a tensordesc "
+        "parameter of the signature",
+        "TypeError: kernel 'k': descriptor_blocks must be None or a dict of tensordesc "
+        "parameter names to block shapes, not list",
+    ]
+
+
+def test_compiled_kernel_passes_clusters_and_descriptor_blocks(mocked):
+    """CompiledKernel._load gives the launcher the metadata's num_ctas and
+    descriptor_blocks."""
+    mocked(FAKE_TORCH + CLUSTERS + textwrap.dedent("""
+        sig = {"a": "tensordesc<fp16[256, 64]>", "n": "i32"}
+        k = CompiledKernel("k", sig, {}, KernelOptions(num_warps=4),
+                           asm={"cubin": desc_image(2, [4])})
+        k.metadata.update(num_ctas=2, descriptor_blocks={"a": [128, 64]})
+        a = TensorDescriptor(fp16(DEV0), [1000, 512], [512, 1], [256, 64])
+        k.launch((3,), (a, 7))
+        assert launch_config()[0] == [6, 1, 1] and attrs() == [(CLUSTER_DIMENSION, [2, 1, 1])]
+        assert box() == [64, 128] and k._kernels[0].num_ctas == 2
+        # Without them: one CTA per program, the signature's block.
+        k = CompiledKernel("k", sig, {}, KernelOptions(num_warps=4),
+                           asm={"cubin": desc_image(2, [4])})
+        k.launch((3,), (a, 7))
+        assert launch_config()[0] == [3, 1, 1] and box() == [64, 256]
+    """))

@@ -67,7 +67,7 @@ def test_core_options_defaults_match():
     ({"num_warps": 3}, "num_warps must be a power of 2"),
     ({"num_warps": 4.0}, "num_warps must be an integer"),
     ({"num_stages": 0}, "num_stages must be at least 1"),
-    ({"num_ctas": 2}, "num_ctas=2: thread-block clusters are not supported yet"),
+    ({"num_ctas": 3}, r"num_ctas must be 1, 2 or 4 \(CTAs of a thread-block cluster\), got 3"),
     ({"num_consumer_groups": 2}, "needs num_buffers_warp_spec > 0"),
     ({"num_warps": 16, "num_consumer_groups": 2, "num_buffers_warp_spec": 3},
      "num_warps=16 x num_consumer_groups=2 consumer warps and a producer warpgroup make 1152 "
@@ -95,8 +95,8 @@ def test_numpy_integers_are_accepted():
 
 
 def test_bad_launch_option_is_an_error_at_the_launch():
-    with pytest.raises(ValueError, match="num_ctas=4"):
-        zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_ctas=4, grid=(1,))
+    with pytest.raises(ValueError, match="num_ctas must be 1, 2 or 4"):
+        zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, num_ctas=8, grid=(1,))
 
 
 def test_ping_pong_without_two_groups_is_an_error_at_the_launch():
@@ -247,8 +247,8 @@ def test_overflow_without_a_pipeline_does_not_suggest_fewer_stages():
 def test_stage_failure_carries_module_attributes():
     k = zoo.add_kernel.warmup(F32, F32, F32, 64, BLOCK_SIZE=64, grid=(1,))
     options = KernelOptions().to_core()
-    options.num_ctas = 2
-    with pytest.raises(warpforge.IRError, match="thread-block clusters are not supported yet"):
+    options.num_ctas = 3
+    with pytest.raises(warpforge.IRError, match="num-ctas must be 1, 2 or 4, got 3"):
         ir.run_stage(k.asm["tile"], "tile-to-tilegpu", options)
 
 

@@ -12,7 +12,7 @@ from .errors import (AutotuneError, CudaError, Diagnostic, DriverUnavailable,  #
                      IRError, OutOfResources, TritonError)
 from . import language  # noqa: E402,F401
 from .compiler import CompilationError, KernelOptions  # noqa: E402,F401
-from .compiler.options import (UnsupportedOptionWarning,  # noqa: E402,F401
+from .compiler.options import (ClusterWarning, UnsupportedOptionWarning,  # noqa: E402,F401
                                WarpSpecializationWarning)
 from .language.core import constexpr  # noqa: E402,F401
 from .runtime.jit import JITFunction, jit, reinterpret  # noqa: E402,F401

@@ -55,6 +55,9 @@ struct Result {
   std::map<std::string, long long> integerAttributes;
   std::map<std::string, std::string> stringAttributes;
   std::vector<HostTensorMap> hostTensorMaps;
+  /// The module's `tile.descriptor-blocks` (tile-cluster-split): kernel
+  /// argument index and the block its tensor map is encoded for.
+  std::vector<std::pair<long long, std::vector<long long>>> descriptorBlocks;
   /// compileToPTX's and runPipelineToPTX's PTX and LLVM IR.
   std::string ptx;
   std::string llvmIR;

@@ -70,6 +70,11 @@ struct FuncOpConversion : public OpConversionPattern<tile::FuncOp> {
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+    // num_ctas: the kernel runs as clusters of that many CTAs along x
+    // (.reqnctapercluster; the launcher passes the same shape).
+    if (int ctas = tilegpu::getNumCtas(module); ctas > 1)
+      func->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                    rewriter.getDenseI32ArrayAttr({ctas, 1, 1}));
     // setmaxnreg moves registers between warpgroups from an even start:
     // each thread's share of the SM's 64K, in steps of 8.
     if (movesRegisters)

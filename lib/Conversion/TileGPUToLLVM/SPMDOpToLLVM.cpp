@@ -3,6 +3,7 @@
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
 #include "warpforge/Conversion/TileGPUToLLVM/SharedMemoryUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
+#include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 using namespace mlir;
 using namespace warpforge;
@@ -10,7 +11,11 @@ using namespace warpforge;
 namespace {
 
 /// Program ids are CTA ids (`%ctaid`), program counts the grid (`%nctaid`).
-template <typename SourceOp, typename X, typename Y, typename Z>
+/// With clusters (tilegpu.num-ctas > 1, clusters of C CTAs along x) a
+/// program is a cluster: along x its id is `%clusterid.x` and the count
+/// `%nclusterid.x`; y and z are the CTA's, as clusters do not span them.
+template <typename SourceOp, typename X, typename Y, typename Z,
+          typename ClusterX>
 struct GridQueryConversion : public OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
 
@@ -21,7 +26,10 @@ struct GridQueryConversion : public OpConversionPattern<SourceOp> {
     Value v;
     switch (op.getAxis()) {
     case tile::ProgramDim::X:
-      v = X::create(rewriter, op.getLoc(), i32);
+      if (tilegpu::getNumCtas(op->template getParentOfType<ModuleOp>()) > 1)
+        v = ClusterX::create(rewriter, op.getLoc(), i32);
+      else
+        v = X::create(rewriter, op.getLoc(), i32);
       break;
     case tile::ProgramDim::Y:
       v = Y::create(rewriter, op.getLoc(), i32);
@@ -31,6 +39,25 @@ struct GridQueryConversion : public OpConversionPattern<SourceOp> {
       break;
     }
     rewriter.replaceOp(op, v);
+    return success();
+  }
+};
+
+/// A CTA's rank in its cluster (`%cluster_ctarank`); 0 without clusters.
+struct ClusterCtaRankOpConversion
+    : public OpConversionPattern<tile::ClusterCtaRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ClusterCtaRankOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type i32 = rewriter.getI32Type();
+    if (tilegpu::getNumCtas(op->getParentOfType<ModuleOp>()) > 1)
+      rewriter.replaceOp(op, NVVM::ClusterId::create(rewriter, op.getLoc(), i32));
+    else
+      rewriter.replaceOp(op, LLVM::ConstantOp::create(
+                                 rewriter, op.getLoc(), i32,
+                                 rewriter.getI32IntegerAttr(0)));
     return success();
   }
 };
@@ -80,10 +107,13 @@ void warpforge::populateSPMDOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   patterns.add<GridQueryConversion<tile::GetProgramIdOp, NVVM::BlockIdXOp,
-                                   NVVM::BlockIdYOp, NVVM::BlockIdZOp>,
+                                   NVVM::BlockIdYOp, NVVM::BlockIdZOp,
+                                   NVVM::ClusterIdXOp>,
                GridQueryConversion<tile::GetNumProgramsOp, NVVM::GridDimXOp,
-                                   NVVM::GridDimYOp, NVVM::GridDimZOp>,
-               BarrierOpConversion>(converter, patterns.getContext());
+                                   NVVM::GridDimYOp, NVVM::GridDimZOp,
+                                   NVVM::ClusterDimXOp>,
+               ClusterCtaRankOpConversion, BarrierOpConversion>(
+      converter, patterns.getContext());
   patterns.add<GridDependencyOpConversion>(converter, patterns.getContext(),
                                            targetInfo);
 }

@@ -1,6 +1,7 @@
 //===- TileToTileGPUPass.cpp - The convert-tile-to-tilegpu pass -----------===//
 
 #include "warpforge/Conversion/TileToTileGPU/Passes.h"
+#include "warpforge/Dialect/Tile/IR/Tile.h"
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -29,9 +30,15 @@ struct ConvertTileToTileGPUPass
         failed(tile::verifyNoEmptyTensors(module, "convert-tile-to-tilegpu")))
       return signalPassFailure();
     MLIRContext *context = &getContext();
-    tilegpu::setCompileOptions(
-        module, toCompileOptions(*this, *tilegpu::parseCudaTarget(target)),
-        threadsPerWarp);
+    // The CTAs each program runs on are what tile-cluster-split made of
+    // the kernel (its tile.num-ctas), not what was asked: without the
+    // split (declined, or not run) a program is one CTA.
+    CompileOptions options =
+        toCompileOptions(*this, *tilegpu::parseCudaTarget(target));
+    auto split =
+        module->getAttrOfType<IntegerAttr>(tile::TileDialect::kNumCtas);
+    options.numCtas = split ? split.getInt() : 1;
+    tilegpu::setCompileOptions(module, options, threadsPerWarp);
 
     // Layouts for the warps that run the kernel's tensor code: with warp
     // specialization, all the consumer groups' (the module's num-warps).
@@ -108,17 +115,21 @@ struct ConvertTileToTileGPUPass
                                    "cuda:<compute capability> (e.g. cuda:90), "
                                    "got '"
                                 << target << "'";
+    if (numCtas > 1 && *tilegpu::parseCudaTarget(target) < 90)
+      return module.emitError()
+             << "convert-tile-to-tilegpu: num-ctas = "
+             << static_cast<int>(numCtas)
+             << " needs thread-block clusters, which sm_90 and later have; the "
+                "target is "
+             << target;
     if (numStages < 1)
       return module.emitError() << "convert-tile-to-tilegpu: num-stages must "
                                    "be at least 1, got "
                                 << static_cast<int>(numStages);
-    // Not implemented yet: an error rather than a kernel that silently
-    // ignores what was asked (Python warns and compiles without instead).
-    if (numCtas != 1)
+    if (numCtas != 1 && numCtas != 2 && numCtas != 4)
       return module.emitError()
-             << "convert-tile-to-tilegpu: num-ctas = "
-             << static_cast<int>(numCtas)
-             << ": thread-block clusters are not supported yet (only 1)";
+             << "convert-tile-to-tilegpu: num-ctas must be 1, 2 or 4, got "
+             << static_cast<int>(numCtas);
     if (numConsumerGroups < 0)
       return module.emitError()
              << "convert-tile-to-tilegpu: num-consumer-groups must be at "

@@ -37,6 +37,10 @@ GLOBAL_SCRATCH_ALIGN = "tilegpu.global-scratch-align"
 # warp-specialized producer copies with the TMA).
 GLOBAL_SCRATCH_IMPLICIT = "tilegpu.global-scratch-implicit"
 HOST_TENSOR_MAPS = "tilegpu.host-tensor-maps"
+# From tile-cluster-split (num_ctas): the kernel arguments that are host
+# descriptors whose tensor maps are encoded for a CTA's slice of the block,
+# [{arg, block}] (arg: the kernel parameter's index).
+DESCRIPTOR_BLOCKS = "tile.descriptor-blocks"
 # Warps warp_specialize partitions add to num-warps (convert-tilegpu-to-llvm).
 PARTITION_WARPS = "tilegpu.partition-warps"
 

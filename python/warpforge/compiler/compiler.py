@@ -253,7 +253,13 @@ class CompiledKernel:
 
     def _load(self, device: int, args=None):
         """Loads the cubin on `device` (once); checks the argument count first,
-        so that a wrong call fails the same with or without a GPU."""
+        so that a wrong call fails the same with or without a GPU.
+
+        The launcher gets what the compiler recorded: with metadata
+        "num_ctas" > 1, each program runs on a thread-block cluster of that
+        many CTAs; "descriptor_blocks" ({tensordesc parameter: block}) names
+        the block each CTA's tensor maps are encoded for where the compiler
+        split the signature's block among a cluster's CTAs."""
         cubin = self.asm.get("cubin")
         if cubin is None:
             raise RuntimeError(
@@ -280,7 +286,9 @@ class CompiledKernel:
             self.metadata.get("global_scratch_align", 1),
             self.metadata.get("global_scratch_implicit", False),
             self.metadata.get("host_tensor_maps") or None,
-            bool(self.options.launch_pdl), bool(self.options.launch_cooperative_grid))
+            bool(self.options.launch_pdl), bool(self.options.launch_cooperative_grid),
+            num_ctas=self.metadata.get("num_ctas", 1),
+            descriptor_blocks=self.metadata.get("descriptor_blocks") or None)
         self._kernels[device] = kernel
         return kernel
 
@@ -652,19 +660,20 @@ def _compile_unspecialized(fn, signature, constants, divisibility, options, gpu,
 def _warn_at_kernel_lines(fn, diagnostics: List[tuple], ir_name: str) -> None:
     """The stages' warnings (what they declined to do, and why), each at the
     kernel's Python line it names."""
-    from .options import WarpSpecializationWarning
+    from .options import ClusterWarning, WarpSpecializationWarning
     # A fact stays on the module through the later stages: once each.
     seen = set()
     for _severity, file, line, _column, message, _formatted in diagnostics:
         if (file, line, message) in seen:
             continue
         seen.add((file, line, message))
+        # tile-cluster-split's (num_ctas) or the warp specialization's.
+        category = ClusterWarning if message.startswith("num_ctas=") \
+            else WarpSpecializationWarning
         if file and file != ir_name and line:
-            warnings.warn_explicit(f"{fn.__name__}: {message}",
-                                   WarpSpecializationWarning, file, line)
+            warnings.warn_explicit(f"{fn.__name__}: {message}", category, file, line)
         else:
-            warnings.warn(f"{fn.__name__}: {message}",
-                          WarpSpecializationWarning, stacklevel=4)
+            warnings.warn(f"{fn.__name__}: {message}", category, stacklevel=4)
 
 
 
@@ -749,11 +758,27 @@ def _compile_to_binary(fn, kernel: CompiledKernel, capability: int,
         # launcher encodes them from the arguments and passes them after
         # the signature's parameters (tilegpu-host-tensor-maps).
         "host_tensor_maps": attributes.get(attrs.HOST_TENSOR_MAPS, []),
+        # num_ctas: the host descriptors whose tensor maps hold one CTA's
+        # slice of the block (tile-cluster-split), by parameter name.
+        "descriptor_blocks": _descriptor_blocks(kernel.signature,
+                                                attributes.get(attrs.DESCRIPTOR_BLOCKS, [])),
         "capability": capability,
         # 1 where the PTX says .minnctapersm 1 (ptxas spilled without it).
         "min_ctas_per_sm": min_ctas_per_sm,
         "ptxas_log": log,
     }
+
+
+def _descriptor_blocks(signature: Dict[str, str], recorded) -> Dict[str, List[int]]:
+    """{parameter name: block} from the module's [{arg, block}], where arg
+    counts kernel parameters: a tensordesc of rank n is 1 + 2n of them (the
+    map, its shape and its strides)."""
+    starts, at = {}, 0
+    for name, ty in signature.items():
+        starts[at] = name
+        rank = ty.count(",") + 1
+        at += 1 + 2 * rank if ty.startswith("tensordesc<") else 1
+    return {starts[int(r["arg"])]: [int(x) for x in r["block"]] for r in recorded}
 
 
 def _dump(directory: str, name: str, suffix: str, body: Union[str, bytes]):

@@ -9,7 +9,7 @@ whose defaults a test checks against these).
 
 Every option takes effect, or says why not: a bad value is a ValueError
 naming the option; an option the backend does not implement yet is either
-an error (`num_ctas` > 1) or, where Triton's autotune configs set it and the
+an error or, where Triton's autotune configs set it and the
 kernel is still right without it, a warning at the launch and a kernel
 compiled without it (`effective()`; none today). Warp specialization
 (`num_consumer_groups`) that a kernel's loop cannot take is a
@@ -34,6 +34,12 @@ class UnsupportedOptionWarning(UserWarning):
     compiled without it."""
 
 
+class ClusterWarning(UnsupportedOptionWarning):
+    """num_ctas > 1 was asked for but the kernel's tiles cannot be divided
+    among the CTAs of a cluster; the warning is at the op that prevents it,
+    and each program runs on one CTA (the same result)."""
+
+
 class WarpSpecializationWarning(UnsupportedOptionWarning):
     """Warp specialization was asked for (num_consumer_groups, or
     tl.range(..., warp_specialize=True)) but the compiler could not apply it
@@ -54,7 +60,12 @@ class KernelOptions:
         3, "Buffers of the software pipeline of loops feeding tl.dot (1: none); "
            "tl.range(..., num_stages=) overrides it per loop.")
     num_ctas: int = _option(
-        1, "CTAs per thread-block cluster. Only 1 is supported yet.")
+        1, "CTAs each program runs on (1, 2 or 4; sm_90), as a thread-block "
+           "cluster along x: the rows of the program's tl.dot products are "
+           "divided among them and the other operand, the same in every CTA, "
+           "is multicast by the TMA where warp specialization loads it. A "
+           "kernel whose tiles cannot be divided gets a ClusterWarning at the "
+           "op that prevents it and runs one CTA per program.")
     num_consumer_groups: int = _option(
         0, "Consumer groups of a warp-specialized kernel (0: none): the loop "
            "of tl.dot products is split into a producer warpgroup issuing the "
@@ -137,9 +148,9 @@ class KernelOptions:
             # Triton's words: clusters are sm_90's.
             self._fail(f"num_ctas > 1 requires NVIDIA SM90+ (Hopper): thread-block "
                        f"clusters do not exist on {self.arch} (num_ctas={self.num_ctas})")
-        if self.num_ctas != 1:
-            self._fail(f"num_ctas={self.num_ctas}: thread-block clusters are not supported "
-                       "yet; use num_ctas=1")
+        if self.num_ctas not in (1, 2, 4):
+            self._fail(f"num_ctas must be 1, 2 or 4 (CTAs of a thread-block cluster), "
+                       f"got {self.num_ctas}")
         if self.num_consumer_groups < 0 or self.num_buffers_warp_spec < 0:
             self._fail("num_consumer_groups and num_buffers_warp_spec must be non-negative")
         if self.num_consumer_groups and not self.num_buffers_warp_spec:

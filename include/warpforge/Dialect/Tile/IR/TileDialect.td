@@ -53,6 +53,20 @@ def Tile_Dialect : Dialect {
         "tile.loop_unroll_factor";
     static constexpr llvm::StringLiteral kWarpSpecialize =
         "tile.warp_specialize";
+    /// On the module, from tile-cluster-split: the CTAs each program runs
+    /// on (num_ctas), once its tiles are split among them.
+    static constexpr llvm::StringLiteral kNumCtas = "tile.num-ctas";
+    /// On the module, from tile-cluster-split: an array of {arg, block},
+    /// the kernel arguments that are host tensor descriptors whose block
+    /// each CTA of a cluster moves a slice of; the launcher encodes their
+    /// tensor maps for `block` (the frontend's block stays the one the
+    /// descriptor object is checked against).
+    static constexpr llvm::StringLiteral kDescriptorBlocks =
+        "tile.descriptor-blocks";
+    /// On a tile.descriptor_load, from tile-cluster-split: every CTA of the
+    /// cluster loads the same block (a multicast candidate).
+    static constexpr llvm::StringLiteral kClusterReplicated =
+        "tile.cluster_replicated";
   }];
 }
 

@@ -56,6 +56,25 @@ def Tile_GetNumProgramsOp : Tile_Op<"get_num_programs", [Pure]> {
   let assemblyFormat = "$axis attr-dict `:` type($result)";
 }
 
+def Tile_ClusterCtaRankOp : Tile_Op<"cluster_cta_rank", [Pure]> {
+  let summary = "Rank of this CTA in its thread-block cluster";
+  let description = [{
+    With `num_ctas` = C > 1 each program runs on a cluster of C CTAs, and
+    `tile-cluster-split` gives each CTA a slice of the program's tiles: the
+    rank (0 to C - 1, `%cluster_ctarank`) says which.  Program ids stay the
+    cluster's (`tl.program_id` is the same in every CTA of a cluster).  With
+    one CTA per program the rank is 0.
+
+    Example:
+
+    ```mlir
+    %r = tile.cluster_cta_rank : i32
+    ```
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor construction and shape manipulation
 //===----------------------------------------------------------------------===//

@@ -52,4 +52,44 @@ def TileLoopUnroll : Pass<"tile-loop-unroll", "mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TileClusterSplit : Pass<"tile-cluster-split", "mlir::ModuleOp"> {
+  let summary = "Split each program's tiles among the CTAs of a cluster "
+                "(num_ctas)";
+  let description = [{
+    Triton's `num_ctas`: each program runs on a cluster of C CTAs (sm_90),
+    and the program's tiles are divided among them.  This pass divides the
+    rows of the kernel's products: the accumulator and the left operand of
+    every `tile.dot` are split along their first dimension, CTA r taking
+    rows [r * M / C, (r + 1) * M / C), and the right operand is replicated
+    (every CTA loads the same block, which is marked
+    `tile.cluster_replicated` so that later passes may multicast it).
+
+    The split follows the data: which dimension of each tensor holds the
+    product's rows is propagated through element-wise ops, loads and
+    stores, broadcasts, `expand_dims`, `trans`, reductions along other
+    dimensions, descriptor accesses and `scf` loops and ifs (forwards and
+    backwards).  Then every split tensor's type is divided along that
+    dimension: `make_range` starts at the CTA's offset (`tile.cluster_cta_rank`
+    times the slice), descriptor accesses move their index by it, and
+    descriptors get the sliced block (for kernel arguments, recorded in the
+    module's `tile.descriptor-blocks` for the launcher).  The module gets
+    `tile.num-ctas = C`.
+
+    A kernel whose tiles cannot be split that way is left as it is, with a
+    warning at the op that prevents it (a reduction or scan along the rows,
+    a reshape of split values, a non-splat constant, an atomic every CTA
+    would repeat, ...): its programs then run on one CTA each (no
+    `tile.num-ctas`), which computes the same result.
+
+    Example (C = 2): `tile.make_range {start = 0, end = 128}` feeding the
+    rows of a 128x128 accumulator becomes a 64-element range plus
+    `64 * tile.cluster_cta_rank`.
+  }];
+  let options = [
+    Option<"numCtas", "num-ctas", "int", /*default=*/"1",
+           "CTAs per program (1, 2 or 4); 1 leaves the module as it is">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // WARPFORGE_TILE_PASSES
