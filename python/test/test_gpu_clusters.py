@@ -1,0 +1,208 @@
+"""Thread-block clusters (num_ctas) on the GPU.
+
+With num_ctas=2 each program runs on a cluster of two CTAs, and
+tile-cluster-split gives each CTA half of the rows of the program's
+products (Triton's num_ctas semantics: the program's tile is the same,
+only where it runs changes). Checked here, against float64 on odd sizes
+with NaN-poisoned outputs:
+
+* tutorial 09's three TMA matmuls with 256-row tiles (128 per CTA): host
+  descriptors whose tensor maps the launcher encodes for a CTA's half
+  (`descriptor_blocks`), and descriptors made on the device, whose block
+  the split halves;
+* the same under warp specialization (the tutorial's
+  `tl.range(warp_specialize=True)` and `num_consumer_groups`);
+* tutorial 03's masked pointer matmul;
+* program ids and counts: the cluster's, as many as the grid says;
+* a kernel whose tiles cannot be divided (a sum down the product's
+  columns): a ClusterWarning at that line, one CTA per program, right.
+"""
+
+import warnings
+
+import pytest
+
+import warpforge
+import warpforge.language as tl
+
+torch = pytest.importorskip("torch")
+import pointer_matmul_kernels as pmk  # noqa: E402
+import tutorial09_kernels as tut  # noqa: E402
+from test_gpu_tma import (DTYPES, TOLERANCE, FEW_PROGRAMS, Padded, cdiv, check_output,  # noqa: E402
+                          f64, generator, nans, one_config, operands, poisoned_mask,
+                          run_device_descriptor_kernel, run_host_descriptor_kernel)
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.filterwarnings(
+                  "ignore::warpforge.compiler.options.UnsupportedOptionWarning"),
+              pytest.mark.filterwarnings("error::warpforge.ClusterWarning")]
+
+__all__ = ["one_config"]  # the fixture, imported for the tests below
+
+SHAPES = [(999, 517, 371), (77, 300, 136), (1024, 1024, 1024)]
+
+
+def cluster_config(kernel, dtype_name, warps=4, **options):
+    """256 x 128 program tiles (128 x 128 per CTA), K steps of 64 (128 for
+    fp8), 3 stages, two CTAs per program."""
+    kwargs = {"BLOCK_SIZE_M": 256, "BLOCK_SIZE_N": 128,
+              "BLOCK_SIZE_K": 128 if dtype_name == "fp8" else 64, "GROUP_SIZE_M": 8}
+    if kernel != "tma":
+        kwargs["EPILOGUE_SUBTILE"] = False
+    hook = None if kernel == "descriptor_persistent" else tut.matmul_tma_set_block_size_hook
+    return tut.triton.Config(kwargs, num_warps=warps, num_stages=3, num_ctas=2,
+                             pre_hook=hook, **options)
+
+
+def run_tutorial(kernel, dtype_name, shape, one_config, config):
+    dtype = DTYPES[dtype_name]
+    gen = generator("clusters", kernel, dtype_name, shape)
+    programs = FEW_PROGRAMS if shape[0] != 1024 else 66
+    what = f"{kernel} {dtype_name} {'x'.join(map(str, shape))} num_ctas=2"
+    if kernel == "descriptor_persistent":
+        m, n, k = shape[0], cdiv(shape[1], 16) * 16, cdiv(shape[2], 16) * 16
+        a, b = operands(dtype, m, n, k, gen, padded=False)
+        c_buf = nans((m * n + 256,), dtype)
+        c = c_buf[:m * n].view(m, n)
+        run_device_descriptor_kernel(config, a, b, c, programs, one_config)
+        torch.cuda.synchronize()
+        guard = int((~poisoned_mask(c_buf[m * n:])).sum().item())
+        check_output(c, f64(a) @ f64(b).T, TOLERANCE[dtype_name], what, guard)
+    else:
+        m, n, k = shape
+        a, b = operands(dtype, m, n, k, gen, padded=True)
+        c = Padded(m, n, dtype)
+        run_host_descriptor_kernel(kernel, config, a, b, c.view, dtype == torch.float8_e4m3fn,
+                                   None if kernel == "tma" else programs, one_config)
+        torch.cuda.synchronize()
+        check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name], what,
+                     c.untouched_outside())
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype_name", ["fp16", "bf16", "fp8"])
+@pytest.mark.parametrize("kernel", ["tma", "tma_persistent", "descriptor_persistent"])
+def test_tutorial_matmul_on_clusters(kernel, dtype_name, shape, one_config):
+    run_tutorial(kernel, dtype_name, shape, one_config, cluster_config(kernel, dtype_name))
+
+
+@pytest.mark.parametrize("shape", SHAPES[:2], ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("knob", ["num_consumer_groups", "warp_specialize"])
+@pytest.mark.parametrize("kernel", ["tma", "tma_persistent"])
+def test_warp_specialized_matmul_on_clusters(kernel, knob, shape, one_config):
+    """Each CTA's half tile, 128 x 128, on two consumer warpgroups of 64
+    rows and a TMA producer."""
+    if knob == "num_consumer_groups":
+        config = cluster_config(kernel, "fp16", warps=4, num_consumer_groups=2,
+                                num_buffers_warp_spec=3)
+    else:
+        # The tutorial's WARP_SPECIALIZE=True: tl.range(warp_specialize=True),
+        # its num_warps warps the consumers.
+        config = cluster_config(kernel, "fp16", warps=8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        if knob == "warp_specialize":
+            _run_ws_spelling(kernel, shape, one_config, config)
+        else:
+            run_tutorial(kernel, "fp16", shape, one_config, config)
+
+
+def _run_ws_spelling(kernel, shape, one_config, config):
+    m, n, k = shape
+    gen = generator("clusters-ws", kernel, shape)
+    a, b = operands(torch.float16, m, n, k, gen, padded=True)
+    c = Padded(m, n, torch.float16)
+    a_desc, b_desc, c_desc = (tut.TensorDescriptor.from_tensor(x, [1, 1])
+                              for x in (a, b, c.view))
+    extra = {}
+    if kernel == "tma":
+        tuner = one_config(tut.matmul_kernel_tma, config)
+    else:
+        tuner = one_config(tut.matmul_kernel_tma_persistent, config)
+        extra["NUM_SMS"] = FEW_PROGRAMS
+
+    def grid(META):
+        tiles = cdiv(m, META["BLOCK_SIZE_M"]) * cdiv(n, META["BLOCK_SIZE_N"])
+        return (min(FEW_PROGRAMS, tiles) if extra else tiles,)
+    tuner[grid](a_desc, b_desc, c_desc, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=True,
+                **extra)
+    torch.cuda.synchronize()
+    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
+                 f"{kernel} warp_specialize=True num_ctas=2", c.untouched_outside())
+
+
+@pytest.mark.parametrize("shape", [(999, 517, 371), (77, 300, 136), (512, 512, 512)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16], ids=["fp16", "bf16"])
+def test_masked_pointer_matmul_on_clusters(shape, dtype):
+    m, n, k = shape
+    gen = generator("clusters-pointer", shape, str(dtype))
+    a = (torch.randn((m, k), device="cuda", generator=gen) * k ** -0.25).to(dtype)
+    b = (torch.randn((k, n), device="cuda", generator=gen) * k ** -0.25).to(dtype)
+    buf = nans((m * n + 256,), dtype)
+    c = buf[:m * n].view(m, n)
+    grid = (cdiv(m, 128) * cdiv(n, 128),)
+    pmk.masked_matmul[grid](a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                            b.stride(1), c.stride(0), c.stride(1), BLOCK_SIZE_M=128,
+                            BLOCK_SIZE_N=128, BLOCK_SIZE_K=64, GROUP_SIZE_M=8,
+                            WARP_SPECIALIZE=False, num_warps=4, num_stages=3, num_ctas=2)
+    torch.cuda.synchronize()
+    guard = int((~poisoned_mask(buf[m * n:])).sum().item())
+    check_output(c, f64(a) @ f64(b), 1e-2, f"masked_matmul {shape} num_ctas=2", guard)
+
+
+@warpforge.jit
+def ids_and_product(a_ptr, out_ptr, ids_ptr, BM: tl.constexpr):
+    pid = tl.program_id(0)
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, 16)
+    a = tl.load(a_ptr + pid * BM * 16 + rows[:, None] * 16 + cols[None, :])
+    b = tl.load(a_ptr + cols[:, None] * 16 + cols[None, :])
+    acc = tl.dot(a, b)
+    tl.store(out_ptr + pid * BM * 16 + rows[:, None] * 16 + cols[None, :], acc)
+    # Per row of the product: the program id and the program count.
+    tl.store(ids_ptr + 2 * (pid * BM + rows), pid + 0 * rows)
+    tl.store(ids_ptr + 2 * (pid * BM + rows) + 1, tl.num_programs(0) + 0 * rows)
+
+
+def test_program_ids_are_the_clusters():
+    """tl.program_id and tl.num_programs count programs (clusters), not
+    CTAs: every row of every program's product gets its program's id and
+    the grid's size."""
+    programs, bm = 7, 128
+    gen = generator("clusters-ids")
+    a = torch.randn((programs * bm, 16), device="cuda", generator=gen).to(torch.float16)
+    out = nans((programs * bm, 16), torch.float32)
+    ids = torch.full((programs * bm, 2), -1, dtype=torch.int32, device="cuda")
+    k = ids_and_product[(programs,)](a, out, ids, BM=bm, num_ctas=2)
+    torch.cuda.synchronize()
+    assert k.metadata["num_ctas"] == 2
+    expect = torch.arange(programs, device="cuda", dtype=torch.int32).repeat_interleave(bm)
+    assert torch.equal(ids[:, 0], expect)
+    assert (ids[:, 1] == programs).all()
+    ref = torch.cat([f64(a[p * bm:(p + 1) * bm]) @ f64(a[:16]) for p in range(programs)])
+    check_output(out, ref, 1e-3, "ids_and_product num_ctas=2")
+
+
+@warpforge.jit
+def column_sums(a_ptr, out_ptr, BM: tl.constexpr):
+    rows = tl.arange(0, BM)
+    cols = tl.arange(0, 16)
+    a = tl.load(a_ptr + rows[:, None] * 16 + cols[None, :])
+    b = tl.load(a_ptr + cols[:, None] * 16 + cols[None, :])
+    acc = tl.dot(a, b)
+    tl.store(out_ptr + cols, tl.sum(acc, axis=0))  # the sum down the columns
+
+
+def test_declined_kernel_runs_on_one_cta_per_program():
+    bm = 128
+    gen = generator("clusters-declined")
+    a = torch.randn((bm, 16), device="cuda", generator=gen).to(torch.float16)
+    out = nans((16,), torch.float32)
+    with pytest.warns(warpforge.ClusterWarning,
+                      match="num_ctas=2 declined: a reduction along the rows of a product"):
+        k = column_sums[(1,)](a, out, BM=bm, num_ctas=2)
+    torch.cuda.synchronize()
+    assert k.metadata["num_ctas"] == 1
+    ref = (f64(a) @ f64(a[:16])).sum(dim=0)
+    check_output(out, ref, 1e-3, "column_sums num_ctas=2 declined")
