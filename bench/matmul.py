@@ -92,7 +92,7 @@ JITS = ("triton", "warpforge")
 # "blocked": bench/kernels/matmul.py; the others: the tutorial's kernel of
 # each name.
 VARIANTS = ("blocked", "tma", "tma-persistent", "tma-ws", "tma-persistent-ws",
-            "tma-persistent-ws-pp", "pointer", "pointer-ws", "seed000-ws", "fp8-scaled",
+            "tma-persistent-ws-pp", "tma-persistent-ws-c2", "pointer", "pointer-ws", "seed000-ws", "fp8-scaled",
             "fp8-block-scaled", "small-m")
 # "small-m": the blocked kernel autotuned by both JITs over the kernel
 # file's SMALL_M_CONFIGS (16 to 64 rows: mma.sync below 64, wgmma at 64),
@@ -112,7 +112,8 @@ FP8_VARIANTS = {"fp8-scaled": ("e4m3", "e5m2"), "fp8-block-scaled": ("e4m3",)}
 TMA_KERNELS = {"tma": "matmul_kernel_tma", "tma-persistent": "matmul_kernel_tma_persistent",
                "tma-ws": "matmul_kernel_tma",
                "tma-persistent-ws": "matmul_kernel_tma_persistent",
-               "tma-persistent-ws-pp": "matmul_kernel_tma_persistent"}
+               "tma-persistent-ws-pp": "matmul_kernel_tma_persistent",
+               "tma-persistent-ws-c2": "matmul_kernel_tma_persistent"}
 # Triton's tutorial 03 kernel (pointer loads, masked K, the loop under
 # tl.range(..., warp_specialize=WARP_SPECIALIZE)): seed 000's kernel with a
 # program-id mapping valid on every shape; warp-specialized, warpforge's
@@ -128,8 +129,10 @@ POINTER_VARIANTS = {"pointer", "pointer-ws", "seed000-ws"}
 # (M / 128 == N / 256): other shapes fail their check, reported as such.
 SEED000_CONFIG = (128, 256, 64)
 # Variants whose loop is warp-specialized (tl.range(..., warp_specialize=True)).
-WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws", "tma-persistent-ws-pp", "pointer-ws"}
-PERSISTENT = {"tma-persistent", "tma-persistent-ws", "tma-persistent-ws-pp"}
+WARP_SPECIALIZED = {"tma-ws", "tma-persistent-ws", "tma-persistent-ws-pp",
+                    "tma-persistent-ws-c2", "pointer-ws"}
+PERSISTENT = {"tma-persistent", "tma-persistent-ws", "tma-persistent-ws-pp",
+              "tma-persistent-ws-c2"}
 # Ping-pong (warpforge only): the persistent kernel with two consumer groups
 # of 4 warps, each computing whole tiles (every other tile of the program)
 # and taking turns at the tensor cores, one group's epilogue (TMA store)
@@ -145,7 +148,17 @@ PING_PONG_OPTIONS = {"num_consumer_groups": 2, "num_buffers_warp_spec": 4, "ping
 # knows neither ping_pong nor num_consumer_groups, so the ping-pong variant
 # is measured against Triton's warp-specialized persistent kernel at its
 # own config ("triton:tma-persistent-ws", one provider for both variants).
-TRITON_VARIANT = {"tma-persistent-ws-pp": "tma-persistent-ws"}
+TRITON_VARIANT = {"tma-persistent-ws-pp": "tma-persistent-ws",
+                  "tma-persistent-ws-c2": "tma-persistent-ws"}
+# Clusters (warpforge only): the warp-specialized persistent kernel with
+# num_ctas=2, 256 x 256 program tiles of which each CTA of the pair computes
+# 128 rows (the tutorial's 128 x 256 tile per CTA, 8 consumer warps), half
+# the SMs' count of programs (each is two CTAs). Compared with Triton's
+# tma-persistent-ws at its own config, as the ping-pong variant.
+CLUSTER = {"tma-persistent-ws-c2"}
+CLUSTER_CONFIG = (256, 256, 64, 8, 8, 3)
+CLUSTER_CTAS = 2
+WARPFORGE_ONLY = PING_PONG | CLUSTER
 # The TMA variants' config without --config: tutorial 09's fp16 config for
 # its TMA kernels (BLOCK 128 x 256 x 64, GROUP_SIZE_M 8, 8 warps, 3 stages).
 TMA_DEFAULT_CONFIG = (128, 256, 64, 8, 8, 3)
@@ -405,6 +418,8 @@ def describe_config(config: Sequence[int]) -> str:
 def variant_config(args, variant: str) -> Tuple[int, int, int, int, int, int]:
     """The one config a TMA or pointer variant runs under warpforge: the
     ping-pong variant's own (PING_PONG_CONFIG), else tma_config(args)."""
+    if variant in CLUSTER:
+        return CLUSTER_CONFIG
     return PING_PONG_CONFIG if variant in PING_PONG else tma_config(args)
 
 
@@ -414,6 +429,8 @@ def variant_config_name(variant: str, config: Sequence[int]) -> str:
     name = describe_config(config)
     if variant in PING_PONG:
         name += f" pp b{PING_PONG_OPTIONS['num_buffers_warp_spec']}"
+    if variant in CLUSTER:
+        name += f" c{CLUSTER_CTAS}"
     return name
 
 
@@ -428,8 +445,8 @@ def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
     (PING_PONG_OPTIONS, warpforge only), no epilogue subtiling. A is M x K,
     B K-major (N x K), C M x N."""
     block_m, block_n, block_k, group_m, num_warps, num_stages = config
-    if variant in PING_PONG and module.BACKEND != "warpforge":
-        raise ValueError(f"{variant} runs under warpforge only (ping_pong); Triton's "
+    if variant in WARPFORGE_ONLY and module.BACKEND != "warpforge":
+        raise ValueError(f"{variant} runs under warpforge only; Triton's "
                          f"provider is {TRITON_VARIANT[variant]}'s")
     M, K = a.shape
     N = b_t.shape[0]
@@ -444,8 +461,10 @@ def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
             "WARP_SPECIALIZE": variant in WARP_SPECIALIZED}
     tiles = _cdiv(M, block_m) * _cdiv(N, block_n)
     if variant in PERSISTENT:
-        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=num_sms)
-        grid: Tuple[int, ...] = (min(num_sms, tiles),)
+        # A program of the cluster variant is a pair of CTAs.
+        programs = num_sms // CLUSTER_CTAS if variant in CLUSTER else num_sms
+        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=programs)
+        grid: Tuple[int, ...] = (min(programs, tiles),)
     else:
         grid = (tiles,)
     module.matmul_tma_set_block_size_hook({"a_desc": a_desc, "b_desc": b_desc,
@@ -454,6 +473,8 @@ def tma_call(module, variant: str, a, b_t, c, config, num_sms: int):
     meta.update(num_warps=num_warps, num_stages=num_stages)
     if variant in PING_PONG:
         meta.update(PING_PONG_OPTIONS)
+    if variant in CLUSTER:
+        meta.update(num_ctas=CLUSTER_CTAS)
     return kernel, grid, (a_desc, b_desc, c_desc, M, N, K), meta
 
 
@@ -1001,7 +1022,7 @@ def _compile_rows(args, variants: List[str], failures: List[str], compiled, shap
     With `refuse_declines`, and always for the ping-pong variant, a declined
     warp specialization is a failure."""
     import warnings
-    from warpforge import OutOfResources, WarpSpecializationWarning
+    from warpforge import ClusterWarning, OutOfResources, WarpSpecializationWarning
     m, n, k = args.shapes[0]
     for dtype in [d for d in args.dtypes if d in DTYPES]:
         a, b, c = (StandIn(dtype, shape) for shape in shapes(m, n, k))
@@ -1013,8 +1034,9 @@ def _compile_rows(args, variants: List[str], failures: List[str], compiled, shap
             try:
                 t0 = time.perf_counter()
                 with warnings.catch_warnings():
-                    if refuse_declines or variant in PING_PONG:
+                    if refuse_declines or variant in WARPFORGE_ONLY:
                         warnings.simplefilter("error", WarpSpecializationWarning)
+                        warnings.simplefilter("error", ClusterWarning)
                     common.compile_only("warpforge", call(variant, a, b, c, config))
                 row["compile_ms"]["warpforge"] = (time.perf_counter() - t0) * 1e3
             except OutOfResources as e:
@@ -1408,7 +1430,12 @@ def _tma_note(settings) -> str:
                f"groups of 4 warps taking turns, whole tiles each, "
                f"{variant_config_name('tma-persistent-ws-pp', PING_PONG_CONFIG)}) "
                "against Triton's tma-persistent-ws at its config."
-               if any(v in PING_PONG for v in tma) else ""))
+               if any(v in PING_PONG for v in tma) else "")
+            + (f" tma-persistent-ws-c2: warpforge alone with num_ctas={CLUSTER_CTAS} "
+               f"({variant_config_name('tma-persistent-ws-c2', CLUSTER_CONFIG)}: each CTA of "
+               "a pair computes half the rows of a program's tile, SMs / 2 programs) against "
+               "Triton's tma-persistent-ws at its config."
+               if any(v in CLUSTER for v in tma) else ""))
 
 
 # -- Command line -------------------------------------------------------------------------

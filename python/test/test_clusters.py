@@ -73,7 +73,20 @@ def test_warp_specialized_kernel_on_clusters(knob):
     k = tutorial_warmup(tut.matmul_kernel_tma_persistent, num_ctas=2, **options)
     assert k.metadata["num_ctas"] == 2 and k.metadata["partition_warps"] == 4
     assert "tilegpu.warp_specialize" in k.asm["tilegpu"]
-    assert ".reqnctapercluster 2, 1, 1" in k.asm["ptx"]
+    ptx = k.asm["ptx"]
+    assert ".reqnctapercluster 2, 1, 1" in ptx
+    # B (N x K, the same in both CTAs) is multicast: each CTA's producer
+    # copies 64 of its 128 rows to both, through a map encoded for 64 rows.
+    assert k.metadata["descriptor_blocks"] == {"a_desc": [128, 64], "c_desc": [128, 128],
+                                               "b_desc": [64, 64]}
+    copies = [line for line in ptx.splitlines() if "cp.async.bulk.tensor" in line]
+    assert any(".multicast::cluster" in c for c in copies)
+    # Consumers free each slot in both CTAs; the barriers are shared with
+    # the cluster before the first copy and the CTAs leave together.
+    assert "mapa.shared::cluster.u32" in ptx
+    assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in ptx
+    assert ptx.count("barrier.cluster.wait") == 2
+    assert "fence.mbarrier_init.release.cluster" in ptx
 
 
 @warpforge.jit

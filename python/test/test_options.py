@@ -635,5 +635,4 @@ def test_enable_reflect_ftz(ftz, monkeypatch):
 def test_clusters_before_sm90_are_an_error_in_tritons_words():
     with pytest.raises(ValueError, match=r"num_ctas > 1 requires NVIDIA SM90\+ \(Hopper\)"):
         KernelOptions(num_ctas=2, arch="sm80")
-    with pytest.raises(ValueError, match="thread-block clusters are not supported yet"):
-        KernelOptions(num_ctas=2, arch="sm90")
+    assert KernelOptions(num_ctas=2, arch="sm90").num_ctas == 2

@@ -93,9 +93,43 @@ struct ArriveBarrierOpConversion
     PTXBuilder ptx;
     PTXBuilder::Operand bar =
         ptx.addInput(adaptor.getBarrier(), kSharedPointerConstraint);
-    ptx.instr("mbarrier.arrive.release.cta.shared::cta.b64",
-              {"_", PTXBuilder::address(bar), std::to_string(op.getCount())});
+    if (Value cta = adaptor.getCta()) {
+      // The barrier at the same offset in CTA `cta` of the cluster,
+      // released at cluster scope (its waiter is that CTA's producer).
+      PTXBuilder::Operand rank = ptx.addInput(cta, "r");
+      ptx.line("{");
+      ptx.line(".reg .b32 remote;");
+      ptx.instr("mapa.shared::cluster.u32", {"remote", bar, rank});
+      ptx.instr("mbarrier.arrive.release.cluster.shared::cluster.b64",
+                {"_", "[remote]", std::to_string(op.getCount())});
+      ptx.line("}");
+    } else {
+      ptx.instr("mbarrier.arrive.release.cta.shared::cta.b64",
+                {"_", PTXBuilder::address(bar), std::to_string(op.getCount())});
+    }
     ptx.launch(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// All threads of all the cluster's CTAs: mbarrier initializations made
+/// visible at cluster scope, then arrive (release) and wait (acquire).
+/// `.aligned`: every thread of each warp executes it together.
+struct ClusterBarrierOpConversion
+    : public TargetOpConversionPattern<ClusterBarrierOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (failed(requireFeature(op, targetInfo.supportsTMA(),
+                              "thread-block clusters")))
+      return failure();
+    Location loc = op.getLoc();
+    NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+    NVVM::ClusterArriveOp::create(rewriter, loc, rewriter.getUnitAttr());
+    NVVM::ClusterWaitOp::create(rewriter, loc, rewriter.getUnitAttr());
     rewriter.eraseOp(op);
     return success();
   }
@@ -198,7 +232,8 @@ void warpforge::populateBarrierOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
   patterns.add<InitBarrierOpConversion, BarrierExpectOpConversion,
-               ArriveBarrierOpConversion, WaitBarrierOpConversion,
+               ArriveBarrierOpConversion, ClusterBarrierOpConversion,
+               WaitBarrierOpConversion,
                AsyncCopyMBarrierArriveOpConversion,
                InvalBarrierOpConversion>(converter, patterns.getContext(),
                                          targetInfo);

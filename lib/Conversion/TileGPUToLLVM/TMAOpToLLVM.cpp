@@ -46,13 +46,23 @@ tma::Encoding getEncoding(tile::TensorDescType desc) {
 }
 
 /// Per copy of one block: (the byte offset in the buffer, the coordinates
-/// innermost first).
+/// innermost first).  With `ctas` > 1 (multicast), the copies of this
+/// CTA's slice of the rows, `rank` (the CTA's in the cluster) of `ctas`:
+/// the boxes are the slice's (what the launcher encoded the map for), at
+/// the slice's rows in each column block, and `sliceOffset` is set to the
+/// slice's byte offset, to be added to every copy's.
 SmallVector<std::pair<int64_t, SmallVector<Value>>>
 getCopies(OpBuilder &b, Location loc, tile::TensorDescType desc,
-          ValueRange indices) {
-  tma::Encoding e = getEncoding(desc);
+          ValueRange indices, int64_t ctas = 1, Value rank = Value(),
+          Value *sliceOffset = nullptr) {
   RankedTensorType block = desc.getBlockType();
   ArrayRef<int64_t> shape = block.getShape();
+  tma::Encoding e = getEncoding(desc);
+  if (ctas > 1) {
+    std::vector<int64_t> slice(shape.begin(), shape.end());
+    slice[0] /= ctas;
+    e = tma::encodingFor(block.getElementTypeBitWidth(), slice);
+  }
   int64_t elemBytes = block.getElementTypeBitWidth() / 8;
   int64_t rows = 1;
   for (int64_t d : shape.drop_back())
@@ -68,10 +78,21 @@ getCopies(OpBuilder &b, Location loc, tile::TensorDescType desc,
   auto shifted = [&](Value v, int64_t by) -> Value {
     return by == 0 ? v : LLVM::AddOp::create(b, loc, v, i32Val(b, loc, by));
   };
+  SmallVector<Value> first = llvm::to_vector(llvm::reverse(indices));
+  if (ctas > 1) {
+    // Rows [rank * R / C, ...) of the block: at that outer coordinate, and
+    // that many rows into each column block (swizzle atoms stay whole: the
+    // verifier wants slices of 8-row multiples).
+    int64_t sliceRows = shape[0] / ctas;
+    Value row = LLVM::MulOp::create(b, loc, rank, i32Val(b, loc, sliceRows));
+    first.back() = LLVM::AddOp::create(b, loc, first.back(), row);
+    *sliceOffset =
+        LLVM::MulOp::create(b, loc, row, i32Val(b, loc, outerStride));
+  }
   SmallVector<std::pair<int64_t, SmallVector<Value>>> copies;
   for (int64_t k = 0; k < e.outerPieces; ++k)
     for (int64_t j = 0; j < e.copiesPerBlock; ++j) {
-      SmallVector<Value> coords = llvm::to_vector(llvm::reverse(indices));
+      SmallVector<Value> coords = first;
       coords.front() = shifted(coords.front(), j * e.box.back());
       coords.back() = shifted(coords.back(), k * e.box.front());
       copies.push_back({j * rows * e.swizzleBytes +
@@ -100,14 +121,37 @@ struct AsyncTMACopyGlobalToLocalOpConversion
     Value pred = LLVM::AndOp::create(rewriter, loc,
                                      emitIsThreadZero(rewriter, loc),
                                      adaptor.getPred());
-    for (auto &[offset, coords] :
-         getCopies(rewriter, loc, op.getDesc().getType(),
-                   adaptor.getIndices()))
+    // Multicast: this CTA's slice, to every CTA of the cluster (mask of
+    // all C ranks).
+    int64_t ctas = op.getMulticast().value_or(1);
+    Value rank, sliceOffset, mask;
+    Value result = adaptor.getResult();
+    if (ctas > 1) {
+      // The slices' images side by side must be the block's: the same
+      // swizzle.
+      tile::TensorDescType desc = op.getDesc().getType();
+      std::vector<int64_t> slice(desc.getBlockType().getShape().begin(),
+                                 desc.getBlockType().getShape().end());
+      slice[0] /= ctas;
+      if (tma::encodingFor(desc.getBlockType().getElementTypeBitWidth(), slice)
+              .swizzleBytes != getEncoding(desc).swizzleBytes)
+        return op.emitOpError("multicast = ")
+               << ctas << ": a slice of the block is swizzled unlike the block";
+      rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      mask = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI16Type(),
+          rewriter.getI16IntegerAttr((1 << ctas) - 1));
+    }
+    auto copies = getCopies(rewriter, loc, op.getDesc().getType(),
+                            adaptor.getIndices(), ctas, rank, &sliceOffset);
+    if (sliceOffset)
+      result = gep(rewriter, loc, rewriter.getI8Type(), result, sliceOffset);
+    for (auto &[offset, coords] : copies)
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, loc,
-          offsetShared(rewriter, loc, adaptor.getResult(), offset),
+          offsetShared(rewriter, loc, result, offset),
           adaptor.getDesc(), coords, adaptor.getBarrier(),
-          /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+          /*im2colOffsets=*/ValueRange(), /*multicastMask=*/mask,
           /*l2CacheHint=*/Value(),
           NVVM::TMALoadModeAttr::get(getContext(), NVVM::TMALoadMode::TILE),
           rewriter.getBoolAttr(false), /*group=*/nullptr, pred);

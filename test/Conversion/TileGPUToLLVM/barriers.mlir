@@ -152,3 +152,37 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     tile.return
   }
 }
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.num-ctas" = 2 : i32, tilegpu.target = "cuda:90"} {
+  // An arrival on the barrier at the same offset in CTA %cta of the
+  // cluster: mapa to its address, released at cluster scope.
+  // CHECK-LABEL: llvm.func @arrive_barrier_remote(
+  // CHECK: %[[BAR:.*]] = llvm.mlir.addressof @warpforge_smem : !llvm.ptr<3>
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A\09.reg .b32 remote;\0A\09mapa.shared::cluster.u32 remote, $0, $1;\0A\09mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote], 1;\0A\09}", "r,r" %[[BAR]], %arg0 : (!llvm.ptr<3>, i32) -> ()
+  tile.func public @arrive_barrier_remote(%cta: i32) {
+    %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh, mutable>
+    tilegpu.arrive_barrier %bar, 1 cta %cta : !tilegpu.memdesc<1xi64, #sh, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.num-ctas" = 2 : i32, tilegpu.target = "cuda:90"} {
+  // Every thread: the barrier initializations made visible to the
+  // cluster, then the cluster-wide arrive and wait.
+  // CHECK-LABEL: llvm.func @cluster_barrier(
+  // CHECK: nvvm.fence.mbarrier.init
+  // CHECK-NEXT: nvvm.cluster.arrive {aligned}
+  // CHECK-NEXT: nvvm.cluster.wait {aligned}
+  // CHECK-NEXT: llvm.return
+  // PTX-LABEL: llvm.func @cluster_barrier(
+  // PTX: nvvm.cluster.arrive {aligned}
+  tile.func public @cluster_barrier() {
+    tilegpu.cluster_barrier
+    tile.return
+  }
+}

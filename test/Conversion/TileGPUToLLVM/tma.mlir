@@ -387,3 +387,31 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     tile.return
   }
 }
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.num-ctas" = 2 : i32, tilegpu.target = "cuda:90"} {
+  // Multicast over a cluster of 2: this CTA copies its 64 of the block's
+  // 128 rows (rank * 64 rows further, rank * 64 * 128 bytes into the
+  // buffer) to both CTAs (mask 0b11).
+  // CHECK-LABEL: llvm.func @load_multicast(
+  // CHECK-SAME: %[[D:[^:]*]]: !llvm.ptr {{.*}}, %[[I:[^:]*]]: i32, %[[J:[^:]*]]: i32, %[[P:[^:]*]]: i1
+  // CHECK: %[[RANK:.*]] = nvvm.read.ptx.sreg.cluster.ctarank : i32
+  // CHECK-NEXT: %[[MASK:.*]] = llvm.mlir.constant(3 : i16) : i16
+  // CHECK-NEXT: %[[C64:.*]] = llvm.mlir.constant(64 : i32) : i32
+  // CHECK-NEXT: %[[ROW:.*]] = llvm.mul %[[RANK]], %[[C64]] : i32
+  // CHECK-NEXT: %[[I2:.*]] = llvm.add %[[I]], %[[ROW]] : i32
+  // CHECK-NEXT: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-NEXT: %[[OFF:.*]] = llvm.mul %[[ROW]], %[[C128]] : i32
+  // CHECK-NEXT: %[[DST:.*]] = llvm.getelementptr %{{.*}}[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+  // CHECK-NEXT: nvvm.cp.async.bulk.tensor.shared.cluster.global %[[DST]], %[[D]], %{{.*}}, box[%[[J]], %[[I2]]] multicast_mask = %[[MASK]] predicate = %{{.*}}
+  // CHECK-NOT: nvvm.cp.async.bulk.tensor
+  tile.func public @load_multicast(%d: !tile.tensordesc<tensor<128x64xf16>>, %i: i32, %j: i32, %p: i1) {
+    %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh, mutable>
+    %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x64xf16, #nv, mutable>
+    tilegpu.async_tma_copy_global_to_local %d[%i, %j] %buf, %bar, %p {multicast = 2 : i32} : !tile.tensordesc<tensor<128x64xf16>>, !tilegpu.memdesc<1xi64, #sh, mutable> -> !tilegpu.memdesc<128x64xf16, #nv, mutable>
+    tile.return
+  }
+}

@@ -418,3 +418,23 @@ tile.func public @store_wait_missing() {
   tilegpu.async_tma_store_wait
   tile.return
 }
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+tile.func public @multicast_slices_not_whole_atoms(%d: !tile.tensordesc<tensor<48x64xf16>>, %i: i32, %p: i1, %buf: !tilegpu.memdesc<48x64xf16, #nv, mutable>, %bar: !tilegpu.memdesc<1xi64, #sh, mutable>) {
+  // expected-error @+1 {{'tilegpu.async_tma_copy_global_to_local' op multicast = 4 divides the block's 48 rows into slices that are not multiples of 8 rows}}
+  tilegpu.async_tma_copy_global_to_local %d[%i, %i] %buf, %bar, %p {multicast = 4 : i32} : !tile.tensordesc<tensor<48x64xf16>>, !tilegpu.memdesc<1xi64, #sh, mutable> -> !tilegpu.memdesc<48x64xf16, #nv, mutable>
+  tile.return
+}
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+tile.func public @multicast_of_one(%d: !tile.tensordesc<tensor<64x64xf16>>, %i: i32, %p: i1, %buf: !tilegpu.memdesc<64x64xf16, #nv, mutable>, %bar: !tilegpu.memdesc<1xi64, #sh, mutable>) {
+  // expected-error @+1 {{'tilegpu.async_tma_copy_global_to_local' op attribute 'multicast' failed to satisfy constraint}}
+  tilegpu.async_tma_copy_global_to_local %d[%i, %i] %buf, %bar, %p {multicast = 1 : i32} : !tile.tensordesc<tensor<64x64xf16>>, !tilegpu.memdesc<1xi64, #sh, mutable> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+  tile.return
+}

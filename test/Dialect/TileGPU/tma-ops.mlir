@@ -204,3 +204,19 @@ tile.func public @tma_into_ring(%d: !tile.tensordesc<tensor<256x64xf16>>, %i: i3
   %t = tilegpu.memdesc_trans %buf : !tilegpu.memdesc<256x64xf16, #nv, mutable> -> !tilegpu.memdesc<64x256xf16, #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>, mutable>
   tile.return
 }
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+
+// Multicast over a cluster of 2: each CTA copies half of the 128 rows to
+// both.
+// CHECK-LABEL: tile.func public @tma_multicast(
+// CHECK-NEXT: tilegpu.async_tma_copy_global_to_local %{{.*}}[%{{.*}}, %{{.*}}] %{{.*}}, %{{.*}}, %{{.*}} {multicast = 2 : i32} : !tile.tensordesc<tensor<128x64xf16>>
+tile.func public @tma_multicast(%d: !tile.tensordesc<tensor<128x64xf16>>, %i: i32, %j: i32, %p: i1,
+                                %buf: !tilegpu.memdesc<128x64xf16, #nv, mutable>,
+                                %bar: !tilegpu.memdesc<1xi64, #sh, mutable>) {
+  tilegpu.async_tma_copy_global_to_local %d[%i, %j] %buf, %bar, %p {multicast = 2 : i32} : !tile.tensordesc<tensor<128x64xf16>>, !tilegpu.memdesc<1xi64, #sh, mutable> -> !tilegpu.memdesc<128x64xf16, #nv, mutable>
+  tile.return
+}

@@ -320,9 +320,27 @@ static LogicalResult verifyTMABuffer(Operation *op, tile::TensorDescType desc,
   return success();
 }
 
+/// A block the CTAs of a cluster copy in `ctas` slices of its rows: 2-D,
+/// and each slice whole swizzle atoms (8 rows), so that the slices' images
+/// side by side are the whole block's.
+static LogicalResult verifyMulticast(Operation *op, tile::TensorDescType desc,
+                                     std::optional<uint32_t> multicast) {
+  if (!multicast)
+    return success();
+  ArrayRef<int64_t> shape = desc.getBlockType().getShape();
+  if (shape.size() != 2)
+    return op->emitOpError("multicasts 2-D blocks, got ") << desc;
+  if (shape[0] % (*multicast * 8) != 0)
+    return op->emitOpError("multicast = ")
+           << *multicast << " divides the block's " << shape[0]
+           << " rows into slices that are not multiples of 8 rows";
+  return success();
+}
+
 LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
   if (failed(verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
-                             getResult().getType(), /*mustBeMutable=*/true)))
+                             getResult().getType(), /*mustBeMutable=*/true)) ||
+      failed(verifyMulticast(*this, getDesc().getType(), getMulticast())))
     return failure();
   return verifyBarrier(*this, getBarrier().getType());
 }
@@ -762,6 +780,8 @@ LogicalResult ChannelTMALoadOp::verify() {
   FailureOr<MemDescType> ring = getChannelRing(*this, getChannel(), getBuffer());
   if (failed(ring) || !*ring)
     return ring;
+  if (failed(verifyMulticast(*this, getDesc().getType(), getMulticast())))
+    return failure();
   return verifyTMABuffer(*this, getDesc().getType(), getIndices().size(),
                          ring->getSingleBuffer(), /*mustBeMutable=*/true);
 }

@@ -61,7 +61,7 @@ Value loadBlock(OpBuilder &b, tile::DescriptorLoadOp load) {
   BarrierExpectOp::create(b, loc, barrier, getTMABlockBytes(descType), always);
   AsyncTMACopyGlobalToLocalOp::create(b, loc, load.getDesc(),
                                       load.getIndices(), buffer, barrier,
-                                      always);
+                                      always, /*multicast=*/nullptr);
   WaitBarrierOp::create(b, loc, barrier,
                         arith::ConstantIntOp::create(b, loc, 0, 32));
   tile::BarrierOp::create(b, loc);

@@ -429,16 +429,47 @@ def TileGPU_ArriveBarrierOp : TileGPU_BarrierOp<"arrive_barrier"> {
   let summary = "Arrive on an mbarrier";
   let description = [{
     The thread arrives `count` times on the current phase of `barrier`.
+    With `cta`, on the barrier at the same offset in the shared memory of
+    CTA `cta` of the thread's cluster (`mapa`, then a release at cluster
+    scope): how a consumer tells the producers of every CTA that multicast
+    into its slot that the slot is free.
 
     Example:
 
     ```mlir
     tilegpu.arrive_barrier %bar, 1 : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    tilegpu.arrive_barrier %bar, 1 cta %c1 : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
     ```
   }];
   let arguments = (ins TileGPU_MemDesc:$barrier,
-                       ConfinedAttr<I32Attr, [IntPositive]>:$count);
-  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+                       ConfinedAttr<I32Attr, [IntPositive]>:$count,
+                       Optional<I32>:$cta);
+  let assemblyFormat = [{
+    $barrier `,` $count (`cta` $cta^)? attr-dict `:` qualified(type($barrier))
+  }];
+}
+
+def TileGPU_ClusterBarrierOp : TileGPU_Op<"cluster_barrier", [
+    MemoryEffects<[MemRead<TileGPU_SharedMemory>,
+                   MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Wait for every thread of every CTA of the cluster";
+  let description = [{
+    Every thread of the CTA executes it; it completes when all threads of
+    all the cluster's CTAs have (`barrier.cluster.arrive.release` and
+    `barrier.cluster.wait.acquire`), after making the CTA's mbarrier
+    initializations visible to the cluster (`fence.mbarrier_init`).  Before
+    the first remote arrival or multicast copy, so that no CTA touches a
+    barrier another has not initialized, and before the kernel ends, so
+    that no CTA exits while another may still write into its shared
+    memory.
+
+    Example:
+
+    ```mlir
+    tilegpu.cluster_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 def TileGPU_AsyncCopyMBarrierArriveOp
@@ -513,6 +544,14 @@ def TileGPU_AsyncTMACopyGlobalToLocalOp : TileGPU_Op<"async_tma_copy_global_to_l
     and readers wait for the phase with `tilegpu.wait_barrier`.  Elements
     outside the tensor are filled with zeros (or NaN, by the descriptor).
 
+    With `multicast = C` the block is the same in the C CTAs of the
+    cluster, which share the work: CTA r copies rows [r * R / C, (r + 1) *
+    R / C) of its R rows (the tensor map's box is that slice: the
+    launcher encodes it so) to the same offset of every CTA's buffer, and
+    its bytes complete on the barrier at the same offset in each CTA
+    (`.multicast::cluster`).  Each CTA's barrier thus counts the whole
+    block's bytes, as without multicast.
+
     Example:
 
     ```mlir
@@ -521,7 +560,8 @@ def TileGPU_AsyncTMACopyGlobalToLocalOp : TileGPU_Op<"async_tma_copy_global_to_l
   }];
   let arguments = (ins Tile_TensorDesc:$desc, Variadic<I32>:$indices,
                        TileGPU_MemDesc:$result, TileGPU_MemDesc:$barrier,
-                       I1:$pred);
+                       I1:$pred,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
   let assemblyFormat = [{
     $desc `[` $indices `]` $result `,` $barrier `,` $pred attr-dict `:`
     qualified(type($desc)) `,` qualified(type($barrier)) `->` qualified(type($result))
@@ -781,7 +821,10 @@ def TileGPU_ChannelTMALoadOp : TileGPU_ChannelOp<"channel_tma_load"> {
     Copies the block of `desc` at `indices` into buffer `count % N` of the
     channel's ring number `buffer`, asynchronously: the slot becomes full
     for consumers once the copies of its commit have landed (the TMA counts
-    their bytes), so the producer need not wait for them.
+    their bytes), so the producer need not wait for them.  With
+    `multicast = C`, the cluster's C producers each copy a slice of the
+    block to every CTA (see `async_tma_copy_global_to_local`), and the slot
+    is empty only once the consumers of every CTA have released it.
 
     Example:
 
@@ -791,7 +834,8 @@ def TileGPU_ChannelTMALoadOp : TileGPU_ChannelOp<"channel_tma_load"> {
   }];
   let arguments = (ins TileGPU_Channel:$channel, I32:$count,
                        Tile_TensorDesc:$desc, Variadic<I32>:$indices,
-                       ConfinedAttr<I32Attr, [IntNonNegative]>:$buffer);
+                       ConfinedAttr<I32Attr, [IntNonNegative]>:$buffer,
+                       OptionalAttr<ConfinedAttr<I32Attr, [IntMinValue<2>]>>:$multicast);
   let assemblyFormat = [{
     $channel `[` $count `]` $desc `[` $indices `]` `->` $buffer attr-dict `:`
     qualified(type($channel)) `,` qualified(type($desc))

@@ -197,7 +197,7 @@ void issueCopies(OpBuilder &builder, Location loc,
           builder, load.getLoc(), ringType.getSingleBuffer(), ring, index);
       AsyncTMACopyGlobalToLocalOp::create(
           builder, load.getLoc(), mapping.lookupOrDefault(load.getDesc()),
-          indices, buffer, barrier, exists);
+          indices, buffer, barrier, exists, /*multicast=*/nullptr);
     }
   }
   if (!hasAsyncCopies(plan))

@@ -435,10 +435,69 @@ WarpSpecializeOp makePingPong(WarpSpecializeOp ws, int numWarps) {
   return pingPong;
 }
 
+/// The CTAs that multicast the block of `load` (num_ctas, from
+/// tile-cluster-split), or 0.  The block must be the same in every CTA of
+/// the cluster (`tile.cluster_replicated`) and come through a host
+/// descriptor that only such loads of this loop read: the launcher encodes
+/// its tensor map for a CTA's slice of the rows, which no other access
+/// could use.  Each slice whole swizzle atoms (8 rows).
+int64_t multicastCtas(tile::DescriptorLoadOp load, scf::ForOp loop) {
+  auto module = load->getParentOfType<ModuleOp>();
+  int64_t ctas = getNumCtas(module);
+  if (ctas < 2 || !load->hasAttr(tile::TileDialect::kClusterReplicated))
+    return 0;
+  auto arg = dyn_cast<BlockArgument>(load.getDesc());
+  if (!arg || !isa<tile::FuncOp>(arg.getOwner()->getParentOp()))
+    return 0;
+  for (Operation *user : arg.getUsers())
+    if (!isa<tile::DescriptorLoadOp>(user) ||
+        !user->hasAttr(tile::TileDialect::kClusterReplicated) ||
+        !loop->isAncestor(user))
+      return 0;
+  ArrayRef<int64_t> shape = load.getDesc().getType().getBlockType().getShape();
+  if (shape.size() != 2 || shape[0] % (8 * ctas) != 0)
+    return 0;
+  return ctas;
+}
+
+/// Records that the launcher encodes kernel argument `arg`'s tensor map
+/// for `block` (the module's tile.descriptor-blocks).
+void recordDescriptorBlock(ModuleOp module, unsigned arg,
+                           ArrayRef<int64_t> block) {
+  Builder b(module.getContext());
+  SmallVector<Attribute> blocks;
+  if (auto old = module->getAttrOfType<ArrayAttr>(
+          tile::TileDialect::kDescriptorBlocks))
+    llvm::append_range(blocks, old.getValue());
+  for (Attribute entry : blocks)
+    if (cast<DictionaryAttr>(entry).getAs<IntegerAttr>("arg").getInt() == arg)
+      return;
+  blocks.push_back(b.getDictionaryAttr({
+      b.getNamedAttr("arg", b.getI64IntegerAttr(arg)),
+      b.getNamedAttr("block", b.getDenseI64ArrayAttr(block)),
+  }));
+  module->setAttr(tile::TileDialect::kDescriptorBlocks, b.getArrayAttr(blocks));
+}
+
 void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
                 bool remarks, bool pingPong) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
+  // Which operands the cluster's CTAs multicast, decided before the
+  // loads are moved.
+  DenseMap<Operation *, int64_t> multicast;
+  for (auto &operand : plan.operands)
+    if (operand.isTMA())
+      if (int64_t ctas = multicastCtas(operand.descLoad, loop)) {
+        multicast[operand.descLoad] = ctas;
+        SmallVector<int64_t> slice(
+            operand.descLoad.getDesc().getType().getBlockType().getShape());
+        slice[0] /= ctas;
+        recordDescriptorBlock(
+            loop->getParentOfType<ModuleOp>(),
+            cast<BlockArgument>(operand.descLoad.getDesc()).getArgNumber(),
+            slice);
+      }
   auto func = loop->getParentOfType<FunctionOpInterface>();
   Block &entry = func.getFunctionBody().front();
   MLIRContext *ctx = loop.getContext();
@@ -607,15 +666,17 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
               SmallVector<Value> indices;
               for (Value index : load.getIndices())
                 indices.push_back(map.lookup(index));
-              ChannelTMALoadOp::create(lb, load.getLoc(), pch, count,
-                                       map.lookup(load.getDesc()), indices,
-                                       lb.getI32IntegerAttr(i));
+              int64_t ctas = multicast.lookup(load);
+              ChannelTMALoadOp::create(
+                  lb, load.getLoc(), pch, count, map.lookup(load.getDesc()),
+                  indices, lb.getI32IntegerAttr(i),
+                  ctas ? lb.getI32IntegerAttr(ctas) : IntegerAttr());
             } else if (std::optional<PointerBlock> &block = plan.blocks[i]) {
               ChannelTMALoadOp::create(
                   lb, operand.load.getLoc(), pch, count, blockMaps[i],
                   ValueRange{coordinate(block->row, block->rowStep),
                              coordinate(block->col, block->colStep)},
-                  lb.getI32IntegerAttr(i));
+                  lb.getI32IntegerAttr(i), /*multicast=*/IntegerAttr());
             } else {
               tile::LoadOp load = operand.load;
               ChannelAsyncCopyOp::create(

@@ -30,6 +30,21 @@
 // visible to the async proxy (the TMA) with a proxy fence and to all warps
 // with a CTA barrier, and reach the partitions as captures, like the rings.
 //
+// Multicast (num_ctas = C, a channel_tma_load with `multicast`): the
+// producer of each CTA of the cluster copies a slice of the block into the
+// slot of every CTA, so a slot may be refilled only when the consumers of
+// all C CTAs have released it: each consumer thread arrives on the empty
+// barrier of every CTA (C arrivals, remote ones at cluster scope), which
+// is initialized to C times the consumer threads.  A CTA's full barrier
+// still counts the bytes of the whole slot: its own slice and the others'
+// land on it alike.  Bytes from another CTA may land before this CTA's
+// producer announced them; the phase cannot complete early, since the
+// announcing arrival is still missing.  Remote arrivals and copies must
+// not reach a barrier before its CTA initialized it, nor a CTA that has
+// exited: a cluster barrier follows the initialization (in place of the
+// CTA barrier) and another the tilegpu.warp_specialize op, where all the
+// CTA's threads meet before the kernel ends.
+//
 //===----------------------------------------------------------------------===//
 
 #include "../TMAUtility.h"
@@ -116,10 +131,15 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
   // partition's threads with cp.async (one arrival each).
   llvm::SmallDenseSet<int64_t> tmaRings;
   int64_t copyThreads = 0;
+  // The CTAs that multicast into every CTA's slots (1: none).
+  int64_t ctas = 1;
   for (auto [view, warps] : getChannelViews(create))
     for (Operation *user : view.getUsers()) {
-      if (auto load = dyn_cast<ChannelTMALoadOp>(user))
+      if (auto load = dyn_cast<ChannelTMALoadOp>(user)) {
         tmaRings.insert(load.getBuffer());
+        if (std::optional<uint32_t> m = load.getMulticast())
+          ctas = std::max<int64_t>(ctas, *m);
+      }
       if (isa<ChannelAsyncCopyOp>(user)) {
         if (warps == 0)
           return user->emitOpError(
@@ -143,10 +163,22 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
     InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.full, index),
                           fullCount);
     InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.empty, index),
-                          consumerThreads);
+                          consumerThreads * ctas);
   }
   FenceAsyncSharedOp::create(b, loc);
-  tile::BarrierOp::create(b, loc);
+  if (ctas > 1) {
+    ClusterBarrierOp::create(b, loc);
+    // And before the kernel ends: after the warp_specialize ops, where
+    // all the CTA's threads meet.
+    for (OpOperand &use : create->getUses())
+      if (auto ws = dyn_cast<WarpSpecializeOp>(use.getOwner())) {
+        OpBuilder after(ws->getContext());
+        after.setInsertionPointAfter(ws);
+        ClusterBarrierOp::create(after, loc);
+      }
+  } else {
+    tile::BarrierOp::create(b, loc);
+  }
 
   // Where the channel goes, as what.
   DenseMap<Value, LoweredChannel> views;
@@ -205,7 +237,7 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
       Value yes = arith::ConstantIntOp::create(ub, uloc, 1, 1);
       AsyncTMACopyGlobalToLocalOp::create(ub, uloc, load.getDesc(),
                                           load.getIndices(), buffer, full,
-                                          yes);
+                                          yes, load.getMulticastAttr());
     } else if (auto copy = dyn_cast<ChannelAsyncCopyOp>(user)) {
       Value slot = slotOf(ub, uloc, copy.getCount(), view.numBuffers);
       Value buffer = barrierAt(ub, uloc, view.rings[copy.getBuffer()], slot);
@@ -247,8 +279,12 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
         result.replaceAllUsesWith(barrierAt(ub, uloc, ring, slot));
     } else if (auto release = dyn_cast<ChannelReleaseOp>(user)) {
       Value slot = slotOf(ub, uloc, release.getCount(), view.numBuffers);
-      ArriveBarrierOp::create(ub, uloc, barrierAt(ub, uloc, view.empty, slot),
-                              1);
+      Value empty = barrierAt(ub, uloc, view.empty, slot);
+      if (ctas == 1)
+        ArriveBarrierOp::create(ub, uloc, empty, 1, /*cta=*/Value());
+      // Every CTA's producer writes this slot: each is told.
+      for (int64_t cta = 0; ctas > 1 && cta < ctas; ++cta)
+        ArriveBarrierOp::create(ub, uloc, empty, 1, createI32(ub, uloc, cta));
     } else {
       return user->emitOpError("uses a channel in a way tilegpu-lower-"
                                "channels does not know");
