@@ -8,7 +8,8 @@
 # logs in $OUT.  `scripts/device_checks.sh tma` runs the TMA group only,
 # `scripts/device_checks.sh ws` the warp-specialized kernels (also under
 # synccheck), `scripts/device_checks.sh attention` the attention kernels,
-# `scripts/device_checks.sh mma` the mma.sync products.
+# `scripts/device_checks.sh mma` the mma.sync products,
+# `scripts/device_checks.sh clusters` the num_ctas=2 kernels (multicast).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -71,6 +72,20 @@ mma() {
   run racecheck mma python/test/test_gpu_mma_dot.py -k "$sel"
   run synccheck mma python/test/test_gpu_mma_dot.py -k "$sel"
 }
+clusters() {
+  # Clusters (num_ctas=2): each CTA's half of a program's tile; with warp
+  # specialization B multicast by both CTAs' producers, empty barriers
+  # released across the cluster (mapa + remote arrive), cluster barriers
+  # after the barriers' initialization and before the CTAs exit.
+  local sel="(test_tutorial_matmul_on_clusters and 77x300x136 and fp16) or (test_warp_specialized_matmul_on_clusters and 77x300x136) or test_program_ids_are_the_clusters"
+  run memcheck clusters python/test/test_gpu_clusters.py -k "$sel"
+  run racecheck clusters python/test/test_gpu_clusters.py -k "$sel"
+  run synccheck clusters python/test/test_gpu_clusters.py -k "$sel"
+}
+if [ "$only" = clusters ]; then
+  clusters
+  exit $status
+fi
 if [ "$only" = mma ]; then
   mma
   exit $status

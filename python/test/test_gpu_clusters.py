@@ -27,6 +27,7 @@ import warpforge.language as tl
 
 torch = pytest.importorskip("torch")
 import pointer_matmul_kernels as pmk  # noqa: E402
+from sass_helpers import check_sass, needs_disassembler  # noqa: E402
 import tutorial09_kernels as tut  # noqa: E402
 from test_gpu_tma import (DTYPES, TOLERANCE, FEW_PROGRAMS, Padded, cdiv, check_output,  # noqa: E402
                           f64, generator, nans, one_config, operands, poisoned_mask,
@@ -206,3 +207,76 @@ def test_declined_kernel_runs_on_one_cta_per_program():
     assert k.metadata["num_ctas"] == 1
     ref = (f64(a) @ f64(a[:16])).sum(dim=0)
     check_output(out, ref, 1e-3, "column_sums num_ctas=2 declined")
+
+
+HANG_SCRIPT = """
+import sys
+sys.path.insert(0, {test_dir!r})
+import torch, warpforge
+import tutorial09_kernels as tut
+torch.manual_seed(0)
+# Warp-specialized persistent kernels on clusters of 2 with B multicast:
+# a ring of 3 or 2 slots whose empty barriers both CTAs' consumers
+# release; programs that walk several tiles, one K step, and a K loop that
+# ends mid-ring.
+for groups, warps, buffers in [(2, 4, 3), (2, 4, 2), (0, 8, 0)]:
+    for (m, n, k) in [(999, 520, 376), (256, 128, 64), (300, 256, 1000)]:
+        a = torch.randn((m, k), device="cuda").half()
+        b = torch.randn((n, k), device="cuda").half()
+        c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+        descs = [tut.TensorDescriptor.from_tensor(x, [1, 1]) for x in (a, b, c)]
+        options = dict(num_consumer_groups=groups, num_buffers_warp_spec=buffers) if groups else {{}}
+        config = tut.triton.Config(dict(BLOCK_SIZE_M=256, BLOCK_SIZE_N=128, BLOCK_SIZE_K=64,
+                                        GROUP_SIZE_M=8, EPILOGUE_SUBTILE=False),
+                                   num_warps=warps, num_stages=3, num_ctas=2,
+                                   pre_hook=tut.matmul_tma_set_block_size_hook, **options)
+        tut.matmul_kernel_tma_persistent.configs = [config]
+        for _ in range({repeats}):
+            for programs in (3, 5):
+                tut.matmul_kernel_tma_persistent[(programs,)](
+                    *descs, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=not groups,
+                    NUM_SMS=programs)
+        torch.cuda.synchronize()
+        ref = a.float() @ b.float().T
+        assert (c.float() - ref).abs().max().item() <= 1e-2 * ref.abs().max().item()
+print("no hang")
+"""
+
+
+def test_no_hang_under_repeated_launches():
+    """100 launches of each multicast configuration on 3 and 5 programs, in
+    a child process that must finish within the timeout: a deadlocked
+    cluster protocol (an empty barrier one CTA's consumers never release, a
+    CTA gone before the other's last arrival) fails here instead of hanging
+    the suite."""
+    import os
+    import subprocess
+    import sys
+    script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100)
+    try:
+        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              timeout=300, cwd=os.path.dirname(__file__))
+    except subprocess.TimeoutExpired:
+        pytest.fail("a multicast kernel hung (300 s without finishing)")
+    assert proc.returncode == 0 and "no hang" in proc.stdout, proc.stderr[-3000:]
+
+
+@needs_disassembler
+def test_multicast_in_the_sass(tmp_path):
+    """The producer's copies of B are multicast TMA loads (UTMALDG ...
+    MULTICAST), the kernel synchronizes the cluster (UCGABAR), and nothing
+    spills or serializes the wgmma pipeline."""
+    descs = [tut.TensorDescriptor.from_tensor(
+        torch.empty((1024, 1024), device="cuda", dtype=torch.float16), [1, 1]) for _ in range(3)]
+    meta = {"BLOCK_SIZE_M": 256, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
+            "FP8_OUTPUT": False, "WARP_SPECIALIZE": False, "EPILOGUE_SUBTILE": False,
+            "NUM_SMS": 66}
+    tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
+                                        "c_desc": descs[2], **meta})
+    k = tut.matmul_kernel_tma_persistent.fn.warmup(
+        *descs, 1024, 1024, 1024, grid=(1,), num_warps=4, num_stages=3, num_ctas=2,
+        num_consumer_groups=2, num_buffers_warp_spec=3, **meta)
+    sass = check_sass(k, "persistent matmul, num_ctas=2", "UTMALDG", tmp_path)
+    loads = [line for line in sass.splitlines() if "UTMALDG" in line]
+    assert any("MULTICAST" in line for line in loads), "\n".join(loads)
+    assert "UCGABAR" in sass
