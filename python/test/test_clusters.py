@@ -84,7 +84,7 @@ def test_warp_specialized_kernel_on_clusters(knob):
     # Consumers free each slot in both CTAs; the barriers are shared with
     # the cluster before the first copy and the CTAs leave together.
     assert "mapa.shared::cluster.u32" in ptx
-    assert "mbarrier.arrive.release.cluster.shared::cluster.b64" in ptx
+    assert "mbarrier.arrive.shared::cluster.b64" in ptx
     assert ptx.count("barrier.cluster.wait") == 2
     assert "fence.mbarrier_init.release.cluster" in ptx
 

@@ -158,13 +158,30 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
 #sh = #tilegpu.shared<order = [0]>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.num-ctas" = 2 : i32, tilegpu.target = "cuda:90"} {
   // An arrival on the barrier at the same offset in CTA %cta of the
-  // cluster: mapa to its address, released at cluster scope.
+  // cluster: mapa to its address, then the arrival there.
   // CHECK-LABEL: llvm.func @arrive_barrier_remote(
   // CHECK: %[[BAR:.*]] = llvm.mlir.addressof @warpforge_smem : !llvm.ptr<3>
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A\09.reg .b32 remote;\0A\09mapa.shared::cluster.u32 remote, $0, $1;\0A\09mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote], 1;\0A\09}", "r,r" %[[BAR]], %arg0 : (!llvm.ptr<3>, i32) -> ()
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A\09.reg .b32 remote;\0A\09mapa.shared::cluster.u32 remote, $0, $1;\0A\09mbarrier.arrive.shared::cluster.b64 _, [remote];\0A\09}", "r,r" %[[BAR]], %arg0 : (!llvm.ptr<3>, i32) -> ()
   tile.func public @arrive_barrier_remote(%cta: i32) {
     %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh, mutable>
     tilegpu.arrive_barrier %bar, 1 cta %cta : !tilegpu.memdesc<1xi64, #sh, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.num-ctas" = 2 : i32, tilegpu.target = "cuda:90"} {
+  // per_warp: lane 0 arrives for its warp once all its lanes are there.
+  // CHECK-LABEL: llvm.func @arrive_barrier_per_warp(
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[LANE:.*]] = llvm.urem %[[TID]], %{{.*}} : i32
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[LANE]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.warp.sync -1;\0A\09{\0A\09.reg .b32 remote;\0A\09mapa.shared::cluster.u32 remote, $0, $2;\0A\09@$1 mbarrier.arrive.shared::cluster.b64 _, [remote];\0A\09}", "r,b,r" %{{.*}}, %[[FIRST]], %arg0
+  tile.func public @arrive_barrier_per_warp(%cta: i32) {
+    %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh, mutable>
+    tilegpu.arrive_barrier %bar, 1 cta %cta {per_warp} : !tilegpu.memdesc<1xi64, #sh, mutable>
     tile.return
   }
 }

@@ -242,9 +242,11 @@ tile.func public @barriers(%pred: i1, %phase: i32) {
 tile.func public @cluster_barriers(%cta: i32) {
   // CHECK-NEXT: %[[BAR:.*]] = tilegpu.local_alloc
   // CHECK-NEXT: tilegpu.arrive_barrier %[[BAR]], 1 cta %[[CTA]] : !tilegpu.memdesc<1xi64, #[[SH1]], mutable>
+  // CHECK-NEXT: tilegpu.arrive_barrier %[[BAR]], 1 cta %[[CTA]] {per_warp} : !tilegpu.memdesc<1xi64, #[[SH1]], mutable>
   // CHECK-NEXT: tilegpu.cluster_barrier
   %bar = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #sh1, mutable>
   tilegpu.arrive_barrier %bar, 1 cta %cta : !tilegpu.memdesc<1xi64, #sh1, mutable>
+  tilegpu.arrive_barrier %bar, 1 cta %cta {per_warp} : !tilegpu.memdesc<1xi64, #sh1, mutable>
   tilegpu.cluster_barrier
   tile.return
 }

@@ -3,8 +3,8 @@
 // The channel of lower-channels.mlir in a cluster of 2 CTAs whose
 // producers multicast B (each copies half of its 256 rows into both CTAs'
 // slots). A slot's empty barrier waits for the consumers of both CTAs:
-// 2 x 256 arrivals, each consumer thread arriving on its own CTA's and on
-// the other's (cta 0 and cta 1). The full barrier still counts the slot's
+// 2 x 8 arrivals, each consumer warp arriving once on its own CTA's and
+// once on the other's (cta 0 and cta 1). The full barrier still counts the slot's
 // 49152 bytes (all of B lands in each CTA). Cluster barriers replace the
 // CTA barrier after the initialization (no remote arrival or copy before
 // both CTAs' barriers exist) and follow the warp_specialize op (no CTA
@@ -13,7 +13,7 @@
 // CHECK-LABEL: tile.func public @mm(
 // CHECK: tilegpu.init_barrier %{{.*}}, 1 :
 // CHECK-NEXT: tilegpu.memdesc_index
-// CHECK-NEXT: tilegpu.init_barrier %{{.*}}, 512 :
+// CHECK-NEXT: tilegpu.init_barrier %{{.*}}, 16 :
 // CHECK: tilegpu.fence_async_shared
 // CHECK-NEXT: tilegpu.cluster_barrier
 // CHECK-NOT: tile.barrier
@@ -21,8 +21,8 @@
 // The consumers: one arrival on empty[slot] of each CTA.
 // CHECK: tilegpu.warp_group_dot_wait
 // CHECK-NEXT: %[[E:.*]] = tilegpu.memdesc_index
-// CHECK-NEXT: tilegpu.arrive_barrier %[[E]], 1 cta %c0_i32{{(_[0-9]+)?}} :
-// CHECK-NEXT: tilegpu.arrive_barrier %[[E]], 1 cta %c1_i32{{(_[0-9]+)?}} :
+// CHECK-NEXT: tilegpu.arrive_barrier %[[E]], 1 cta %c0_i32{{(_[0-9]+)?}} {per_warp} :
+// CHECK-NEXT: tilegpu.arrive_barrier %[[E]], 1 cta %c1_i32{{(_[0-9]+)?}} {per_warp} :
 // The producer: A copied as before, B multicast; the whole slot's bytes.
 // CHECK: partition0(
 // CHECK: tilegpu.barrier_expect %{{.*}}, 49152, %{{.*}}

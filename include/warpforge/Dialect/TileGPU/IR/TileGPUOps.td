@@ -430,20 +430,23 @@ def TileGPU_ArriveBarrierOp : TileGPU_BarrierOp<"arrive_barrier"> {
   let description = [{
     The thread arrives `count` times on the current phase of `barrier`.
     With `cta`, on the barrier at the same offset in the shared memory of
-    CTA `cta` of the thread's cluster (`mapa`, then a release at cluster
-    scope): how a consumer tells the producers of every CTA that multicast
-    into its slot that the slot is free.
+    CTA `cta` of the thread's cluster (`mapa`, then
+    `mbarrier.arrive.shared::cluster`): how a consumer tells the producers of every CTA that multicast
+    into its slot that the slot is free.  With `per_warp`, each warp
+    arrives once, by its first lane after all its lanes have reached the
+    op (`bar.warp.sync`): a barrier counting warps, and one remote arrival
+    per warp rather than per thread.
 
     Example:
 
     ```mlir
     tilegpu.arrive_barrier %bar, 1 : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
-    tilegpu.arrive_barrier %bar, 1 cta %c1 : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
+    tilegpu.arrive_barrier %bar, 1 cta %c1 {per_warp} : !tilegpu.memdesc<1xi64, #tilegpu.shared<order = [0]>, mutable>
     ```
   }];
   let arguments = (ins TileGPU_MemDesc:$barrier,
                        ConfinedAttr<I32Attr, [IntPositive]>:$count,
-                       Optional<I32>:$cta);
+                       Optional<I32>:$cta, UnitAttr:$per_warp);
   let assemblyFormat = [{
     $barrier `,` $count (`cta` $cta^)? attr-dict `:` qualified(type($barrier))
   }];

@@ -34,8 +34,9 @@
 // producer of each CTA of the cluster copies a slice of the block into the
 // slot of every CTA, so a slot may be refilled only when the consumers of
 // all C CTAs have released it: each consumer thread arrives on the empty
-// barrier of every CTA (C arrivals, remote ones at cluster scope), which
-// is initialized to C times the consumer threads.  A CTA's full barrier
+// barrier of every CTA (C arrivals, remote ones through `mapa`), which
+// is initialized to C times the consumer warps: each warp arrives once, by
+// its first lane once all its lanes have finished with the slot.  A CTA's full barrier
 // still counts the bytes of the whole slot: its own slice and the others'
 // land on it alike.  Bytes from another CTA may land before this CTA's
 // producer announced them; the phase cannot complete early, since the
@@ -162,8 +163,10 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
     Value index = createI32(b, loc, s);
     InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.full, index),
                           fullCount);
+    // Multicast rings count warps (see the release below).
     InitBarrierOp::create(b, loc, barrierAt(b, loc, outer.empty, index),
-                          consumerThreads * ctas);
+                          ctas > 1 ? consumerThreads / 32 * ctas
+                                   : consumerThreads);
   }
   FenceAsyncSharedOp::create(b, loc);
   if (ctas > 1) {
@@ -281,10 +284,13 @@ LogicalResult lowerChannel(CreateChannelOp create, int consumerThreads) {
       Value slot = slotOf(ub, uloc, release.getCount(), view.numBuffers);
       Value empty = barrierAt(ub, uloc, view.empty, slot);
       if (ctas == 1)
-        ArriveBarrierOp::create(ub, uloc, empty, 1, /*cta=*/Value());
-      // Every CTA's producer writes this slot: each is told.
+        ArriveBarrierOp::create(ub, uloc, empty, 1, /*cta=*/Value(),
+                                /*per_warp=*/false);
+      // Every CTA's producer writes this slot: each is told, once per warp
+      // (8 remote arrivals a K step rather than 256).
       for (int64_t cta = 0; ctas > 1 && cta < ctas; ++cta)
-        ArriveBarrierOp::create(ub, uloc, empty, 1, createI32(ub, uloc, cta));
+        ArriveBarrierOp::create(ub, uloc, empty, 1, createI32(ub, uloc, cta),
+                                /*per_warp=*/true);
     } else {
       return user->emitOpError("uses a channel in a way tilegpu-lower-"
                                "channels does not know");
