@@ -76,7 +76,8 @@ def test_dump_dir(tmp_path, monkeypatch):
         assert f"scale.{stage}" in names
     # ...and the IR after every pass of each pipeline, numbered in order.
     assert "scale.tile.01.tile-verify-kernels.mlir" in names
-    assert "scale.tilegpu-converted.01.convert-tile-to-tilegpu.mlir" in names
+    assert "scale.tilegpu-converted.01.tile-cluster-split.mlir" in names
+    assert "scale.tilegpu-converted.02.convert-tile-to-tilegpu.mlir" in names
     assert "scale.tilegpu.01.tilegpu-coalesce.mlir" in names
     assert any(n.startswith("scale.llvm-dialect.") and
                n.endswith(".convert-tilegpu-to-llvm.mlir") for n in names)
