@@ -252,6 +252,19 @@ SmallVector<Value> emitMmaAsync(OpBuilder &b, Location loc,
   return ptx.launch(b, loc);
 }
 
+/// `wgmma.wait_group 0` with `words` tied through it: nothing reads them
+/// before the products writing them have completed.
+SmallVector<Value> waitAllTied(OpBuilder &b, Location loc, ValueRange words) {
+  PTXBuilder ptx;
+  SmallVector<PTXBuilder::Operand> outs;
+  for (Value w : words)
+    outs.push_back(ptx.addOutput(w.getType().isF32() ? "f" : "r", w.getType()));
+  for (auto [out, w] : llvm::zip(outs, words))
+    ptx.addTiedInput(w, out);
+  ptx.instr("wgmma.wait_group.sync.aligned", {"0"});
+  return ptx.launch(b, loc);
+}
+
 struct WarpGroupDotOpConversion
     : public TargetOpConversionPattern<WarpGroupDotOp> {
   using TargetOpConversionPattern::TargetOpConversionPattern;
@@ -278,6 +291,19 @@ struct WarpGroupDotOpConversion
     Type dElem = dType.getElementType();
     // f32 and i32 accumulators are a register per element; f16 ones pairs.
     bool wordAcc = dElem.getIntOrFloatBitWidth() == 32;
+    // max_num_imprecise_acc (fp8 into f32): the tensor cores' fp8
+    // accumulation keeps fewer bits than f32, so every `imprecise`
+    // products' worth of K (at least one instruction's) is summed from
+    // zero and then added to the f32 accumulator in f32 (Triton's partial
+    // accumulator on Hopper).  Each partial sum is waited for before its
+    // add: this serializes the products, the price of the precision.
+    int64_t imprecise = op.getMaxNumImpreciseAcc();
+    bool partial = isa<Float8E4M3FNType, Float8E5M2Type>(aElem) &&
+                   dElem.isF32() && imprecise > 0 &&
+                   imprecise <= kSteps * instrK;
+    int64_t stepsPerPartial =
+        partial ? std::max<int64_t>(1, (imprecise + instrK - 1) / instrK)
+                : kSteps;
 
     // The instruction and its immediates.
     SharedOperand bOperand = getSharedOperand(bType, /*isA=*/false);
@@ -323,7 +349,7 @@ struct WarpGroupDotOpConversion
     DescriptorBuilder bDescs(b, loc, adaptor.getB(), bOperand, warpN, n);
 
     SmallVector<Value> cElems = unpackLLElements(loc, adaptor.getC(), b);
-    SmallVector<Value> dElems;
+    SmallVector<Value> dElems, partialRegs;
     NVVM::WgmmaFenceAlignedOp::create(b, loc);
     int64_t perInstr = n / 2;
     for (int64_t rm = 0; rm < repM; ++rm) {
@@ -348,7 +374,30 @@ struct WarpGroupDotOpConversion
                                    aElems[first + 2 * r + 1]));
           }
           Value bDesc = bDescs.get(rn * tileN, ks * instrK);
-          regs = emitMmaAsync(b, loc, instruction, regs, a, bDesc, immediates);
+          if (!partial) {
+            regs = emitMmaAsync(b, loc, instruction, regs, a, bDesc,
+                                immediates);
+            continue;
+          }
+          if (ks % stepsPerPartial == 0) {
+            Value zero = LLVM::ConstantOp::create(b, loc, b.getF32Type(),
+                                                  b.getF32FloatAttr(0));
+            partialRegs.assign(regs.size(), zero);
+          }
+          partialRegs = emitMmaAsync(b, loc, instruction, partialRegs, a,
+                                     bDesc, immediates);
+          if ((ks + 1) % stepsPerPartial != 0 && ks + 1 != kSteps)
+            continue;
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          partialRegs = waitAllTied(b, loc, partialRegs);
+          // `contract`: ptxas may fuse the add (PTX's add.f32, as
+          // Triton's; add.rn.f32 otherwise).
+          for (auto [full, part] : llvm::zip(regs, partialRegs))
+            full = LLVM::FAddOp::create(b, loc, full, part,
+                                        LLVM::FastmathFlags::contract);
+          // The registers the next products use were written by other
+          // instructions.
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
         }
         if (wordAcc) {
           dElems.append(regs.begin(), regs.end());

@@ -318,3 +318,38 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     tile.return
   }
 }
+
+// -----
+
+#a = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8>
+#bt = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = true, elementBitWidth = 8>
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
+// max_num_imprecise_acc = 32 on K = 64 (two k32 instructions): each
+// instruction sums from zero into a partial accumulator, which is waited
+// for and added (contractible f32 adds, one per element) to the f32
+// accumulator, and wgmma is fenced again before the next instruction.
+// CHECK-LABEL: llvm.func @fp8_partial_accumulation
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[ZERO:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// CHECK-SAME: %[[ZERO]], %[[ZERO]]
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK-COUNT-32: llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK: wgmma.mma_async.sync.aligned.m64n64k32.f32.e4m3.e4m3
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 0;"
+// CHECK-COUNT-32: llvm.fadd %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<contract>} : f32
+// CHECK-NEXT: nvvm.wgmma.fence.aligned
+// CHECK-NOT: wgmma.mma_async
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @fp8_partial_accumulation(%f: f32) {
+    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf8E4M3FN, #a, mutable>
+    %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf8E4M3FN, #bt, mutable>
+    %c = tile.splat %f : f32 -> tensor<64x64xf32, #w>
+    %d = tilegpu.warp_group_dot %a, %b, %c maxNumImpreciseAcc = 32 : !tilegpu.memdesc<64x64xf8E4M3FN, #a, mutable> * !tilegpu.memdesc<64x64xf8E4M3FN, #bt, mutable> -> tensor<64x64xf32, #w>
+    %r = tilegpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    tile.return
+  }
+}
