@@ -132,16 +132,21 @@ CHECK-NOT: tilegpu.convert_layout
 
 def test_transpose(tmp_path):
     k = transpose_kernel.warmup(F32, F32, 100, 120, 120, 100, BM=64, BN=32, grid=(1,))
-    # The transposition keeps each element in its thread: the store follows
-    # it in the permuted layout, with pointers computed there.
+    # Load and store each run along their own contiguous dimension (both
+    # anchored by tilegpu-coalesce; 16-byte accesses where the masks allow,
+    # as in test_permute's unmasked copy); the transposition keeps
+    # each element in its thread, and one exchange takes it to the store's
+    # layout, as in Triton (test_permute wants st.global.v4 on both sides).
     filecheck(to_tilegpu(k), """
 CHECK-DAG: #[[T:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
 CHECK-DAG: #[[B:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+CHECK-DAG: #[[S:blocked[0-9]*]] = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 CHECK-LABEL: tile.func public @transpose_kernel
 CHECK-NOT: tilegpu.convert_layout
-CHECK: %[[X:.*]] = tile.load %{{.*}}, %{{.*}} : tensor<64x32x!tile.ptr<f32>, #[[B]]>
+CHECK: %[[X:.*]] = tile.load %{{.*}}, %{{.*}} {tilegpu.coalesced} : tensor<64x32x!tile.ptr<f32>, #[[B]]>
 CHECK: %[[XT:.*]] = tile.trans %[[X]] {order = array<i32: 1, 0>} : tensor<64x32xf32, #[[B]]> -> tensor<32x64xf32, #[[T]]>
-CHECK: tile.store %{{.*}}, %[[XT]], %{{.*}} : tensor<32x64x!tile.ptr<f32>, #[[T]]>
+CHECK-NEXT: %[[Y:.*]] = tilegpu.convert_layout %[[XT]] : tensor<32x64xf32, #[[T]]> -> tensor<32x64xf32, #[[S]]>
+CHECK-NEXT: tile.store %{{.*}}, %[[Y]], %{{.*}} {tilegpu.coalesced} : tensor<32x64x!tile.ptr<f32>, #[[S]]>
 CHECK-NOT: tilegpu.convert_layout
 """, tmp_path)
 

@@ -226,3 +226,46 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// A transposing copy: the load is contiguous along dimension 0 (re-laid
+// out), the store along dimension 1, which its default layout already runs
+// along. The store is marked too, so that remove-layout-conversions
+// converts the values to it (one exchange) rather than storing in the
+// load's layout element by element.
+// CHECK-LABEL: tile.func public @transposing_copy(
+// CHECK: tile.load %{{.*}} {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS:blocked[0-9]*]]>
+// CHECK: tile.store %{{.*}}, %{{.*}} {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[ROWS:blocked[0-9]*]]>
+// CLEAN-LABEL: tile.func public @transposing_copy(
+// CLEAN: tile.load %{{.*}} {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[COLS:blocked[0-9]*]]>
+// CLEAN: %[[V:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x128xf16, #[[COLS]]> -> tensor<64x128xf16, #[[ROWS:blocked[0-9]*]]>
+// CLEAN: tile.store %{{.*}}, %[[V]] {tilegpu.coalesced} : tensor<64x128x!tile.ptr<f16>, #[[ROWS]]>
+#rows = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#r = #tilegpu.slice<dim = 1, parent = #rows>
+#c = #tilegpu.slice<dim = 0, parent = #rows>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @transposing_copy(%src: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %dst: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %stride: i32 {tile.divisibility = 16 : i32}) {
+    %i = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #r>
+    %j = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #c>
+    %i2 = tile.expand_dims %i {axis = 1 : i32} : tensor<64xi32, #r> -> tensor<64x1xi32, #rows>
+    %j2 = tile.expand_dims %j {axis = 0 : i32} : tensor<128xi32, #c> -> tensor<1x128xi32, #rows>
+    %s = tile.splat %stride : i32 -> tensor<1x128xi32, #rows>
+    %t = tile.splat %stride : i32 -> tensor<64x1xi32, #rows>
+    %js = arith.muli %j2, %s : tensor<1x128xi32, #rows>
+    %is = arith.muli %i2, %t : tensor<64x1xi32, #rows>
+    %ib = tile.broadcast %i2 : tensor<64x1xi32, #rows> -> tensor<64x128xi32, #rows>
+    %jb = tile.broadcast %js : tensor<1x128xi32, #rows> -> tensor<64x128xi32, #rows>
+    %isb = tile.broadcast %is : tensor<64x1xi32, #rows> -> tensor<64x128xi32, #rows>
+    %j2b = tile.broadcast %j2 : tensor<1x128xi32, #rows> -> tensor<64x128xi32, #rows>
+    %in = arith.addi %ib, %jb : tensor<64x128xi32, #rows>
+    %out = arith.addi %isb, %j2b : tensor<64x128xi32, #rows>
+    %bs = tile.splat %src : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #rows>
+    %bd = tile.splat %dst : !tile.ptr<f16> -> tensor<64x128x!tile.ptr<f16>, #rows>
+    %p = tile.addptr %bs, %in : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+    %q = tile.addptr %bd, %out : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+    %x = tile.load %p : tensor<64x128x!tile.ptr<f16>, #rows>
+    tile.store %q, %x : tensor<64x128x!tile.ptr<f16>, #rows>
+    tile.return
+  }
+}

@@ -88,6 +88,20 @@ BlockedEncodingAttr chooseLayout(Value ptr, Value mask, unsigned numWarps,
                                          numWarps, newOrder);
 }
 
+/// Whether an access through `ptr` already runs along its most contiguous
+/// dimension, with more than one element to a vector there.
+bool alreadyCoalesced(Value ptr, const ModuleAxisInfoAnalysis &axisInfo) {
+  auto type = dyn_cast<RankedTensorType>(ptr.getType());
+  auto current =
+      type ? dyn_cast_or_null<BlockedEncodingAttr>(type.getEncoding()) : nullptr;
+  if (!current || type.getRank() < 2)
+    return false;
+  unsigned fastest = axisInfo.getOrder(ptr)[0];
+  return fastest == current.getOrder()[0] &&
+         axisInfo.getPtrContiguity(ptr)[fastest] > 1 &&
+         current.getSizePerThread()[fastest] > 1;
+}
+
 Value convertTo(OpBuilder &b, Value value, Attribute layout) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getEncoding() == layout)
@@ -147,6 +161,7 @@ struct CoalescePass : public tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
     // Decide every access on the untouched IR (the analysis describes it).
     ModuleAxisInfoAnalysis axisInfo(module);
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> plans;
+    SmallVector<Operation *> anchors;
     module.walk([&](Operation *op) {
       Value ptr, mask;
       if (auto load = dyn_cast<tile::LoadOp>(op))
@@ -160,7 +175,15 @@ struct CoalescePass : public tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       if (BlockedEncodingAttr layout =
               chooseLayout(ptr, mask, numWarps, threadsPerWarp, axisInfo))
         plans.push_back({op, layout});
+      else if (alreadyCoalesced(ptr, axisInfo))
+        anchors.push_back(op);
     });
+    // Accesses whose layout already runs along their contiguous dimension
+    // are anchors too: a transposing copy's store must not take its
+    // coalesced load's layout (Triton's test_permute: both sides 16-byte
+    // accesses, the exchange through shared memory between them).
+    for (Operation *op : anchors)
+      op->setAttr(kCoalescedAttr, OpBuilder(op).getUnitAttr());
 
     for (auto [op, layout] : plans) {
       // The same pointer chain may serve several accesses: re-type it once.
