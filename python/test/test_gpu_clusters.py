@@ -29,9 +29,9 @@ torch = pytest.importorskip("torch")
 import pointer_matmul_kernels as pmk  # noqa: E402
 from sass_helpers import check_sass, needs_disassembler  # noqa: E402
 import tutorial09_kernels as tut  # noqa: E402
-from test_gpu_tma import (DTYPES, TOLERANCE, FEW_PROGRAMS, Padded, cdiv, check_output,  # noqa: E402
-                          f64, generator, nans, one_config, operands, poisoned_mask,
-                          run_device_descriptor_kernel, run_host_descriptor_kernel)
+from test_clusters import column_sums  # noqa: E402  (the kernel its CPU twin compiles)
+from test_gpu_tma import (FEW_PROGRAMS, cdiv, check_output, check_tutorial,  # noqa: E402
+                          f64, generator, nans, one_config, poisoned_mask)
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.filterwarnings(
@@ -56,28 +56,15 @@ def cluster_config(kernel, dtype_name, warps=4, **options):
 
 
 def run_tutorial(kernel, dtype_name, shape, one_config, config):
-    dtype = DTYPES[dtype_name]
-    gen = generator("clusters", kernel, dtype_name, shape)
-    programs = FEW_PROGRAMS if shape[0] != 1024 else 66
-    what = f"{kernel} {dtype_name} {'x'.join(map(str, shape))} num_ctas=2"
+    """test_gpu_tma's check of one launch, with the cluster config; the
+    device-descriptor kernel on K and N rounded up to 16 elements (its
+    strides are the contiguous tensors' own)."""
     if kernel == "descriptor_persistent":
-        m, n, k = shape[0], cdiv(shape[1], 16) * 16, cdiv(shape[2], 16) * 16
-        a, b = operands(dtype, m, n, k, gen, padded=False)
-        c_buf = nans((m * n + 256,), dtype)
-        c = c_buf[:m * n].view(m, n)
-        run_device_descriptor_kernel(config, a, b, c, programs, one_config)
-        torch.cuda.synchronize()
-        guard = int((~poisoned_mask(c_buf[m * n:])).sum().item())
-        check_output(c, f64(a) @ f64(b).T, TOLERANCE[dtype_name], what, guard)
-    else:
-        m, n, k = shape
-        a, b = operands(dtype, m, n, k, gen, padded=True)
-        c = Padded(m, n, dtype)
-        run_host_descriptor_kernel(kernel, config, a, b, c.view, dtype == torch.float8_e4m3fn,
-                                   None if kernel == "tma" else programs, one_config)
-        torch.cuda.synchronize()
-        check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name], what,
-                     c.untouched_outside())
+        shape = (shape[0], cdiv(shape[1], 16) * 16, cdiv(shape[2], 16) * 16)
+    programs = FEW_PROGRAMS if shape[0] != 1024 else 66
+    check_tutorial(kernel, dtype_name, shape, config, programs, one_config,
+                   generator("clusters", kernel, dtype_name, shape),
+                   f"{kernel} {dtype_name} {'x'.join(map(str, shape))} num_ctas=2")
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -109,27 +96,10 @@ def test_warp_specialized_matmul_on_clusters(kernel, knob, shape, one_config):
 
 
 def _run_ws_spelling(kernel, shape, one_config, config):
-    m, n, k = shape
-    gen = generator("clusters-ws", kernel, shape)
-    a, b = operands(torch.float16, m, n, k, gen, padded=True)
-    c = Padded(m, n, torch.float16)
-    a_desc, b_desc, c_desc = (tut.TensorDescriptor.from_tensor(x, [1, 1])
-                              for x in (a, b, c.view))
-    extra = {}
-    if kernel == "tma":
-        tuner = one_config(tut.matmul_kernel_tma, config)
-    else:
-        tuner = one_config(tut.matmul_kernel_tma_persistent, config)
-        extra["NUM_SMS"] = FEW_PROGRAMS
-
-    def grid(META):
-        tiles = cdiv(m, META["BLOCK_SIZE_M"]) * cdiv(n, META["BLOCK_SIZE_N"])
-        return (min(FEW_PROGRAMS, tiles) if extra else tiles,)
-    tuner[grid](a_desc, b_desc, c_desc, m, n, k, FP8_OUTPUT=False, WARP_SPECIALIZE=True,
-                **extra)
-    torch.cuda.synchronize()
-    check_output(c.view, f64(a) @ f64(b).T, TOLERANCE["fp16"],
-                 f"{kernel} warp_specialize=True num_ctas=2", c.untouched_outside())
+    """The tutorial's WARP_SPECIALIZE=True, fp16, on FEW_PROGRAMS programs."""
+    check_tutorial(kernel, "fp16", shape, config, FEW_PROGRAMS, one_config,
+                   generator("clusters-ws", kernel, shape),
+                   f"{kernel} warp_specialize=True num_ctas=2", warp_specialize=True)
 
 
 @pytest.mark.parametrize("shape", [(999, 517, 371), (77, 300, 136), (512, 512, 512)],
@@ -183,16 +153,6 @@ def test_program_ids_are_the_clusters():
     assert (ids[:, 1] == programs).all()
     ref = torch.cat([f64(a[p * bm:(p + 1) * bm]) @ f64(a[:16]) for p in range(programs)])
     check_output(out, ref, 1e-3, "ids_and_product num_ctas=2")
-
-
-@warpforge.jit
-def column_sums(a_ptr, out_ptr, BM: tl.constexpr):
-    rows = tl.arange(0, BM)
-    cols = tl.arange(0, 16)
-    a = tl.load(a_ptr + rows[:, None] * 16 + cols[None, :])
-    b = tl.load(a_ptr + cols[:, None] * 16 + cols[None, :])
-    acc = tl.dot(a, b)
-    tl.store(out_ptr + cols, tl.sum(acc, axis=0))  # the sum down the columns
 
 
 def test_declined_kernel_runs_on_one_cta_per_program():
@@ -250,15 +210,9 @@ def test_no_hang_under_repeated_launches():
     CTA gone before the other's last arrival) fails here instead of hanging
     the suite."""
     import os
-    import subprocess
-    import sys
-    script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100)
-    try:
-        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              timeout=300, cwd=os.path.dirname(__file__))
-    except subprocess.TimeoutExpired:
-        pytest.fail("a multicast kernel hung (300 s without finishing)")
-    assert proc.returncode == 0 and "no hang" in proc.stdout, proc.stderr[-3000:]
+    from launch_helpers import run_without_hang
+    run_without_hang(HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100), 300,
+                     "a multicast kernel")
 
 
 @needs_disassembler

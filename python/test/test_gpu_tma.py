@@ -238,9 +238,10 @@ def operands(dtype, m, n, k, gen, padded):
     return a, b
 
 
-def run_host_descriptor_kernel(kernel, config, a, b, c, fp8, programs, one_config):
+def run_host_descriptor_kernel(kernel, config, a, b, c, fp8, programs, one_config,
+                               warp_specialize=False):
     """As the tutorial's matmul_tma / matmul_tma_persistent launch it, with
-    our output and program count."""
+    our output and program count (and its WARP_SPECIALIZE)."""
     M, K = a.shape
     N = b.shape[0]
     dummy_block = [1, 1]
@@ -258,8 +259,8 @@ def run_host_descriptor_kernel(kernel, config, a, b, c, fp8, programs, one_confi
         tiles = cdiv(M, META["BLOCK_SIZE_M"]) * cdiv(N, META["BLOCK_SIZE_N"])
         return (min(programs, tiles) if programs else tiles,)
 
-    tuner[grid](a_desc, b_desc, c_desc, M, N, K, FP8_OUTPUT=fp8, WARP_SPECIALIZE=False,
-                **extra)
+    tuner[grid](a_desc, b_desc, c_desc, M, N, K, FP8_OUTPUT=fp8,
+                WARP_SPECIALIZE=warp_specialize, **extra)
     # The tutorial's pre_hook gave the descriptors the config's blocks.
     bm, bn, bk = (config.kwargs[k] for k in ("BLOCK_SIZE_M", "BLOCK_SIZE_N", "BLOCK_SIZE_K"))
     assert list(a_desc.block_shape) == [bm, bk] and list(b_desc.block_shape) == [bn, bk]
@@ -284,10 +285,21 @@ def test_tutorial_matmul(kernel, dtype_name, shape, one_config):
     config = tutorial_config(kernel, dtype_name, shape)
     square = shape[0] == shape[1] == shape[2]
     programs = sm_count() if square else FEW_PROGRAMS
-    gen = generator(kernel, dtype_name, shape)
     what = f"{kernel} {dtype_name} {'x'.join(map(str, shape))} ({config})"
+    device_shape = DEVICE_DESC_SHAPES[shape] if kernel == "descriptor_persistent" else shape
+    check_tutorial(kernel, dtype_name, device_shape, config, programs, one_config,
+                   generator(kernel, dtype_name, shape), what)
+
+
+def check_tutorial(kernel, dtype_name, shape, config, programs, one_config, gen, what,
+                   warp_specialize=False):
+    """One launch of tutorial 09's `kernel` on random operands of `shape`
+    (host descriptors on NaN-padded storage, or contiguous tensors for the
+    device-descriptor kernel) into a poisoned output, checked against
+    float64: every element written, nothing out of bounds."""
+    dtype = DTYPES[dtype_name]
+    m, n, k = shape
     if kernel == "descriptor_persistent":
-        m, n, k = DEVICE_DESC_SHAPES[shape]
         a, b = operands(dtype, m, n, k, gen, padded=False)
         c_buf = nans((m * n + 256,), dtype)
         c = c_buf[:m * n].view(m, n)
@@ -296,12 +308,12 @@ def test_tutorial_matmul(kernel, dtype_name, shape, one_config):
         guard = int((~poisoned_mask(c_buf[m * n:])).sum().item())
         check_output(c, f64(a) @ f64(b).T, TOLERANCE[dtype_name], what, guard)
     else:
-        m, n, k = shape
         a, b = operands(dtype, m, n, k, gen, padded=True)
         c = Padded(m, n, dtype)
         run_host_descriptor_kernel(kernel, config, a, b, c.view,
                                    dtype == torch.float8_e4m3fn,
-                                   None if kernel == "tma" else programs, one_config)
+                                   None if kernel == "tma" else programs, one_config,
+                                   warp_specialize)
         torch.cuda.synchronize()
         check_output(c.view, f64(a) @ f64(b).T, TOLERANCE[dtype_name], what,
                      c.untouched_outside())

@@ -28,8 +28,6 @@ barriers; programs with an odd number of tiles, one tile and none.
 
 import os
 import re
-import subprocess
-import sys
 import textwrap
 import warnings
 
@@ -398,13 +396,9 @@ def test_no_hang_under_repeated_launches():
     mid-ring and mid-tile), in a child process that must
     finish within the timeout: a deadlocked mbarrier protocol fails here
     instead of hanging the suite."""
-    script = HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100)
-    try:
-        proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                              timeout=360, cwd=os.path.dirname(__file__))
-    except subprocess.TimeoutExpired:
-        pytest.fail("a warp-specialized kernel hung (360 s without finishing)")
-    assert proc.returncode == 0 and "no hang" in proc.stdout, proc.stderr[-3000:]
+    from launch_helpers import run_without_hang
+    run_without_hang(HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=100), 360,
+                     "a warp-specialized kernel")
 
 
 # -- Pointer loads: a cp.async producer ------------------------------------------------
