@@ -131,3 +131,28 @@ def test_clusters_need_sm90():
     x = aligned((64,), np.float32)
     with pytest.raises(ValueError, match="num_ctas > 1 requires NVIDIA SM90"):
         no_product.warmup(x, BLOCK=64, num_ctas=2, arch="sm80", grid=(1,))
+
+
+def test_clusters_of_four_multicast_a_quarter_each():
+    """num_ctas=4 with 512-row program tiles: each CTA's 128 rows, B's 128
+    rows multicast in quarters of 32 to all four CTAs (mask 0b1111)."""
+    descs = [TensorDescriptor.from_tensor(aligned((1024, 1024), np.float16), [1, 1])
+             for _ in range(3)]
+    meta = {"BLOCK_SIZE_M": 512, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
+            "FP8_OUTPUT": False, "WARP_SPECIALIZE": False, "EPILOGUE_SUBTILE": False,
+            "NUM_SMS": 33}
+    tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
+                                        "c_desc": descs[2], **meta})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", warpforge.UnsupportedOptionWarning)
+        warnings.simplefilter("error", warpforge.ClusterWarning)
+        k = tut.matmul_kernel_tma_persistent.fn.warmup(
+            *descs, 1024, 1024, 1024, grid=(1,), num_warps=4, num_stages=3, num_ctas=4,
+            num_consumer_groups=2, num_buffers_warp_spec=3, **meta)
+    assert k.metadata["num_ctas"] == 4
+    assert k.metadata["descriptor_blocks"] == {"a_desc": [128, 64], "c_desc": [128, 128],
+                                               "b_desc": [32, 64]}
+    ptx = k.asm["ptx"]
+    assert ".reqnctapercluster 4, 1, 1" in ptx
+    copies = [line for line in ptx.splitlines() if ".multicast::cluster" in line]
+    assert copies and all(line.rstrip().endswith(", 15;") for line in copies), copies

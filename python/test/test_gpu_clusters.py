@@ -43,28 +43,28 @@ __all__ = ["one_config"]  # the fixture, imported for the tests below
 SHAPES = [(999, 517, 371), (77, 300, 136), (1024, 1024, 1024)]
 
 
-def cluster_config(kernel, dtype_name, warps=4, **options):
-    """256 x 128 program tiles (128 x 128 per CTA), K steps of 64 (128 for
-    fp8), 3 stages, two CTAs per program."""
-    kwargs = {"BLOCK_SIZE_M": 256, "BLOCK_SIZE_N": 128,
+def cluster_config(kernel, dtype_name, warps=4, ctas=2, **options):
+    """Program tiles of 128 rows per CTA (256 x 128 for two CTAs, 512 x 128
+    for four), K steps of 64 (128 for fp8), 3 stages."""
+    kwargs = {"BLOCK_SIZE_M": 128 * ctas, "BLOCK_SIZE_N": 128,
               "BLOCK_SIZE_K": 128 if dtype_name == "fp8" else 64, "GROUP_SIZE_M": 8}
     if kernel != "tma":
         kwargs["EPILOGUE_SUBTILE"] = False
     hook = None if kernel == "descriptor_persistent" else tut.matmul_tma_set_block_size_hook
-    return tut.triton.Config(kwargs, num_warps=warps, num_stages=3, num_ctas=2,
+    return tut.triton.Config(kwargs, num_warps=warps, num_stages=3, num_ctas=ctas,
                              pre_hook=hook, **options)
 
 
-def run_tutorial(kernel, dtype_name, shape, one_config, config):
+def run_tutorial(kernel, dtype_name, shape, one_config, config, ctas=2):
     """test_gpu_tma's check of one launch, with the cluster config; the
     device-descriptor kernel on K and N rounded up to 16 elements (its
     strides are the contiguous tensors' own)."""
     if kernel == "descriptor_persistent":
         shape = (shape[0], cdiv(shape[1], 16) * 16, cdiv(shape[2], 16) * 16)
-    programs = FEW_PROGRAMS if shape[0] != 1024 else 66
+    programs = FEW_PROGRAMS if shape[0] != 1024 else 132 // ctas
     check_tutorial(kernel, dtype_name, shape, config, programs, one_config,
-                   generator("clusters", kernel, dtype_name, shape),
-                   f"{kernel} {dtype_name} {'x'.join(map(str, shape))} num_ctas=2")
+                   generator("clusters", kernel, dtype_name, shape, ctas),
+                   f"{kernel} {dtype_name} {'x'.join(map(str, shape))} num_ctas={ctas}")
 
 
 @pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
@@ -72,6 +72,20 @@ def run_tutorial(kernel, dtype_name, shape, one_config, config):
 @pytest.mark.parametrize("kernel", ["tma", "tma_persistent", "descriptor_persistent"])
 def test_tutorial_matmul_on_clusters(kernel, dtype_name, shape, one_config):
     run_tutorial(kernel, dtype_name, shape, one_config, cluster_config(kernel, dtype_name))
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("kernel", ["tma", "tma_persistent", "descriptor_persistent"])
+def test_clusters_of_four(kernel, shape, one_config):
+    """num_ctas=4: 512-row program tiles, 128 rows per CTA; with warp
+    specialization each producer multicasts a quarter of B's rows."""
+    run_tutorial(kernel, "fp16", shape, one_config, cluster_config(kernel, "fp16", ctas=4), 4)
+    if kernel != "descriptor_persistent":
+        config = cluster_config(kernel, "fp16", warps=4, ctas=4, num_consumer_groups=2,
+                                num_buffers_warp_spec=3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+            run_tutorial(kernel, "fp16", shape, one_config, config, 4)
 
 
 @pytest.mark.parametrize("shape", SHAPES[:2], ids=lambda s: "x".join(map(str, s)))
