@@ -24,10 +24,11 @@ struct CompileOptions {
   int numWarps = 4;
   /// Buffers of the software pipeline of loops feeding dots (1: none).
   int numStages = 3;
-  /// CTAs per cluster. Only 1 is supported yet.
+  /// CTAs each program runs on, as a thread-block cluster (1, 2 or 4):
+  /// tile-cluster-split divides the rows of the program's products.
   int numCtas = 1;
-  /// Consumer warpgroups of a warp-specialized kernel; 0: no warp
-  /// specialization. Not supported yet: the stages reject a non-zero value.
+  /// Consumer groups of a warp-specialized kernel (a TMA or cp.async
+  /// producer warpgroup feeds them); 0: no warp specialization.
   int numConsumerGroups = 0;
   /// Shared-memory buffers between producer and consumers of a
   /// warp-specialized kernel.

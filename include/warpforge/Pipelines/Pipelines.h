@@ -34,7 +34,7 @@ struct CompileOptionsPipelineOptions
                      "dots (1: no pipelining)"),
       llvm::cl::init(CompileOptions{}.numStages)};
   Option<int> numCtas{*this, "num-ctas",
-                      llvm::cl::desc("CTAs per cluster (only 1 yet)"),
+                      llvm::cl::desc("CTAs per program, as a cluster (1, 2 or 4)"),
                       llvm::cl::init(CompileOptions{}.numCtas)};
   Option<int> numConsumerGroups{
       *this, "num-consumer-groups",

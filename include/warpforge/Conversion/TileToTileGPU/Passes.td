@@ -14,9 +14,10 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
     `tilegpu.num-warps`, `tilegpu.threads-per-warp`, `tilegpu.num-stages`,
     `tilegpu.num-ctas`, `tilegpu.num-consumer-groups`,
     `tilegpu.num-buffers-warp-spec` and `tilegpu.target`.  The options'
-    defaults are those of `warpforge::CompileOptions`.  Options the backend
-    does not implement yet (clusters, warp specialization) are errors at the
-    module, so that nothing is silently dropped.
+    defaults are those of `warpforge::CompileOptions`; a bad value is an
+    error at the module.  `tilegpu.num-ctas` is what tile-cluster-split made
+    of the kernel (its `tile.num-ctas`, 1 without it), not the option: a
+    program runs on more than one CTA only once its tiles are divided.
 
     The layout of a tensor is the default blocked layout of its shape
     (row-major; up to 4 elements per thread along the last dimension, fewer
@@ -50,7 +51,7 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "mlir::ModuleOp"> {
            "Buffers of the software pipeline of loops feeding dots (1: none)">,
     Option<"numCtas", "num-ctas", "int",
            /*default=*/"::warpforge::CompileOptions{}.numCtas",
-           "CTAs per cluster (only 1 is supported yet)">,
+           "CTAs per program, as a cluster (1, 2 or 4; sm_90)">,
     Option<"numConsumerGroups", "num-consumer-groups", "int",
            /*default=*/"::warpforge::CompileOptions{}.numConsumerGroups",
            "Consumer groups of warp specialization (0: none)">,
