@@ -22,9 +22,12 @@ backward recomputes P in fp16 and accumulates dK and dV over the sequence).
 import math
 import os
 import sys
+import warnings
 import zlib
 
 import pytest
+
+import warpforge
 
 torch = pytest.importorskip("torch")
 
@@ -74,7 +77,7 @@ def _configs():
     return module
 
 
-def _run_forward(D, S, causal, dtype, config=None):
+def _run_forward(D, S, causal, dtype, config=None, num_ctas=1):
     m = _kernels()
     dt = getattr(torch, dtype)
     Z, H = 2, 3
@@ -89,8 +92,12 @@ def _run_forward(D, S, causal, dtype, config=None):
     if config is not None:
         config = m.AttnConfig(*config)
     kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
-    kernel[grid](*args, **meta)
+    if num_ctas > 1:
+        meta["num_ctas"] = num_ctas
+    compiled = kernel[grid](*args, **meta)
     torch.cuda.synchronize()
+    if num_ctas > 1:
+        assert compiled.metadata["num_ctas"] == num_ctas
     assert not torch.isnan(o).any(), "output rows left unwritten (NaN)"
     assert torch.isnan(store[:guard]).all() and torch.isnan(store[guard + n:]).all(), \
         "the kernel wrote outside O"
@@ -111,6 +118,18 @@ def test_forward_against_float64(D, S, causal, dtype):
     """The autotuned kernel (every config that fits D is run and checked by
     the autotuner's timing, the best one by the test)."""
     _run_forward(D, S, causal, dtype)
+
+
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("S", [1024, 1000])
+def test_forward_on_clusters(S, causal, overlap):
+    """num_ctas=2 with 256-row query blocks: each CTA of a program's pair
+    takes 128 of its rows (softmax, both products, the stores), K and V
+    the same in both; odd lengths mask the last rows."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.ClusterWarning)
+        _run_forward(128, S, causal, "float16", (256, 64, 8, 2, overlap), num_ctas=2)
 
 
 @pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
