@@ -25,6 +25,13 @@ run() {
   echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed|failed' "$log" | tr '\n' ' ')"
   [ $rc = 0 ] || status=1
 }
+# memcheck, racecheck and synccheck over one selection of one test file.
+all_three() {
+  local name=$1 file=$2 sel=$3
+  run memcheck "$name" "$file" -k "$sel"
+  run racecheck "$name" "$file" -k "$sel"
+  run synccheck "$name" "$file" -k "$sel"
+}
 only=${1:-all}
 tma() {
   # TMA: 1- to 3-D copies with partial boxes (loads through one mbarrier,
@@ -32,9 +39,7 @@ tma() {
   # rings in the software pipeline, host and device descriptors, the
   # persistent kernel's epilogue buffer reused across tiles.
   local sel="test_copy_1d or test_copy_3d or (test_copy_2d and float16) or test_device_descriptor_copy or (test_tutorial_matmul and 77x300x136 and (fp16 or fp8))"
-  run memcheck tma python/test/test_gpu_tma.py -k "$sel"
-  run racecheck tma python/test/test_gpu_tma.py -k "$sel"
-  run synccheck tma python/test/test_gpu_tma.py -k "$sel"
+  all_three tma python/test/test_gpu_tma.py "$sel"
 }
 ws() {
   # Warp specialization: a producer warpgroup and one or two consumer
@@ -47,9 +52,7 @@ ws() {
   # taking turns on named barriers, each storing its own tiles) at one odd
   # shape and on programs without tiles.
   local sel="((test_tutorial_tma_matmul_warp_specialized or test_tutorial_persistent_matmul_warp_specialized) and (77x300x136 or 257x129x64) and fp16) or ((test_masked_pointer_matmul_warp_specialized or test_persistent_pointer_matmul_warp_specialized) and (77x272x64 or 257x144x208) and fp16) or (test_seed000_kernel_warp_specialized and fp16 and 3x3tiles) or (test_batched_seed000_maps_made_on_the_device and fp16) or (test_tutorial_descriptor_persistent_warp_specialized and 77x304x144 and fp16) or (test_tutorial_persistent_matmul_ping_pong and 257x129x64 and fp16) or (test_persistent_programs_without_tiles and pp)"
-  run memcheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
-  run racecheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
-  run synccheck ws python/test/test_gpu_warp_specialize.py -k "$sel"
+  all_three ws python/test/test_gpu_warp_specialize.py "$sel"
 }
 attention() {
   # Attention: the softmax in the accumulator's registers (row reductions
@@ -58,9 +61,7 @@ attention() {
   # rings on mbarriers, a shared Q buffer, masked last blocks and a
   # masked pointer store for an odd length; tutorial 06's backward.
   local sel="(test_forward_each_config and 128x64) or (test_tutorial06 and 128-64)"
-  run memcheck attention python/test/test_gpu_attention.py -k "$sel"
-  run racecheck attention python/test/test_gpu_attention.py -k "$sel"
-  run synccheck attention python/test/test_gpu_attention.py -k "$sel"
+  all_three attention python/test/test_gpu_attention.py "$sel"
 }
 mma() {
   # mma.sync: operands through swizzled shared buffers read by ldmatrix,
@@ -68,9 +69,7 @@ mma() {
   # operand staged whole, one buffer per batch, results written back per
   # batch and read whole); fp8 read on an sm80 target (emulated widening).
   local sel="(test_mma_matmul and (37x29x41 or 257x263x300) and (fp16-32-32-32-4 or int8-32-32-32-1 or tf32-16-32-8-1)) or (test_batched_mma_matmul and 3x37x29x41) or test_fp8_matmul_on_sm80"
-  run memcheck mma python/test/test_gpu_mma_dot.py -k "$sel"
-  run racecheck mma python/test/test_gpu_mma_dot.py -k "$sel"
-  run synccheck mma python/test/test_gpu_mma_dot.py -k "$sel"
+  all_three mma python/test/test_gpu_mma_dot.py "$sel"
 }
 clusters() {
   # Clusters (num_ctas=2): each CTA's half of a program's tile; with warp
@@ -78,9 +77,7 @@ clusters() {
   # released across the cluster (mapa + remote arrive), cluster barriers
   # after the barriers' initialization and before the CTAs exit.
   local sel="(test_tutorial_matmul_on_clusters and 77x300x136 and fp16) or (test_warp_specialized_matmul_on_clusters and 77x300x136) or test_program_ids_are_the_clusters"
-  run memcheck clusters python/test/test_gpu_clusters.py -k "$sel"
-  run racecheck clusters python/test/test_gpu_clusters.py -k "$sel"
-  run synccheck clusters python/test/test_gpu_clusters.py -k "$sel"
+  all_three clusters python/test/test_gpu_clusters.py "$sel"
 }
 if [ "$only" = clusters ]; then
   clusters
@@ -121,4 +118,5 @@ tma
 ws
 attention
 mma
+clusters
 exit $status

@@ -21,14 +21,16 @@ def compile_every_time(monkeypatch):
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
 
 
-def tutorial_warmup(kernel=tut.matmul_kernel_tma, **options):
-    """Tutorial 09's kernel for 1024^3 fp16 with 256 x 128 program tiles."""
+def tutorial_warmup(kernel=tut.matmul_kernel_tma, block_m=256, **options):
+    """Tutorial 09's kernel for 1024^3 fp16 with block_m x 128 program
+    tiles (the persistent one on 132 / num_ctas programs)."""
     descs = [TensorDescriptor.from_tensor(aligned((1024, 1024), np.float16), [1, 1])
              for _ in range(3)]
-    meta = {"BLOCK_SIZE_M": 256, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
-            "FP8_OUTPUT": False, "WARP_SPECIALIZE": options.pop("warp_specialize", False)}
+    meta = {"BLOCK_SIZE_M": block_m, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64,
+            "GROUP_SIZE_M": 8, "FP8_OUTPUT": False,
+            "WARP_SPECIALIZE": options.pop("warp_specialize", False)}
     if kernel is tut.matmul_kernel_tma_persistent:
-        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=66)
+        meta.update(EPILOGUE_SUBTILE=False, NUM_SMS=132 // options.get("num_ctas", 1))
     tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
                                         "c_desc": descs[2], **meta})
     with warnings.catch_warnings():
@@ -136,19 +138,8 @@ def test_clusters_need_sm90():
 def test_clusters_of_four_multicast_a_quarter_each():
     """num_ctas=4 with 512-row program tiles: each CTA's 128 rows, B's 128
     rows multicast in quarters of 32 to all four CTAs (mask 0b1111)."""
-    descs = [TensorDescriptor.from_tensor(aligned((1024, 1024), np.float16), [1, 1])
-             for _ in range(3)]
-    meta = {"BLOCK_SIZE_M": 512, "BLOCK_SIZE_N": 128, "BLOCK_SIZE_K": 64, "GROUP_SIZE_M": 8,
-            "FP8_OUTPUT": False, "WARP_SPECIALIZE": False, "EPILOGUE_SUBTILE": False,
-            "NUM_SMS": 33}
-    tut.matmul_tma_set_block_size_hook({"a_desc": descs[0], "b_desc": descs[1],
-                                        "c_desc": descs[2], **meta})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", warpforge.UnsupportedOptionWarning)
-        warnings.simplefilter("error", warpforge.ClusterWarning)
-        k = tut.matmul_kernel_tma_persistent.fn.warmup(
-            *descs, 1024, 1024, 1024, grid=(1,), num_warps=4, num_stages=3, num_ctas=4,
-            num_consumer_groups=2, num_buffers_warp_spec=3, **meta)
+    k = tutorial_warmup(tut.matmul_kernel_tma_persistent, block_m=512, num_warps=4,
+                        num_ctas=4, num_consumer_groups=2, num_buffers_warp_spec=3)
     assert k.metadata["num_ctas"] == 4
     assert k.metadata["descriptor_blocks"] == {"a_desc": [128, 64], "c_desc": [128, 128],
                                                "b_desc": [32, 64]}
