@@ -189,3 +189,22 @@ tile.func public @rows_feed_b(%p: !tile.ptr<f16>, %q: !tile.ptr<f32>) {
   tile.store %out, %e : tensor<64x64x!tile.ptr<f32>>
   tile.return
 }
+
+// -----
+
+// Declined: inline asm with side effects on values the same in every CTA
+// would run in each.
+tile.func public @repeated_side_effects(%p: !tile.ptr<f16>, %q: !tile.ptr<f32>, %r: !tile.ptr<i32>) {
+  %px = tile.splat %p : !tile.ptr<f16> -> tensor<64x64x!tile.ptr<f16>>
+  %x = tile.load %px : tensor<64x64x!tile.ptr<f16>>
+  %y = tile.load %px : tensor<64x64x!tile.ptr<f16>>
+  %out = tile.splat %q : !tile.ptr<f32> -> tensor<64x64x!tile.ptr<f32>>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %d = tile.dot %x, %y, %zero : tensor<64x64xf16> * tensor<64x64xf16> -> tensor<64x64xf32>
+  tile.store %out, %d : tensor<64x64x!tile.ptr<f32>>
+  %pr = tile.splat %r : !tile.ptr<i32> -> tensor<128x!tile.ptr<i32>>
+  %v = tile.load %pr : tensor<128x!tile.ptr<i32>>
+  // expected-warning @+1 {{num_ctas=2 declined: every CTA of the cluster would repeat this inline asm's side effects}}
+  %w = tile.elementwise_inline_asm "red.global.add.u32 [$1], 1; mov.u32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = false} %v : tensor<128xi32> -> tensor<128xi32>
+  tile.return
+}

@@ -378,16 +378,20 @@ private:
     }
   }
 
-  /// Atomics every CTA would repeat.
+  /// Atomics (and inline asm with side effects) every CTA would repeat.
   bool checkSideEffects() {
     WalkResult result = kernel.walk([&](Operation *op) -> WalkResult {
-      if (!isa<AtomicRMWOp, AtomicCASOp>(op))
+      auto asmOp = dyn_cast<ElementwiseInlineAsmOp>(op);
+      if (!isa<AtomicRMWOp, AtomicCASOp>(op) && !(asmOp && !asmOp.getPure()))
         return WalkResult::advance();
-      Value v = op->getResult(0);
-      if (trackedType(v) && get(v) != kReplicated)
-        return WalkResult::advance();
-      fail(op, "every CTA of the cluster would repeat this atomic, which no "
-               "tile of the kernel's products divides");
+      for (Value v : op->getResults())
+        if (trackedType(v) && get(v) != kReplicated)
+          return WalkResult::advance();
+      fail(op, asmOp ? "every CTA of the cluster would repeat this inline "
+                       "asm's side effects, which no tile of the kernel's "
+                       "products divides"
+                     : "every CTA of the cluster would repeat this atomic, "
+                       "which no tile of the kernel's products divides");
       return WalkResult::interrupt();
     });
     return !result.wasInterrupted();
