@@ -6,7 +6,9 @@ Providers, for O = softmax(Q K^T / sqrt(D)) V with Q, K, V of (B, H, S, D):
     read by the second product from registers);
   * "warpforge:tutorial": Triton 3.6's tutorial 06 forward
     (python/test/tutorial06_kernels.py) under warpforge, autotuned over the
-    tutorial's configs, warp_specialize=False;
+    tutorial's configs, warp_specialize=False, and "warpforge:tutorial-ws"
+    the same with warp_specialize=True (a TMA producer warpgroup, consumer
+    warpgroups, registers moved by setmaxnreg);
   * "triton" and "triton:ws": the same tutorial under Triton 3.6, with
     warp_specialize False and True (the tutorial's Hopper benchmark turns it
     on for the non-causal forward);
@@ -49,13 +51,14 @@ from typing import Any, Dict, List
 
 import common
 
-PROVIDERS = ("warpforge", "warpforge:tutorial", "triton", "triton:ws", "sdpa:flash",
-             "sdpa:cudnn")
+PROVIDERS = ("warpforge", "warpforge:tutorial", "warpforge:tutorial-ws", "triton", "triton:ws",
+             "sdpa:flash", "sdpa:cudnn")
 DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
 TOLERANCE = {"fp16": 1e-2, "bf16": 2e-2}
 # (faster-is-above-1, other): the ratios reported.
 RATIO_PAIRS = (("warpforge", "sdpa:flash"), ("warpforge", "sdpa:cudnn"), ("warpforge", "triton"),
-               ("warpforge", "triton:ws"), ("warpforge:tutorial", "triton"))
+               ("warpforge", "triton:ws"), ("warpforge:tutorial", "triton"),
+               ("warpforge:tutorial-ws", "triton:ws"))
 TUTORIAL = os.path.join(common.REPO_DIR, "python", "test", "tutorial06_kernels.py")
 
 
@@ -72,7 +75,7 @@ def parse_args(argv=None):
     p.add_argument("--configs", default="",
                    help="also time warpforge's kernel with these configs, each a provider "
                         "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2; "
-                        "'seq' after it: products in order, not overlapped)")
+                        "'seq' after it: products in order, not overlapped; 'ws': warp-specialized)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=float, default=25)
     p.add_argument("--rep", type=float, default=100)
@@ -84,8 +87,8 @@ def parse_args(argv=None):
         args.heads, args.seqlens, args.rounds = "128", "1024,4096", 1
     args.configs = [c for c in args.configs.split(",") if c]
     for c in args.configs:
-        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?", c):
-            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>")
+        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?(ws)?", c):
+            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>[seq][ws]")
     args.heads = [int(x) for x in args.heads.split(",")]
     args.seqlens = [int(x) for x in args.seqlens.split(",")]
     return args
@@ -111,7 +114,8 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
                     return F.scaled_dot_product_attention(q, k, v, is_causal=causal,
                                                           scale=sm_scale)
             fns[name] = run
-        elif name == "warpforge" or (name.startswith("warpforge:") and name != "warpforge:tutorial"):
+        elif name == "warpforge" or (name.startswith("warpforge:")
+                                     and not name.startswith("warpforge:tutorial")):
             m = kernels["warpforge"]
             o = torch.full_like(q, float("nan"))
             lse = torch.empty((B, H, S), device="cuda")
@@ -119,7 +123,7 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             if name != "warpforge":
                 text = name.partition(":")[2]
                 config = m.AttnConfig(*map(int, re.findall(r"\d+", text)),
-                                      overlap=not text.endswith("seq"))
+                                      overlap="seq" not in text, ws="ws" in text)
             kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]
@@ -127,7 +131,7 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             if S % 128 or q.dtype != torch.float16 or D > 128:
                 continue  # the tutorial's kernel: 128-row blocks, fp16 output, D <= 128
             tut = kernels["tutorial-triton" if name.startswith("triton") else "tutorial-warpforge"]
-            ws = name == "triton:ws"
+            ws = name in ("triton:ws", "warpforge:tutorial-ws")
             fns[name] = lambda tut=tut, ws=ws: tut.attention(q, k, v, causal, sm_scale, ws)
     return fns
 
@@ -226,7 +230,7 @@ def main(argv=None) -> int:
     kernels = {"warpforge": common.load_kernels(
         os.path.join(common.BENCH_DIR, "kernels", "attention.py"), "warpforge")}
     triton = None
-    wants_tutorial = any(p.startswith("triton") or p == "warpforge:tutorial"
+    wants_tutorial = any(p.startswith("triton") or p.startswith("warpforge:tutorial")
                          for p in args.providers)
     if wants_tutorial:
         sys.path.insert(0, os.path.dirname(TUTORIAL))

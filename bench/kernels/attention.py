@@ -100,7 +100,8 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
 @jit_backend.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H, S,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True):
+                    CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
+                    WS: tl.constexpr = False):
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
@@ -119,19 +120,19 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
         p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)
         if CAUSAL:
             lo = start_m * BLOCK_M
-            for start_n in tl.range(0, lo, BLOCK_N):
+            for start_n in tl.range(0, lo, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N)
             hi = tl.minimum(lo + BLOCK_M, S)
-            for start_n in tl.range(lo, hi, BLOCK_N):
+            for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, True,
                                               CAUSAL, BLOCK_N)
             last = ((hi - 1) // BLOCK_N) * BLOCK_N
         else:
             full = (S // BLOCK_N) * BLOCK_N
-            for start_n in tl.range(0, full, BLOCK_N):
+            for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N)
@@ -146,17 +147,17 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
     elif CAUSAL:
         # Unmasked blocks left of the diagonal, then the diagonal's blocks.
         lo = start_m * BLOCK_M
-        for start_n in tl.range(0, lo, BLOCK_N):
+        for start_n in tl.range(0, lo, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, False, CAUSAL)
         hi = tl.minimum(lo + BLOCK_M, S)
-        for start_n in tl.range(lo, hi, BLOCK_N):
+        for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, True, CAUSAL)
     else:
         # Whole blocks, then the block that crosses S (if any).
         full = (S // BLOCK_N) * BLOCK_N
-        for start_n in tl.range(0, full, BLOCK_N):
+        for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, False, CAUSAL)
         if full < S:
@@ -176,8 +177,8 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
 
 # One point of the tuning space, independent of the JIT.
 # overlap: the products rotated (_attn_step) or in order (_attn_block).
-AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap",
-                        defaults=(True,))
+AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap ws",
+                        defaults=(True, False))
 
 # What the H100 favoured (bench/attention.py --configs, 2026-11-26, D 128,
 # S 4096): 128 query rows on two warpgroups with 64-column K/V blocks, in
@@ -214,9 +215,9 @@ def describe(config) -> str:
     if not isinstance(config, AttnConfig):
         kw = config.kwargs
         config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages,
-                            kw.get("OVERLAP", True))
+                            kw.get("OVERLAP", True), kw.get("WS", False))
     return (f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
-            f"{'' if config.overlap else ' in order'}")
+            f"{'' if config.overlap else ' in order'}{' ws' if config.ws else ''}")
 
 
 def _set_blocks(nargs):
@@ -237,7 +238,7 @@ def _prune(configs, named_args, **kwargs):
 
 attn_fwd_autotuned = jit_backend.autotune(
     configs=[jit_backend.Config({"BLOCK_M": c.block_m, "BLOCK_N": c.block_n,
-                                 "OVERLAP": c.overlap},
+                                 "OVERLAP": c.overlap, "WS": c.ws},
                                 num_warps=c.num_warps, num_stages=c.num_stages,
                                 pre_hook=_set_blocks) for c in CONFIGS],
     key=["S", "HEAD_DIM", "CAUSAL"],
@@ -271,7 +272,7 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None):
         grid = lambda meta: (jit_backend.cdiv(S, meta["BLOCK_M"]), Z * H)  # noqa: E731
         return attn_fwd_autotuned, grid, args, meta
     meta.update({"BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
-                 "OVERLAP": bool(config.overlap),
+                 "OVERLAP": bool(config.overlap), "WS": bool(config.ws),
                  "num_warps": config.num_warps, "num_stages": config.num_stages})
     grid = (jit_backend.cdiv(S, config.block_m), Z * H)
     return attn_fwd_kernel, grid, args, meta

@@ -144,6 +144,20 @@ def test_forward_each_config(config, causal, overlap):
             _run_forward(D, 1531, causal, "float16", (*config, overlap))
 
 
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
+@pytest.mark.parametrize("warps", [4, 8])
+@pytest.mark.parametrize("S", [1024, 1000, 1531])
+@pytest.mark.parametrize("D", [64, 128])
+def test_forward_warp_specialized(D, S, warps, overlap):
+    """warp_specialize=True on the loop over K/V blocks: a TMA producer
+    warpgroup fills the K/V slots; consumer warpgroups (two of 64 rows each
+    with 8 warps, taking turns at the products) hold Q, the softmax and O.
+    The loop must be specialized (no warning)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(D, S, False, "float16", (128, 64, warps, 2, overlap, True))
+
+
 def test_forward_rejects_a_causal_split_the_blocks_cannot_take():
     m = _kernels()
     q = torch.randn((1, 1, 256, 64), device="cuda", dtype=torch.float16)
@@ -170,17 +184,19 @@ def tutorial():
 
 
 @pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+@pytest.mark.parametrize("warp_specialize", [False, True])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("D", [64, 128])
 @pytest.mark.parametrize("N_CTX", [128, 1024])
-def test_tutorial06_forward_and_backward_against_float64(tutorial, N_CTX, D, causal):
+def test_tutorial06_forward_and_backward_against_float64(tutorial, N_CTX, D, causal,
+                                                         warp_specialize):
     Z, H = 1, 2
     q, k, v = (t.requires_grad_() for t in _inputs(Z, H, N_CTX, D, torch.float16,
                                                   ("tutorial", N_CTX, D, causal)))
     sm_scale = 0.5
     dout = torch.randn((Z, H, N_CTX, D), generator=_generator("dout", N_CTX, D, causal),
                        device="cuda").to(torch.float16)
-    out = tutorial.attention(q, k, v, causal, sm_scale, False)
+    out = tutorial.attention(q, k, v, causal, sm_scale, warp_specialize)
     out.backward(dout)
     grads = [t.grad.clone() for t in (q, k, v)]
 

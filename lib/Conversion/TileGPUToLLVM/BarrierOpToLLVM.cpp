@@ -240,6 +240,54 @@ struct NamedBarrierOpConversion : public OpConversionPattern<Op> {
   std::string instruction;
 };
 
+/// bar.sync or bar.arrive on the barrier of this warpgroup's turn (wait)
+/// or the next warpgroup's (pass): the id is computed from the thread's
+/// warpgroup in its region, which must have exactly the op's groups.
+template <typename Op>
+struct WarpGroupTurnOpConversion : public OpConversionPattern<Op> {
+  WarpGroupTurnOpConversion(TypeConverter &converter, MLIRContext *context,
+                            StringRef instruction, bool next)
+      : OpConversionPattern<Op>(converter, context),
+        instruction(instruction), next(next) {}
+
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int32_t groups = op.getNumGroups();
+    WarpGroupContext context = getWarpGroupContext(rewriter);
+    if (context.numWarps != static_cast<unsigned>(groups) * 4)
+      return op.emitOpError("takes turns among ")
+             << groups << " warpgroups, but runs on " << context.numWarps
+             << " warps";
+    Value group = LLVM::UDivOp::create(rewriter, loc, getThreadId(rewriter, loc),
+                                       i32Val(rewriter, loc, 128));
+    Value turn = group;
+    if (next)
+      turn = LLVM::URemOp::create(
+          rewriter, loc,
+          LLVM::AddOp::create(rewriter, loc, group, i32Val(rewriter, loc, 1)),
+          i32Val(rewriter, loc, groups));
+    Value id = LLVM::AddOp::create(rewriter, loc, turn,
+                                   i32Val(rewriter, loc, op.getFirstBarrierId()));
+    PTXBuilder ptx;
+    PTXBuilder::Operand idOperand = ptx.addInput(id, "r");
+    std::optional<PTXBuilder::Operand> pred;
+    if (std::optional<int32_t> only = op.getOnlyGroup())
+      pred = ptx.addInput(
+          LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
+                               i32Val(rewriter, loc, *only)),
+          "b");
+    ptx.instr(instruction, {idOperand, "256"}, pred);
+    ptx.launch(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::string instruction;
+  bool next;
+};
+
 } // namespace
 
 Value warpforge::emitIsThreadZero(OpBuilder &b, Location loc) {
@@ -260,4 +308,8 @@ void warpforge::populateBarrierOpToLLVMPatterns(
       converter, patterns.getContext(), "bar.arrive");
   patterns.add<NamedBarrierOpConversion<NamedBarrierWaitOp>>(
       converter, patterns.getContext(), "bar.sync");
+  patterns.add<WarpGroupTurnOpConversion<WarpGroupTurnWaitOp>>(
+      converter, patterns.getContext(), "bar.sync", /*next=*/false);
+  patterns.add<WarpGroupTurnOpConversion<WarpGroupTurnPassOp>>(
+      converter, patterns.getContext(), "bar.arrive", /*next=*/true);
 }

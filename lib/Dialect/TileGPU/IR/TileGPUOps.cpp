@@ -731,6 +731,31 @@ LogicalResult NamedBarrierWaitOp::verify() {
   return verifyNamedBarrier(*this, getBarrierId(), getNumThreads());
 }
 
+/// Turns among the warpgroups of a region: a barrier per group, all free.
+static LogicalResult verifyWarpGroupTurn(Operation *op, int32_t first,
+                                         int32_t groups,
+                                         std::optional<int32_t> only) {
+  if (groups < 2)
+    return op->emitOpError("turns need at least 2 warpgroups, got ")
+           << groups;
+  if (only && (*only < 0 || *only >= groups))
+    return op->emitOpError("warpgroup ")
+           << *only << " is not one of the " << groups;
+  if (failed(verifyNamedBarrier(op, first, 256)))
+    return failure();
+  return verifyNamedBarrier(op, first + groups - 1, 256);
+}
+
+LogicalResult WarpGroupTurnWaitOp::verify() {
+  return verifyWarpGroupTurn(*this, getFirstBarrierId(), getNumGroups(),
+                             getOnlyGroup());
+}
+
+LogicalResult WarpGroupTurnPassOp::verify() {
+  return verifyWarpGroupTurn(*this, getFirstBarrierId(), getNumGroups(),
+                             getOnlyGroup());
+}
+
 //===----------------------------------------------------------------------===//
 // Channels
 //===----------------------------------------------------------------------===//

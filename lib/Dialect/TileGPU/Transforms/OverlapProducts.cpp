@@ -5,7 +5,9 @@
 // register A operand) until the wait retires it, so nothing may write
 // memory in between (a copy or store into a buffer it reads), and nothing
 // may synchronize the CTA (a barrier that other warpgroups pass only after
-// their own waits would not make this warpgroup's product done).  The ops
+// their own waits would not make this warpgroup's product done).  Turns
+// among warpgroups (warp_group_turn_wait and _pass) may lie in between:
+// they only order when each warpgroup issues its products.  The ops
 // a softmax is made of (arithmetic, shuffles within a warp, conversions
 // through scratch that no product reads) are neither.
 //
@@ -31,7 +33,10 @@ namespace {
 /// products (counted by the caller), and the layout conversions and
 /// register loads a softmax is made of.
 bool mayPass(Operation *op) {
-  if (isa<WarpGroupDotOp, ConvertLayoutOp>(op))
+  // Turns among warpgroups order their products' issue; no product reads
+  // or writes anything through them.
+  if (isa<WarpGroupDotOp, ConvertLayoutOp, WarpGroupTurnWaitOp,
+          WarpGroupTurnPassOp>(op))
     return true;
   if (op->getNumRegions() != 0) {
     // A reduction's combiner is arithmetic.
@@ -69,7 +74,13 @@ bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
   Value result = wait.getResult(0);
   unsigned passed = 0;
   Operation *stop = nullptr;
-  for (Operation *op = wait->getNextNode(); op; op = op->getNextNode()) {
+  // A warp-specialized consumer releases its slot right after the wait
+  // that retires every product reading it: the release goes along with the
+  // wait, as long as the wait still retires every product (it passes no
+  // other), so the producer refills the slot no earlier than before.
+  auto release = dyn_cast_or_null<ChannelReleaseOp>(wait->getNextNode());
+  Operation *from = release ? release->getNextNode() : wait->getNextNode();
+  for (Operation *op = from; op; op = op->getNextNode()) {
     if (op->hasTrait<OpTrait::IsTerminator>() || uses(op, result) ||
         !mayPass(op)) {
       stop = op;
@@ -78,10 +89,12 @@ bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
     if (isa<WarpGroupDotOp>(op))
       ++passed;
   }
-  if (!stop || stop == wait->getNextNode())
+  if (!stop || stop == from || (release && passed != 0))
     return false;
   wait->moveBefore(stop);
   wait.setPendings(passed);
+  if (release)
+    release->moveAfter(wait.getOperation());
   // A register A operand stays live (tied to the wait) until the product
   // is done.
   Value a = dot.getA();
@@ -93,8 +106,8 @@ bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
     auto wider = WarpGroupDotWaitOp::create(b, wait.getLoc(),
                                             ValueRange(inputs).getTypes(),
                                             inputs, wait.getPendings());
-    for (auto [from, to] : llvm::zip(wait.getResults(), wider.getResults()))
-      from.replaceAllUsesWith(to);
+    for (auto [old, now] : llvm::zip(wait.getResults(), wider.getResults()))
+      old.replaceAllUsesWith(now);
     wait->erase();
   }
   return true;

@@ -774,6 +774,68 @@ def TileGPU_NamedBarrierWaitOp : TileGPU_NamedBarrierOp<"named_barrier_wait"> {
   }];
 }
 
+class TileGPU_WarpGroupTurnOp<string mnemonic>
+    : TileGPU_Op<mnemonic, [
+        MemoryEffects<[MemRead<TileGPU_SharedMemory>,
+                       MemWrite<TileGPU_SharedMemory>]>]> {
+  let arguments = (ins I32Attr:$firstBarrierId, I32Attr:$numGroups,
+                       OptionalAttr<I32Attr>:$onlyGroup);
+  let assemblyFormat = [{
+    $firstBarrierId `,` $numGroups (`only` $onlyGroup^)? attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupTurnWaitOp
+    : TileGPU_WarpGroupTurnOp<"warp_group_turn_wait"> {
+  let summary = "Wait for this warpgroup's turn (ping-pong consumers)";
+  let description = [{
+    The warpgroups of a region of `numGroups` warpgroups (a cooperative
+    consumer group of a `tilegpu.warp_specialize`) take turns at something,
+    in order 0, 1, ..., numGroups - 1, 0, ...: warpgroup `g` waits on named
+    barrier `firstBarrierId + g` (`bar.sync`, 256 threads: its own 128 and
+    the 128 of the warpgroup before it, which `warp_group_turn_pass`
+    arrives with).  With `only g`, only warpgroup `g` executes it: the wait
+    after the loop that takes the last turn back, so that every barrier is
+    left as it was found.
+
+    Attention's consumers take turns issuing their products: one
+    warpgroup's products run on the tensor cores under the other's
+    softmax (FlashAttention-3's ping-pong), instead of all of them
+    reaching the tensor cores, then the softmax, at the same time.
+
+    Barriers `firstBarrierId` to `firstBarrierId + numGroups - 1` must be
+    free (above the enclosing `tilegpu.warp_specialize`'s own).
+
+    Example:
+
+    ```mlir
+    tilegpu.warp_group_turn_wait 3, 2
+    tilegpu.warp_group_turn_wait 3, 2 only 0
+    ```
+  }];
+}
+
+def TileGPU_WarpGroupTurnPassOp
+    : TileGPU_WarpGroupTurnOp<"warp_group_turn_pass"> {
+  let summary = "Give the turn to the next warpgroup (ping-pong consumers)";
+  let description = [{
+    Warpgroup `g` of a region of `numGroups` warpgroups arrives
+    (`bar.arrive`, 256 threads) on named barrier `firstBarrierId + (g + 1)
+    % numGroups`, where the next warpgroup waits for its turn
+    (`warp_group_turn_wait`), and goes on.  With `only g`, only warpgroup
+    `g` executes it: before the loop, the last warpgroup gives the first
+    turn to warpgroup 0 (without it the first wait never completes).
+
+    Example:
+
+    ```mlir
+    tilegpu.warp_group_turn_pass 3, 2 only 1
+    tilegpu.warp_group_turn_pass 3, 2
+    ```
+  }];
+}
+
 def TileGPU_CreateChannelOp : TileGPU_Op<"create_channel", [
     MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
   let summary = "Group ring buffers into a producer-consumer channel";

@@ -435,6 +435,45 @@ WarpSpecializeOp makePingPong(WarpSpecializeOp ws, int numWarps) {
   return pingPong;
 }
 
+/// Ping-pong within one cooperative consumer group (FlashAttention-3's
+/// inter-warpgroup overlap): the warpgroups of `consumers` take turns at
+/// issuing each of the loop's products, so that one warpgroup's products
+/// run on the tensor cores while the other computes on their results (the
+/// softmax between attention's two products).  Without turns the
+/// warpgroups stay in step, each waiting on the same slot: they reach the
+/// tensor cores together, then all compute while the tensor cores idle.
+///
+/// Each product is issued between `warp_group_turn_wait` and
+/// `warp_group_turn_pass`; the last warpgroup gives warpgroup 0 the first
+/// turn before the loop, and warpgroup 0 takes the turn left over after
+/// it back, so the barriers are as they were (a later loop may take turns
+/// on them again).  Only for a loop of more than one product: a loop of
+/// one product has nothing to overlap it with, and would only serialize
+/// its warpgroups.  Returns whether the turns were placed.
+bool takeTurnsAtProducts(WarpSpecializeOp ws, scf::ForOp consumers,
+                         int numWarps) {
+  SmallVector<WarpGroupDotOp> dots(
+      consumers.getBody()->getOps<WarpGroupDotOp>());
+  int32_t groups = numWarps / 4;
+  int32_t first = ws.getFirstFreeBarrierId();
+  if (dots.size() < 2 || numWarps % 4 != 0 || groups < 2 ||
+      first + groups - 1 > 15)
+    return false;
+  Location loc = consumers.getLoc();
+  OpBuilder b(consumers);
+  WarpGroupTurnPassOp::create(b, loc, first, groups,
+                              b.getI32IntegerAttr(groups - 1));
+  b.setInsertionPointAfter(consumers);
+  WarpGroupTurnWaitOp::create(b, loc, first, groups, b.getI32IntegerAttr(0));
+  for (WarpGroupDotOp dot : dots) {
+    b.setInsertionPoint(dot);
+    WarpGroupTurnWaitOp::create(b, dot.getLoc(), first, groups, IntegerAttr());
+    b.setInsertionPointAfter(dot);
+    WarpGroupTurnPassOp::create(b, dot.getLoc(), first, groups, IntegerAttr());
+  }
+  return true;
+}
+
 /// The CTAs that multicast the block of `load` (num_ctas, from
 /// tile-cluster-split), or 0.  The block must be the same in every CTA of
 /// the cluster (`tile.cluster_replicated`) and come through a host
@@ -797,7 +836,7 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
     consumerYield->setOperand(index, newLoop.getRegionIterArgs()[index]);
   // The consumers no longer compute the loads' addresses.
   eraseDeadOps(*body);
-  eraseIterArgs(rewriter, newLoop, plan.carried);
+  newLoop = eraseIterArgs(rewriter, newLoop, plan.carried);
   // Descriptors only the producer uses: it made its own.
   for (Operation *op : plan.outerSlice)
     if (isa<tile::MakeTensorDescriptorOp>(op) && op->use_empty())
@@ -813,12 +852,17 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
       recordDecline(func->getParentOfType<ModuleOp>(), loc, why, "ping-pong",
                     "one consumer group of num_warps warps instead");
   }
+  bool turns = false;
+  if (ws.getPartitionRegions().size() == 1 && !plan.tileLoop)
+    turns = takeTurnsAtProducts(ws, newLoop, numWarps);
   assignRegisters(ws, numWarps, pointerCopies);
   if (remarks) {
     InFlightDiagnostic remark = emitRemark(loc, "warp-specialized:");
     remark << planText;
     if (ws.getPartitionRegions().size() > 1)
       remark << " ping-pong;";
+    if (turns)
+      remark << " warpgroups take turns at the products;";
     remark << " registers ";
     if (auto requested = ws.getRequestedRegistersAttr())
       remark << requested[0] << "/" << ws.getDefaultRegistersAttr().getInt();

@@ -14,7 +14,11 @@
 // read, whose address math the producer's warps can redo from the
 // kernel's arguments (and the tile loop's index, for a persistent
 // kernel): the loads go to the producer, everything else (the products,
-// the math, the epilogue) stays with the consumers.  Why this split: the
+// the math, the epilogue) stays with the consumers.  Operands the
+// consumers hold themselves are theirs to keep: a left operand in
+// registers (the RS form: attention's P, the softmax of the first
+// product) and a buffer filled before the loop (attention's Q, loaded
+// once and read by every product).  Why this split: the
 // producer needs nothing the consumers compute, so it runs ahead by up to
 // a ring of slots and the consumers find their operands landed; the
 // consumers keep everything that holds the tile's registers.
@@ -248,6 +252,14 @@ FailureOr<Plan> analyze(scf::ForOp loop,
   DenseSet<Operation *> seenAllocs;
   for (WarpGroupDotOp dot : dots) {
     for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
+      // What the consumers hold themselves: a left operand in registers
+      // (the RS form, attention's P) and a buffer filled before the loop
+      // (attention's Q, loaded once and read by every product).
+      if (!isa<MemDescType>(operand.getType()))
+        continue;
+      if (Operation *def = operand.getDefiningOp();
+          def && !loop->isAncestor(def))
+        continue;
       auto alloc = operand.getDefiningOp<LocalAllocOp>();
       if (alloc && !seenAllocs.insert(alloc).second)
         continue;
@@ -275,6 +287,10 @@ FailureOr<Plan> analyze(scf::ForOp loop,
                         : matchPointerBlock(load->load, load->alloc, loop,
                                             axisInfo));
     }
+  }
+  if (plan.operands.empty()) {
+    why = "no product in the loop reads a load the producer can copy";
+    return failure();
   }
   // Every product retired in the loop: the slot is released after the last
   // full wait.

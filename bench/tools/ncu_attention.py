@@ -1,0 +1,49 @@
+"""Launches warpforge's attention forward (bench/kernels/attention.py) with
+one config a few times, for Nsight Compute to profile the last launch:
+
+    ncu --launch-skip 3 --launch-count 1 --section WarpStateStats \\
+        python bench/tools/ncu_attention.py --config 128x64w8s2ws [--seqlen 4096] [--head-dim 128]
+
+Config text as bench/attention.py's --configs (BMxBNw<warps>s<stages>,
+'seq': products in order, 'ws': warp-specialized). B4 H32 fp16, not causal
+unless --causal.
+"""
+
+import argparse
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import common  # noqa: E402
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--config", required=True)
+    p.add_argument("--seqlen", type=int, default=4096)
+    p.add_argument("--head-dim", type=int, default=128)
+    p.add_argument("--causal", action="store_true")
+    p.add_argument("--launches", type=int, default=4)
+    args = p.parse_args()
+    import torch
+    m = common.load_kernels(os.path.join(common.REPO_DIR, "bench", "kernels", "attention.py"),
+                            "warpforge")
+    text = args.config
+    config = m.AttnConfig(*map(int, re.findall(r"\d+", text)), overlap="seq" not in text,
+                          ws="ws" in text)
+    B, H, S, D = 4, 32, args.seqlen, args.head_dim
+    q, k, v = (torch.randn((B, H, S, D), device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.empty_like(q)
+    lse = torch.empty((B, H, S), device="cuda")
+    kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, args.causal, 1 / math.sqrt(D),
+                                             config)
+    for _ in range(args.launches):
+        kernel[grid](*a, **meta)
+    torch.cuda.synchronize()
+
+
+if __name__ == "__main__":
+    main()
