@@ -60,7 +60,10 @@ attention() {
   # wgmma layouts), P read from registers by the second product, K/V
   # rings on mbarriers, a shared Q buffer, masked last blocks and a
   # masked pointer store for an odd length; tutorial 06's backward.
-  local sel="(test_forward_each_config and 128x64) or (test_tutorial06 and 128-64)"
+  # Warp-specialized: a TMA producer warpgroup filling K/V slots, two
+  # consumer warpgroups taking turns at the products (named barriers),
+  # slots released after the products that read them.
+  local sel="(test_forward_each_config and 128x64) or (test_tutorial06 and 128-64) or (test_forward_warp_specialized and 128-1531-8)"
   all_three attention python/test/test_gpu_attention.py "$sel"
 }
 mma() {

@@ -546,4 +546,5 @@ CHECK: math.sqrt %[[X]] :
     bits = dtype[2:]
     assert f"sqrt.rn.f{bits}" in k.asm["ptx"]
     if dtype == "fp32":
-        assert "sqrt.approx.f32" in k.asm["ptx"]
+        # ftz: enable_reflect_ftz, on by default as in Triton.
+        assert "sqrt.approx.ftz.f32" in k.asm["ptx"]

@@ -158,6 +158,33 @@ def test_forward_warp_specialized(D, S, warps, overlap):
         _run_forward(D, S, False, "float16", (128, 64, warps, 2, overlap, True))
 
 
+HANG_SCRIPT = """
+import math, sys, torch
+sys.path.insert(0, {test_dir!r})
+import test_gpu_attention as t
+m = t._kernels()
+for D, S, warps, overlap in ((128, 4096, 8, False), (128, 1531, 8, True), (64, 1000, 4, False)):
+    q, k, v = t._inputs(2, 16, S, D, torch.float16, ("hang", D, S))
+    o = torch.empty_like(q)
+    lse = torch.empty((2, 16, S), device="cuda")
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1 / math.sqrt(D),
+                                                m.AttnConfig(128, 64, warps, 2, overlap, True))
+    for _ in range({repeats}):
+        kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+print("no hang")
+"""
+
+
+def test_warp_specialized_forward_does_not_hang():
+    """Repeated launches of the warp-specialized forward (the producer's
+    slots, the warpgroups' turns), in a child process under a timeout: a
+    deadlock fails the test instead of hanging the suite."""
+    from launch_helpers import run_without_hang
+    run_without_hang(HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=50), 240,
+                     "the warp-specialized attention forward")
+
+
 def test_forward_rejects_a_causal_split_the_blocks_cannot_take():
     m = _kernels()
     q = torch.randn((1, 1, 256, 64), device="cuda", dtype=torch.float16)

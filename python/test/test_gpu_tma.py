@@ -658,7 +658,9 @@ def test_long_1d_block_in_pieces(dtype):
     """A 1-D device descriptor of 2048 elements: 8 TMA boxes per load and
     per store; the last block runs past n (zero fill, clipped store)."""
     n, BLOCK = 5000, 2048
-    x = torch.randint(-1000, 1000, (n,), device="cuda", generator=generator(n)).to(dtype)
+    # |x * 3 + 1| stays below 2048: exact in fp16 whether or not the multiply
+    # and the add fuse.
+    x = torch.randint(-300, 300, (n,), device="cuda", generator=generator(n)).to(dtype)
     out = torch.full((n + 64,), -7, dtype=dtype, device="cuda")
     with_allocator(long_1d_copy_kernel[(cdiv(n, BLOCK),)], x, out, n, BLOCK=BLOCK)
     torch.testing.assert_close(out[:n], x * 3 + 1, rtol=0, atol=0)

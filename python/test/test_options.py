@@ -614,7 +614,7 @@ def test_maxnreg_is_the_kernels_maxnreg_directive(monkeypatch):
 def test_enable_reflect_ftz(ftz, monkeypatch):
     """enable_reflect_ftz (Triton's option; its test_enable_reflect_ftz):
     libdevice flushes denormals, and tl.math.exp2 is ex2.approx.ftz.f32;
-    warpforge's default keeps them, as CUDA's does."""
+    on by default, as in Triton."""
     import re
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
 
@@ -627,7 +627,7 @@ def test_enable_reflect_ftz(ftz, monkeypatch):
     assert (re.search(r"ex2\.approx\.ftz\.f32", k.asm["ptx"]) is not None) == ftz
     assert f'!"nvvm-reflect-ftz", i32 {int(ftz)}' in k.asm["llir"]
     assert ("enable_reflect_ftz", ftz) in k.options.cache_key()
-    assert DEFAULTS["enable_reflect_ftz"] is False
+    assert DEFAULTS["enable_reflect_ftz"] is True
     with pytest.raises(ValueError, match="enable_reflect_ftz must be True or False"):
         KernelOptions(enable_reflect_ftz=1)
 

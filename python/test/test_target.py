@@ -376,8 +376,11 @@ def test_the_jits_last_stage_goes_on_to_ptx_in_memory(monkeypatch):
         offs = tl.arange(0, BLOCK)
         tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)
 
-    k = scale.warmup(np.zeros(64, np.float32), 64, BLOCK=64, grid=(1,))
-    options = KernelOptions().to_core(90)
+    # The target helpers take no options: the kernel is compiled with theirs
+    # (no fusion, denormals kept).
+    plain = {"enable_fp_fusion": False, "enable_reflect_ftz": False}
+    k = scale.warmup(np.zeros(64, np.float32), 64, BLOCK=64, grid=(1,), **plain)
+    options = KernelOptions(**plain).to_core(90)
     text, attributes = ir.run_stage(k.asm["tilegpu"], "tilegpu-to-llvm", options, "s.mlir")
     warned = []
     text2, attributes2, llvm_ir, ptx = ir.run_stage_to_ptx(

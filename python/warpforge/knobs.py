@@ -140,7 +140,7 @@ class autotuning_knobs(base_knobs):
 
 class language_knobs(base_knobs):
     _set_name = "language"
-    default_fp_fusion = env_knob("WARPFORGE_DEFAULT_FP_FUSION", False, bool,
+    default_fp_fusion = env_knob("WARPFORGE_DEFAULT_FP_FUSION", True, bool,
                                  "enable_fp_fusion of launches that do not set it.")
 
 

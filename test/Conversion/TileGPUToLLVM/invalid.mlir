@@ -147,3 +147,22 @@ module attributes {"tilegpu.num-warps" = 1 : i32, "tilegpu.target" = "cuda:75"} 
     tile.return
   }
 }
+
+// -----
+
+// Turns need the region to be exactly their warpgroups.
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  tile.func public @warp_group_turns_on_too_few_warps() {
+    tilegpu.warp_specialize()
+    default() {
+      // expected-error @+2 {{takes turns among 2 warpgroups, but runs on 4 warps}}
+      // expected-error @+1 {{failed to legalize operation 'tilegpu.warp_group_turn_wait'}}
+      tilegpu.warp_group_turn_wait 3, 2
+      tilegpu.warp_yield
+    }
+    partition0() num_warps(4) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}

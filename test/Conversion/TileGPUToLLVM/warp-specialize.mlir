@@ -120,3 +120,34 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
     tile.return
   }
 }
+
+// -----
+
+// Turns among the two warpgroups of one consumer group: the barrier is
+// computed from the thread's warpgroup in its region (tid / 128); a wait
+// is bar.sync on first + group, a pass bar.arrive on first + (group + 1)
+// mod 2, and `only g` predicates the instruction on the warpgroup.
+module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
+  // CHECK-LABEL: llvm.func @warp_group_turns(
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+  // CHECK: %[[G:.*]] = llvm.udiv %[[TID]], %[[C128:.*]] : i32
+  // CHECK-NEXT: %[[NEXT:.*]] = llvm.add %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: %[[MOD:.*]] = llvm.urem %[[NEXT]], %{{.*}} : i32
+  // CHECK-NEXT: %[[ID:.*]] = llvm.add %[[MOD]], %{{.*}} : i32
+  // CHECK-NEXT: %[[ONE:.*]] = llvm.icmp "eq" %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "@$1 bar.arrive $0, 256;", "r,b" %[[ID]], %[[ONE]]
+  // CHECK-NEXT: %[[ID2:.*]] = llvm.add %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.sync $0, 256;", "r" %[[ID2]]
+  tile.func public @warp_group_turns() {
+    tilegpu.warp_specialize()
+    default() {
+      tilegpu.warp_group_turn_pass 3, 2 only 1
+      tilegpu.warp_group_turn_wait 3, 2
+      tilegpu.warp_yield
+    }
+    partition0() num_warps(4) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}

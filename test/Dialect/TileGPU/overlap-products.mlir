@@ -95,3 +95,43 @@ tile.func public @stops_at_a_barrier(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !
   tile.return
 }
 }
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A warp-specialized consumer's release goes along with the full wait it
+// follows (turns in between are passed), as long as the wait still
+// retires every product: moved past the second product, it would release
+// the slot that product may still read, so that wait stays.
+// CHECK-LABEL: tile.func public @release_moves_with_its_wait(
+// CHECK: %[[D1:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: %[[W1:.*]] = tilegpu.warp_group_dot_wait %[[D1]] {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.channel_release
+// CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2
+// CHECK-NEXT: %[[D2:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2
+// CHECK-NEXT: arith.mulf %[[W1]]
+// CHECK-NEXT: %[[W2:.*]] = tilegpu.warp_group_dot_wait %[[D2]] {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.channel_release
+// CHECK-NEXT: arith.addf %[[W2]]
+tile.func public @release_moves_with_its_wait(%ch: !tilegpu.channel<2>, %a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #w>) : i32 {
+    %d1 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o1 = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    tilegpu.channel_release %ch, %i : !tilegpu.channel<2>
+    tilegpu.warp_group_turn_wait 3, 2
+    %d2 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_pass 3, 2
+    %o2 = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    tilegpu.channel_release %ch, %i : !tilegpu.channel<2>
+    %x = arith.mulf %o1, %o1 : tensor<64x64xf32, #w>
+    %y = arith.addf %o2, %x : tensor<64x64xf32, #w>
+    scf.yield %y : tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}

@@ -230,3 +230,42 @@ tile.func public @named_barrier_of_a_region() {
   }
   tile.return
 }
+
+// -----
+
+tile.func public @warp_group_turns_of_one_group() {
+  // expected-error @+1 {{turns need at least 2 warpgroups, got 1}}
+  tilegpu.warp_group_turn_wait 4, 1
+  tile.return
+}
+
+// -----
+
+tile.func public @warp_group_turn_of_a_group_not_there() {
+  // expected-error @+1 {{warpgroup 2 is not one of the 2}}
+  tilegpu.warp_group_turn_pass 4, 2 only 2
+  tile.return
+}
+
+// -----
+
+tile.func public @warp_group_turns_past_the_last_barrier() {
+  // expected-error @+1 {{barrier id must be from 1 to 15 (0 is the CTA's tile.barrier), got 16}}
+  tilegpu.warp_group_turn_wait 14, 3
+  tile.return
+}
+
+// -----
+
+tile.func public @warp_group_turns_on_a_regions_own_barrier() {
+  tilegpu.warp_specialize()
+  default() {
+    // expected-error @+1 {{barrier id 2 is one of the enclosing tilegpu.warp_specialize regions' own barriers (0 to 2)}}
+    tilegpu.warp_group_turn_wait 2, 2
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(4) {
+    tilegpu.warp_return
+  }
+  tile.return
+}

@@ -98,6 +98,30 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
     tile.return
   }
 
+  // A cooperative consumer group of two warpgroups taking turns at its
+  // products: the first turn given before the loop, the last taken back
+  // after it.
+  // CHECK-LABEL: tile.func public @warp_group_turns
+  // CHECK: default() {
+  // CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2 only 1
+  // CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2{{$}}
+  // CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2{{$}}
+  // CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2 only 0
+  tile.func public @warp_group_turns() {
+    tilegpu.warp_specialize()
+    default() {
+      tilegpu.warp_group_turn_pass 3, 2 only 1
+      tilegpu.warp_group_turn_wait 3, 2
+      tilegpu.warp_group_turn_pass 3, 2
+      tilegpu.warp_group_turn_wait 3, 2 only 0
+      tilegpu.warp_yield
+    }
+    partition0() num_warps(4) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+
   // A cp.async producer: pointers, with and without mask and fill, into a
   // channel's rings; and the arrival that the copies complete.
   // CHECK-LABEL: tile.func public @async_copy_producer
