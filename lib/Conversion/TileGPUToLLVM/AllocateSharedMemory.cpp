@@ -4,7 +4,9 @@
 // `tilegpu.local_dealloc` (or the end of the kernel), except the immutable
 // buffers a loop or an if in the kernel's body makes and alone reads, which
 // go after it (see releaseAfter); scratch only during the op that uses it
-// (lowerings put a barrier before reusing it).  Walking
+// (lowerings put a barrier before reusing it; a buffer filled without an
+// initializing store gets one before its first use when its bytes were
+// used before, see barrierBeforeFirstWrite).  Walking
 // the kernel in program order, each gets the lowest offset (1024-byte
 // aligned, as swizzled layouts need) where it fits beside the allocations
 // live at that point, so e.g. an epilogue's layout exchange reuses the
@@ -69,6 +71,32 @@ bool readByWgmma(Value value) {
       return true;
   }
   return false;
+}
+
+/// A buffer placed in bytes that earlier buffers or scratch used, and
+/// filled without an initializing store (a cp.async or TMA ring, a TMA
+/// destination, a barrier): every thread's last reads of those bytes must
+/// be done before any thread writes the buffer, so a CTA barrier (the
+/// region's, inside a warp_specialize) goes before the buffer's first use
+/// unless one already stands between the allocation and it.  Without it, a
+/// layout exchange's reads of its scratch race the copies a software
+/// pipeline's prologue issues into the same bytes (tutorial 06's D128
+/// backward under racecheck).
+void barrierBeforeFirstWrite(LocalAllocOp alloc) {
+  Value buffer = alloc.getResult();
+  for (Operation *op = alloc->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<tile::BarrierOp>(op))
+      return;
+    bool uses = false;
+    op->walk([&](Operation *inner) {
+      uses |= llvm::is_contained(inner->getOperands(), buffer);
+    });
+    if (uses) {
+      OpBuilder b(op);
+      tile::BarrierOp::create(b, alloc.getLoc());
+      return;
+    }
+  }
 }
 
 struct TileGPUAllocateSharedMemory
@@ -198,7 +226,17 @@ struct TileGPUAllocateSharedMemory
         int64_t bytes = alloc.getType().getAllocBytes();
         if (alloc.getType().getNumBuffers() > 1)
           ringBytes += bytes;
+        // Whether the bytes were used before (by a buffer now freed or by
+        // scratch), before firstFitBeside logs this placement.
+        size_t before = log.size();
         int64_t offset = firstFitBeside(bytes);
+        bool reused = llvm::any_of(
+            ArrayRef(log).take_front(before), [&](auto range) {
+              return range.first < offset + bytes &&
+                     offset < range.first + range.second;
+            });
+        if (reused && !alloc.getSrc())
+          barrierBeforeFirstWrite(alloc);
         alloc->setAttr("tilegpu.offset", b.getI32IntegerAttr(offset));
         live.push_back({offset, bytes});
         placed[op] = {offset, bytes};

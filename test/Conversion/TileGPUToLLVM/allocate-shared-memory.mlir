@@ -326,3 +326,66 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// A buffer filled without an initializing store (here by cp.async) in
+// bytes a layout exchange's scratch used just before: a barrier goes before
+// its first write, so that every thread has read the scratch first.  Bytes
+// used for the first time, or a barrier already in between, need none.
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @reused_bytes_written_after_a_barrier
+  // CHECK: tilegpu.convert_layout {{.*}} {tilegpu.scratch = 0 : i32}
+  // CHECK-NEXT: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  tile.func public @reused_bytes_written_after_a_barrier(%f: f32, %p: tensor<64x64x!tile.ptr<f16>, #blocked>) {
+    %y = tile.splat %f : f32 -> tensor<32x64xf32, #row>
+    %z = tilegpu.convert_layout %y : tensor<32x64xf32, #row> -> tensor<32x64xf32, #col>
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #shared, mutable>
+    %t = tilegpu.async_copy_global_to_local %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #shared, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @fresh_bytes
+  // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  tile.func public @fresh_bytes(%p: tensor<64x64x!tile.ptr<f16>, #blocked>) {
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #shared, mutable>
+    %t = tilegpu.async_copy_global_to_local %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #shared, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @barrier_already_there
+  // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  tile.func public @barrier_already_there(%f: f32, %p: tensor<64x64x!tile.ptr<f16>, #blocked>) {
+    %y = tile.splat %f : f32 -> tensor<32x64xf32, #row>
+    %z = tilegpu.convert_layout %y : tensor<32x64xf32, #row> -> tensor<32x64xf32, #col>
+    %m = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #shared, mutable>
+    tile.barrier
+    %t = tilegpu.async_copy_global_to_local %p, %m : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #shared, mutable>
+    tile.return
+  }
+}
