@@ -322,6 +322,13 @@ def TileGPUWSCodePartition
     three; one consumer warpgroup starts with 248 already, and nothing
     moves).
 
+    When the loop runs more than one product (attention's QK^T and PV) on
+    a consumer group of two or more warpgroups, the warpgroups take turns
+    issuing each product (`tilegpu.warp_group_turn_wait` before it,
+    `tilegpu.warp_group_turn_pass` after it, the first turn given before
+    the loop and the last taken back after it), so that one warpgroup's
+    products run under the other's softmax.
+
     With `remarks`, each loop specialized gets a remark with its plan.
   }];
   let options = [

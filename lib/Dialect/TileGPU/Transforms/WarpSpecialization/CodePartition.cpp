@@ -48,8 +48,10 @@
 // still reads.  Where the loop's one product is only carried, its wait
 // keeps that product in flight (pendings = 1) and retires the previous
 // iteration's, whose slot is then released (deferRelease); otherwise the
-// wait retires everything (pendings = 0) and the slot just read goes back.  Data partition among consumer warpgroups is the wgmma layout's:
-// its warps split the tile's rows.
+// wait retires everything (pendings = 0) and the slot just read goes back.
+// Data partition among consumer warpgroups is the wgmma layout's: its
+// warps split the tile's rows.  A loop of several products (attention)
+// has its warpgroups take turns issuing each one (takeTurnsAtProducts).
 //
 // Ping-pong (the module's tilegpu.ping-pong; CUTLASS's
 // KernelTmaWarpSpecializedPingpong): the kernel's layouts are one consumer
