@@ -67,26 +67,28 @@ unsigned getThreadCount(Attribute layout) {
   return getWarpCount(layout) * TargetInfo::kWarpSize;
 }
 
-/// Row-major linear indices of the elements thread `tid` holds.
-SmallVector<int64_t> threadLinearIndices(RankedTensorType type, unsigned tid) {
-  SmallVector<int64_t> linear;
-  for (const auto &coords :
-       getThreadElementCoords(type.getEncoding(), type.getShape(), tid)) {
-    int64_t l = 0;
-    for (auto [c, size] : llvm::zip(coords, type.getShape()))
-      l = l * size + c;
-    linear.push_back(l);
-  }
-  return linear;
-}
-
 /// Every thread's linear indices, by thread.
 using ThreadIndices = SmallVector<SmallVector<int64_t>>;
 
+/// The row-major linear indices of the elements each of threads 0 ..
+/// `threads` - 1 holds (the layout's element offsets computed once for all
+/// of them: this runs for every exchange, in shared-memory allocation and
+/// in the lowering).
 ThreadIndices allLinearIndices(RankedTensorType type, unsigned threads) {
   ThreadIndices all;
-  for (unsigned tid = 0; tid < threads; ++tid)
-    all.push_back(threadLinearIndices(type, tid));
+  all.reserve(threads);
+  for (const auto &thread :
+       getCTAElementCoords(type.getEncoding(), type.getShape(), threads)) {
+    SmallVector<int64_t> linear;
+    linear.reserve(thread.size());
+    for (const auto &coords : thread) {
+      int64_t l = 0;
+      for (auto [c, size] : llvm::zip(coords, type.getShape()))
+        l = l * size + c;
+      linear.push_back(l);
+    }
+    all.push_back(std::move(linear));
+  }
   return all;
 }
 

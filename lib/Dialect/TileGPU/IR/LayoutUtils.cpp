@@ -253,70 +253,89 @@ getElementOffsets(Attribute layout, ArrayRef<int64_t> shape) {
   return getRootElementOffsets(layout, shape);
 }
 
-/// getThreadElementCoords with the layout's `offsets` computed already.
-static SmallVector<SmallVector<int64_t>>
-getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape, unsigned tid,
-                       ArrayRef<SmallVector<int64_t>> offsets) {
-  if (isa<DotOperandEncodingAttr>(layout) || isWgmmaRooted(layout)) {
-    bool isOperand = isa<DotOperandEncodingAttr>(layout);
-    auto wgmma = isOperand ? getWgmmaParent(layout) : getRootWgmma(layout);
-    SmallVector<unsigned> removed;
-    getRootLayout(layout, &removed);
-    SmallVector<int64_t> rootShape =
-        isOperand ? SmallVector<int64_t>(shape) : getRootShape(layout, shape);
-    auto [row, col] = getWgmmaThreadBase(isOperand ? layout : Attribute(wgmma), tid);
+namespace {
+/// What getThreadElementCoords needs of a layout and shape, computed once
+/// for all the threads of a CTA (getCTAElementCoords runs for every
+/// exchange, stmatrix store and mask in a kernel).
+struct ElementPlacement {
+  ElementPlacement(Attribute layout, ArrayRef<int64_t> shape)
+      : layout(layout), offsets(getElementOffsets(layout, shape)) {
+    isOperand = isa<DotOperandEncodingAttr>(layout);
+    wgmmaLike = isOperand || isWgmmaRooted(layout);
+    if (wgmmaLike) {
+      wgmma = isOperand ? getWgmmaParent(layout) : getRootWgmma(layout);
+      getRootLayout(layout, &removed);
+      rootShape = isOperand ? SmallVector<int64_t>(shape)
+                            : getRootShape(layout, shape);
+      return;
+    }
+    root = getRootBlocked(layout, &removed);
+    rootShape = getRootShape(layout, shape);
+  }
+
+  SmallVector<SmallVector<int64_t>> coords(unsigned tid) const {
     SmallVector<SmallVector<int64_t>> coords;
+    coords.reserve(offsets.size());
+    if (wgmmaLike) {
+      auto [row, col] =
+          getWgmmaThreadBase(isOperand ? layout : Attribute(wgmma), tid);
+      for (const SmallVector<int64_t> &offset : offsets) {
+        int64_t rootCoord[2] = {(row + offset[0]) % rootShape[0],
+                                (col + offset[1]) % rootShape[1]};
+        SmallVector<int64_t> c;
+        for (unsigned d = 0; d < 2; ++d)
+          if (!llvm::is_contained(removed, d))
+            c.push_back(rootCoord[d]);
+        coords.push_back(std::move(c));
+      }
+      return coords;
+    }
+    unsigned rank = root.getRank();
+    // Split the lane and warp ids along `order`, as the lowering does.
+    SmallVector<int64_t> base(rank);
+    unsigned lane = tid % 32, warp = tid / 32;
+    for (unsigned d : root.getOrder()) {
+      unsigned laneD = lane % root.getThreadsPerWarp()[d];
+      unsigned warpD = warp % root.getWarpsPerCTA()[d];
+      lane /= root.getThreadsPerWarp()[d];
+      warp /= root.getWarpsPerCTA()[d];
+      base[d] = (int64_t(warpD) * root.getThreadsPerWarp()[d] + laneD) *
+                root.getSizePerThread()[d];
+    }
     for (const SmallVector<int64_t> &offset : offsets) {
-      int64_t root[2] = {(row + offset[0]) % rootShape[0],
-                         (col + offset[1]) % rootShape[1]};
       SmallVector<int64_t> c;
-      for (unsigned d = 0; d < 2; ++d)
+      for (unsigned d = 0; d < rank; ++d)
         if (!llvm::is_contained(removed, d))
-          c.push_back(root[d]);
+          c.push_back((base[d] + offset[d]) % rootShape[d]);
       coords.push_back(std::move(c));
     }
     return coords;
   }
+
+  Attribute layout;
+  SmallVector<SmallVector<int64_t>> offsets;
+  bool isOperand = false, wgmmaLike = false;
+  WgmmaEncodingAttr wgmma;
+  BlockedEncodingAttr root;
   SmallVector<unsigned> removed;
-  BlockedEncodingAttr root = getRootBlocked(layout, &removed);
-  SmallVector<int64_t> rootShape = getRootShape(layout, shape);
-  unsigned rank = root.getRank();
-  // Split the lane and warp ids along `order`, as the lowering does.
-  SmallVector<int64_t> base(rank);
-  unsigned lane = tid % 32, warp = tid / 32;
-  for (unsigned d : root.getOrder()) {
-    unsigned laneD = lane % root.getThreadsPerWarp()[d];
-    unsigned warpD = warp % root.getWarpsPerCTA()[d];
-    lane /= root.getThreadsPerWarp()[d];
-    warp /= root.getWarpsPerCTA()[d];
-    base[d] = (int64_t(warpD) * root.getThreadsPerWarp()[d] + laneD) *
-              root.getSizePerThread()[d];
-  }
-  SmallVector<SmallVector<int64_t>> coords;
-  for (const SmallVector<int64_t> &offset : offsets) {
-    SmallVector<int64_t> c;
-    for (unsigned d = 0; d < rank; ++d)
-      if (!llvm::is_contained(removed, d))
-        c.push_back((base[d] + offset[d]) % rootShape[d]);
-    coords.push_back(std::move(c));
-  }
-  return coords;
-}
+  SmallVector<int64_t> rootShape;
+};
+} // namespace
 
 SmallVector<SmallVector<int64_t>>
 getThreadElementCoords(Attribute layout, ArrayRef<int64_t> shape,
                        unsigned tid) {
-  return getThreadElementCoords(layout, shape, tid,
-                                getElementOffsets(layout, shape));
+  return ElementPlacement(layout, shape).coords(tid);
 }
 
 SmallVector<SmallVector<SmallVector<int64_t>>>
 getCTAElementCoords(Attribute layout, ArrayRef<int64_t> shape,
                     unsigned numThreads) {
-  SmallVector<SmallVector<int64_t>> offsets = getElementOffsets(layout, shape);
+  ElementPlacement placement(layout, shape);
   SmallVector<SmallVector<SmallVector<int64_t>>> coords;
+  coords.reserve(numThreads);
   for (unsigned tid = 0; tid < numThreads; ++tid)
-    coords.push_back(getThreadElementCoords(layout, shape, tid, offsets));
+    coords.push_back(placement.coords(tid));
   return coords;
 }
 
