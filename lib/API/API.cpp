@@ -399,10 +399,16 @@ static Result runPipelineImpl(const std::string &ir,
       return session.fail("invalid pass pipeline '" + pipeline +
                           "': " + errors);
   }
+  // The stage's output is verified once, not after every pass (as
+  // Triton's JIT does): per-pass verification was a quarter of the
+  // lowering's time.  warpforge-opt, which reproduces every stage, verifies
+  // after each pass, and so does a run that dumps each pass.
+  bool verifyEach = !dumpPrefix.empty();
+  pm.enableVerifier(verifyEach);
   if (!dumpPrefix.empty())
     pm.enableIRPrinting(
         std::make_unique<DumpAfterEachPass>(dumpPrefix, debugInfo));
-  if (failed(pm.run(*module))) {
+  if (failed(pm.run(*module)) || (!verifyEach && failed(verify(*module)))) {
     // What the stages recorded before failing (the shared memory a kernel
     // needs and the limit, say) lets the caller raise a typed error.
     session.recordAttributes(*module);
