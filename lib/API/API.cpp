@@ -215,10 +215,12 @@ public:
     }
   }
 
-  Result finish(ModuleOp module, bool debugInfo) {
+  Result finish(ModuleOp module, bool debugInfo, bool print = true) {
     result.ok = true;
     recordAttributes(module);
     recordDeclines(module);
+    if (!print)
+      return std::move(result);
     OpPrintingFlags flags;
     if (debugInfo)
       flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
@@ -355,23 +357,23 @@ static Result runPipelineImpl(const std::string &ir,
                               const std::string &bufferName, bool debugInfo,
                               const std::string &dumpPrefix,
                               const CompileOptions &options,
-                              const TargetOptions *target);
+                              const TargetOptions *target, bool printIR);
 
 Result runPipeline(const std::string &ir, const std::string &pipeline,
                    const std::string &bufferName, bool debugInfo,
                    const std::string &dumpPrefix,
                    const CompileOptions &options) {
   return runPipelineImpl(ir, pipeline, bufferName, debugInfo, dumpPrefix,
-                         options, nullptr);
+                         options, nullptr, /*printIR=*/true);
 }
 
 Result runPipelineToPTX(const std::string &ir, const std::string &pipeline,
                         const std::string &bufferName, bool debugInfo,
                         const std::string &dumpPrefix,
                         const CompileOptions &options,
-                        const TargetOptions &target) {
+                        const TargetOptions &target, bool printIR) {
   return runPipelineImpl(ir, pipeline, bufferName, debugInfo, dumpPrefix,
-                         options, &target);
+                         options, &target, printIR);
 }
 
 static Result runPipelineImpl(const std::string &ir,
@@ -379,7 +381,7 @@ static Result runPipelineImpl(const std::string &ir,
                               const std::string &bufferName, bool debugInfo,
                               const std::string &dumpPrefix,
                               const CompileOptions &options,
-                              const TargetOptions *target) {
+                              const TargetOptions *target, bool printIR) {
   registerWarpforgePassesAndPipelines();
   nvptx::StepTimes times;
   nvptx::StepTimer timer(&times);
@@ -418,7 +420,7 @@ static Result runPipelineImpl(const std::string &ir,
   if (!target)
     return session.finish(*module, debugInfo);
   // Printed first: the translation may legalize the module in place.
-  Result result = session.finish(*module, debugInfo);
+  Result result = session.finish(*module, debugInfo, printIR);
   timer.step("print");
   result.times = std::move(times);
   session.result = Result(); // the translation's diagnostics, if any

@@ -263,6 +263,33 @@ def test_large_stages_are_read_on_first_use(tmp_path, cache_dir, compiles, monke
     assert "is gone; compile again with WARPFORGE_ALWAYS_COMPILE=1" in fourth.asm[big[0]]
 
 
+def test_llvm_dialect_stage_is_made_on_demand(tmp_path, cache_dir, compiles):
+    """The LLVM dialect (the JIT's largest text, which a launch never reads)
+    is printed the first time it is looked at, from the stage before it, as
+    the compile made it; the cache entry names it rather than storing it,
+    and a hit makes it the same way."""
+    from warpforge import ir
+    m = load_module(tmp_path, "k_on_demand")
+    first = m.kernel.warmup(X, 32, BLOCK=64)
+    assert "llvm-dialect" in first.asm and "llvm-dialect" not in dict.keys(first.asm)
+    (entry,) = [p for p in entries(cache_dir) if not p.name.endswith(".stages.json")]
+    payload = json.loads(entry.read_text())["payload"]
+    assert payload["asm_on_demand"] == ["llvm-dialect"]
+    assert "llvm-dialect" not in payload["asm"]
+    assert "llvm-dialect" not in payload.get("asm_deferred", [])
+    text = first.asm["llvm-dialect"]
+    assert "llvm.func" in text and 'loc("' in text
+    expected, _ = ir.run_stage(first.asm["tilegpu"], "tilegpu-to-llvm",
+                               first.options.effective().to_core(90),
+                               "<tile IR of kernel>", debug_info=True)
+    assert text == expected
+    assert list(first.asm)[:6] == ["tile-frontend", "tile", "tilegpu-converted", "tilegpu",
+                                   "llvm-dialect", "llir"]
+    second = load_module(tmp_path, "k_on_demand").kernel.warmup(X, 32, BLOCK=64)
+    assert compiles["n"] == 1
+    assert second.asm["llvm-dialect"] == text and second.asm == first.asm
+
+
 def test_eviction_takes_an_entry_and_its_stages_together(monkeypatch, tmp_path):
     monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path))
     monkeypatch.setattr(cache, "DEFERRED_BYTES", 1000)

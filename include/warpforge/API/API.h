@@ -89,16 +89,18 @@ WARPFORGE_API Result runPipeline(const std::string &ir,
 struct TargetOptions;
 
 /// runPipeline, then, on the module still in memory, what compileToPTX
-/// does: `.ir` is the pipeline's output as runPipeline prints it,
-/// `.llvmIR` the LLVM IR and `.ptx` the PTX (the JIT's last stage: no
-/// second parse of the largest module).
+/// does: `.ir` is the pipeline's output as runPipeline prints it (empty
+/// without `printIR`: the JIT prints this, its largest module, only when
+/// asked for it), `.llvmIR` the LLVM IR and `.ptx` the PTX (the JIT's last
+/// stage: no second parse of the largest module).
 WARPFORGE_API Result runPipelineToPTX(const std::string &ir,
                                       const std::string &pipeline,
                                       const std::string &bufferName,
                                       bool debugInfo,
                                       const std::string &dumpPrefix,
                                       const CompileOptions &options,
-                                      const TargetOptions &target);
+                                      const TargetOptions &target,
+                                      bool printIR = true);
 
 /// One stage of a JIT compilation: the key of its IR in
 /// `CompiledKernel.asm` and the named pipeline that produces it.

@@ -48,15 +48,17 @@ class KernelMetadata(dict):
 
 
 class _Stages(dict):
-    """`CompiledKernel.asm` of a kernel loaded from the disk cache: the
-    large stage texts (LLVM dialect, LLVM IR), which the cache keeps in a
-    file of their own, are read the first time any of them is looked at;
-    a launch never reads them. If that file is gone, each such stage says
-    so in its text."""
+    """`CompiledKernel.asm` with stages made the first time any of them is
+    looked at (a launch never reads them): the large stage texts of a kernel
+    loaded from the disk cache (LLVM dialect, LLVM IR), which the cache
+    keeps in a file of their own (if that file is gone, each such stage
+    says so in its text), and the stages the JIT makes on demand
+    (`_on_demand`, see _on_demand_stages)."""
 
     def __init__(self, loaded: Dict, order: List[str], deferred: List[str], load):
         super().__init__(loaded)
         self._order, self._deferred, self._load = order, list(deferred), load
+        self._on_demand: List[str] = []
 
     def _fill(self) -> None:
         if not self._deferred:
@@ -102,8 +104,15 @@ class _Stages(dict):
     items = _filled(dict.items)
     __iter__ = _filled(dict.__iter__)
     __len__ = _filled(dict.__len__)
-    __eq__ = _filled(dict.__eq__)
-    __ne__ = _filled(dict.__ne__)
+    def __eq__(self, other):
+        self._fill()
+        if isinstance(other, _Stages):
+            other._fill()
+        return dict.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
     __or__ = _filled(dict.__or__)
     __ror__ = _filled(dict.__ror__)
     __ior__ = _filled(dict.__ior__)
@@ -122,6 +131,44 @@ class _Stages(dict):
         # Pickled and deep-copied as the plain dict it stands for.
         self._fill()
         return (dict, (dict(self.items()),))
+
+
+def _on_demand_stages(kernel: "CompiledKernel", stages: List[str], capability: int,
+                      source: Optional[str] = None) -> "_Stages":
+    """`kernel.asm` with `stages` (the LLVM dialect: the JIT's largest text,
+    1.3 MB for a 128x256 matmul, which launching never reads) made the
+    first time one is looked at, by running its pipeline again on the stage
+    before it (`source`, else that stage's text), as the compile did; the
+    stages `asm` already defers (a disk-cache hit's large texts) are read
+    first. The JIT prints them eagerly only with WARPFORGE_DUMP_DIR."""
+    names = [name for name, _, _ in ir.jit_stages()]
+    pipelines = {name: pipeline for name, pipeline, _ in ir.jit_stages()}
+    old = kernel.asm
+    asm = dict(dict.items(old))
+    old_deferred = list(getattr(old, "_deferred", ()))
+    old_load = getattr(old, "_load", lambda: None)
+    order = list(getattr(old, "_order", ())) or list(asm)
+    for stage in stages:
+        if stage not in order:
+            before = names[names.index(stage) - 1]
+            order.insert(order.index(before) + 1 if before in order else len(order), stage)
+    core_options = kernel.options.effective().to_core(capability)
+
+    def load() -> Dict[str, str]:
+        made = dict(old_load() or {}) if old_deferred else {}
+        for stage in stages:
+            before = names[names.index(stage) - 1]
+            text = source if source is not None else made.get(before, asm.get(before))
+            if text is None:
+                continue
+            made[stage], _ = ir.run_stage(text, pipelines[stage], core_options,
+                                          f"<tile IR of {kernel.name}>", debug_info=True)
+        return made
+
+    made = _Stages(asm, order, old_deferred + [s for s in stages if s not in old_deferred],
+                   load)
+    made._on_demand = list(stages)
+    return made
 
 
 @dataclass
@@ -169,10 +216,16 @@ class CompiledKernel:
     def to_payload(self) -> Dict[str, Any]:
         """What the disk cache stores: JSON-serializable (binary stages in
         base64)."""
-        text = {k: v for k, v in self.asm.items() if isinstance(v, str)}
-        binary = {k: base64.b64encode(v).decode("ascii") for k, v in self.asm.items()
+        # Stages made on demand and not looked at yet are not made for the
+        # cache: the entry names them, and they are made again on demand.
+        items = dict.items(self.asm)
+        pending = [name for name in getattr(self.asm, "_on_demand", ())
+                   if name in getattr(self.asm, "_deferred", ())]
+        text = {k: v for k, v in items if isinstance(v, str)}
+        binary = {k: base64.b64encode(v).decode("ascii") for k, v in items
                   if isinstance(v, (bytes, bytearray))}
-        return {"name": self.name, "signature": self.signature,
+        extra = {"asm_on_demand": pending} if pending else {}
+        return {**extra, "name": self.name, "signature": self.signature,
                 "constants": {k: _jsonable(v) for k, v in self.constants.items()},
                 "options": vars(self.options), "asm": text, "asm_base64": binary,
                 "metadata": dict(self.metadata), "params": list(self.params),
@@ -188,13 +241,18 @@ class CompiledKernel:
             for stage, encoded in payload["asm_base64"].items():
                 asm[stage] = base64.b64decode(encoded, validate=True)
             deferred = list(payload.get("asm_deferred", ()))
+            on_demand = list(payload.get("asm_on_demand", ()))
             if deferred:
                 asm = _Stages(asm, list(payload.get("asm_order", ())), deferred,
                               load_stages or (lambda: None))
-            return cls(payload["name"], dict(payload["signature"]), dict(payload["constants"]),
-                       KernelOptions(**payload["options"]), asm,
-                       dict(payload["used_globals"]), dict(payload["metadata"]),
-                       list(payload["params"]))
+            kernel = cls(payload["name"], dict(payload["signature"]),
+                         dict(payload["constants"]), KernelOptions(**payload["options"]), asm,
+                         dict(payload["used_globals"]), dict(payload["metadata"]),
+                         list(payload["params"]))
+            if on_demand:
+                kernel.asm = _on_demand_stages(
+                    kernel, on_demand, int(kernel.metadata.get("capability", 90)))
+            return kernel
         except (KeyError, TypeError, ValueError, AttributeError):
             return None
 
@@ -589,14 +647,20 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                 # The target's one home is the module's tilegpu.target,
                 # which convert-tile-to-tilegpu stamped from the options.
                 steps: Dict[str, float] = {}
+                source = located
                 located, attributes, llvm_ir, ptx = ir.run_stage_to_ptx(
                     located, pipeline, core_options, ir_name, debug_info=True,
                     dump_prefix=prefix, warnings=stage_warnings,
                     cc=_capability_of(attributes), times=steps,
                     fp_fusion=options.effective().enable_fp_fusion,
-                    reflect_ftz=options.effective().enable_reflect_ftz)
+                    reflect_ftz=options.effective().enable_reflect_ftz,
+                    print_ir=bool(dump_dir))
                 times.update({f"{stage}:{step}": ms for step, ms in steps.items()})
-                kernel.asm[stage] = located
+                if dump_dir:
+                    kernel.asm[stage] = located
+                else:
+                    # Printed when first looked at (a launch never does).
+                    kernel.asm = _on_demand_stages(kernel, [stage], capability, source)
                 kernel.asm["llir"], kernel.asm["ptx"] = llvm_ir, ptx
                 continue
             started = time.perf_counter()
