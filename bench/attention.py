@@ -98,6 +98,14 @@ def flop(B, H, S, D, causal) -> float:
     return 4.0 * B * H * S * S * D * (0.5 if causal else 1.0)
 
 
+def config_of(kernels, text: str):
+    """The AttnConfig of bench/kernels/attention.py (`kernels`) that a
+    --configs entry names: BMxBNw<warps>s<stages>, 'seq' for the products in
+    order, 'ws' for warp specialization."""
+    return kernels.AttnConfig(*map(int, re.findall(r"\d+", text)), overlap="seq" not in text,
+                              ws="ws" in text)
+
+
 def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, case_name):
     """name -> zero-argument function returning the output, for those that apply."""
     from torch.nn.attention import SDPBackend, sdpa_kernel
@@ -121,9 +129,7 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             lse = torch.empty((B, H, S), device="cuda")
             config = None
             if name != "warpforge":
-                text = name.partition(":")[2]
-                config = m.AttnConfig(*map(int, re.findall(r"\d+", text)),
-                                      overlap="seq" not in text, ws="ws" in text)
+                config = config_of(m, name.partition(":")[2])
             kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]

@@ -12,11 +12,11 @@ unless --causal.
 import argparse
 import math
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import attention  # noqa: E402
 import common  # noqa: E402
 
 
@@ -31,9 +31,7 @@ def main() -> None:
     import torch
     m = common.load_kernels(os.path.join(common.REPO_DIR, "bench", "kernels", "attention.py"),
                             "warpforge")
-    text = args.config
-    config = m.AttnConfig(*map(int, re.findall(r"\d+", text)), overlap="seq" not in text,
-                          ws="ws" in text)
+    config = attention.config_of(m, args.config)
     B, H, S, D = 4, 32, args.seqlen, args.head_dim
     q, k, v = (torch.randn((B, H, S, D), device="cuda", dtype=torch.float16) for _ in range(3))
     o = torch.empty_like(q)

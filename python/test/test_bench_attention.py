@@ -26,6 +26,17 @@ def test_configs_are_checked():
         attention.parse_args(["--configs", "128x64"])
 
 
+def test_config_text_names_order_and_warp_specialization():
+    import common
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    assert attention.parse_args(["--configs", "128x64w8s2seqws,128x64w8s2ws"]).configs == \
+        ["128x64w8s2seqws", "128x64w8s2ws"]
+    assert attention.config_of(m, "128x64w8s2seqws") == m.AttnConfig(128, 64, 8, 2, False, True)
+    assert attention.config_of(m, "64x64w4s3") == m.AttnConfig(64, 64, 4, 3, True, False)
+    assert m.describe(m.AttnConfig(128, 64, 8, 2, False, True)) == "128x64 w8 s2 in order ws"
+    assert all(c.ws for c in m.WS_CONFIGS) and not any(c.ws for c in m.CONFIGS)
+
+
 def test_flop_halves_for_causal():
     assert attention.flop(4, 32, 4096, 128, False) == 4 * 4 * 32 * 4096 ** 2 * 128
     assert attention.flop(4, 32, 4096, 128, True) == 2 * 4 * 32 * 4096 ** 2 * 128
