@@ -316,7 +316,8 @@ Result parseAndVerify(const std::string &ir, const std::string &bufferName,
 /// appended (they reach `session`); on failure `result` becomes the failed
 /// result, keeping its attributes.
 static void emitLLVMIRAndPTX(ModuleOp module, Session &session,
-                             const TargetOptions &target, Result &result) {
+                             const TargetOptions &target, Result &result,
+                             bool printLLVMIR = true) {
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> targetMachine =
       nvptx::createTargetMachine(toNVPTX(target));
   if (!targetMachine) {
@@ -335,7 +336,7 @@ static void emitLLVMIRAndPTX(ModuleOp module, Session &session,
   }
   llvm::append_range(result.diagnostics, session.result.diagnostics);
   nvptx::StepTimer timer(&result.times);
-  {
+  if (printLLVMIR) {
     // Printed before code generation, whose IR passes change the module.
     llvm::raw_string_ostream os(result.llvmIR);
     llvmModule->print(os, /*AAW=*/nullptr);
@@ -357,23 +358,26 @@ static Result runPipelineImpl(const std::string &ir,
                               const std::string &bufferName, bool debugInfo,
                               const std::string &dumpPrefix,
                               const CompileOptions &options,
-                              const TargetOptions *target, bool printIR);
+                              const TargetOptions *target, bool printIR,
+                              bool printLLVMIR);
 
 Result runPipeline(const std::string &ir, const std::string &pipeline,
                    const std::string &bufferName, bool debugInfo,
                    const std::string &dumpPrefix,
                    const CompileOptions &options) {
   return runPipelineImpl(ir, pipeline, bufferName, debugInfo, dumpPrefix,
-                         options, nullptr, /*printIR=*/true);
+                         options, nullptr, /*printIR=*/true,
+                         /*printLLVMIR=*/true);
 }
 
 Result runPipelineToPTX(const std::string &ir, const std::string &pipeline,
                         const std::string &bufferName, bool debugInfo,
                         const std::string &dumpPrefix,
                         const CompileOptions &options,
-                        const TargetOptions &target, bool printIR) {
+                        const TargetOptions &target, bool printIR,
+                        bool printLLVMIR) {
   return runPipelineImpl(ir, pipeline, bufferName, debugInfo, dumpPrefix,
-                         options, &target, printIR);
+                         options, &target, printIR, printLLVMIR);
 }
 
 static Result runPipelineImpl(const std::string &ir,
@@ -381,7 +385,8 @@ static Result runPipelineImpl(const std::string &ir,
                               const std::string &bufferName, bool debugInfo,
                               const std::string &dumpPrefix,
                               const CompileOptions &options,
-                              const TargetOptions *target, bool printIR) {
+                              const TargetOptions *target, bool printIR,
+                              bool printLLVMIR) {
   registerWarpforgePassesAndPipelines();
   nvptx::StepTimes times;
   nvptx::StepTimer timer(&times);
@@ -424,7 +429,7 @@ static Result runPipelineImpl(const std::string &ir,
   timer.step("print");
   result.times = std::move(times);
   session.result = Result(); // the translation's diagnostics, if any
-  emitLLVMIRAndPTX(*module, session, *target, result);
+  emitLLVMIRAndPTX(*module, session, *target, result, printLLVMIR);
   return result;
 }
 

@@ -171,7 +171,7 @@ PYBIND11_MODULE(_C, m) {
       [](const std::string &ir, const std::string &pipeline,
          const warpforge::CompileOptions &options, const std::string &filename,
          bool debugInfo, const std::string &dumpPrefix, int cc,
-         bool fpFusion, bool reflectFtz, bool printIR) {
+         bool fpFusion, bool reflectFtz, bool printIR, bool printLLVMIR) {
         warpforge::api::TargetOptions target;
         target.computeCapability = cc;
         target.fpFusion = fpFusion;
@@ -181,7 +181,7 @@ PYBIND11_MODULE(_C, m) {
           py::gil_scoped_release release;
           r = warpforge::api::runPipelineToPTX(ir, pipeline, filename,
                                                debugInfo, dumpPrefix, options,
-                                               target, printIR);
+                                               target, printIR, printLLVMIR);
         }
         if (!r.ok)
           warpforge::python::raiseIRError(
@@ -200,11 +200,11 @@ PYBIND11_MODULE(_C, m) {
       py::arg("filename") = "<string>", py::arg("debug_info") = false,
       py::arg("dump_prefix") = "", py::arg("cc") = 90,
       py::arg("fp_fusion") = false, py::arg("reflect_ftz") = false,
-      py::arg("print_ir") = true,
+      py::arg("print_ir") = true, py::arg("print_llvm_ir") = true,
       "run_stage, then LLVM IR and PTX for sm_{cc} from the module in memory "
       "(fp_fusion: multiplies and adds may fuse into fma; reflect_ftz: "
-      "libdevice flushes denormals; without print_ir the stage's IR is not "
-      "printed and comes back empty): "
+      "libdevice flushes denormals; without print_ir or print_llvm_ir the "
+      "stage's IR or the LLVM IR is not printed and comes back empty): "
       "(IR, attributes, warnings, LLVM IR, PTX, {step: milliseconds}), or "
       "raise IRError.");
 

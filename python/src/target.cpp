@@ -33,12 +33,14 @@ void warpforge::python::registerTarget(py::module_ &m) {
   m.def(
       "translate_to_llvm_ir",
       [](const std::string &mlir, const std::string &bufferName, int cc,
-         int optLevel) {
+         int optLevel, bool fpFusion, bool reflectFtz) {
         warpforge::api::Result r;
+        TargetOptions options = makeOptions(cc, optLevel);
+        options.fpFusion = fpFusion;
+        options.reflectFtz = reflectFtz;
         {
           py::gil_scoped_release release;
-          r = warpforge::api::translateToLLVMIR(mlir, bufferName,
-                                                makeOptions(cc, optLevel));
+          r = warpforge::api::translateToLLVMIR(mlir, bufferName, options);
         }
         if (!r.ok)
           raiseIRError(r.diagnostics,
@@ -46,9 +48,11 @@ void warpforge::python::registerTarget(py::module_ &m) {
         return r.ir;
       },
       py::arg("mlir"), py::arg("buffer_name") = "<string>", py::arg("cc") = 90,
-      py::arg("opt_level") = 3,
+      py::arg("opt_level") = 3, py::arg("fp_fusion") = false,
+      py::arg("reflect_ftz") = false,
       "Translate a module in the LLVM and NVVM dialects to optimized LLVM IR "
-      "for NVPTX (libdevice linked when used); raise IRError on failure.");
+      "for NVPTX (libdevice linked when used; fp_fusion and reflect_ftz as "
+      "run_stage_to_ptx's); raise IRError on failure.");
 
   m.def(
       "compile_to_llvm_ir_and_ptx",

@@ -263,31 +263,39 @@ def test_large_stages_are_read_on_first_use(tmp_path, cache_dir, compiles, monke
     assert "is gone; compile again with WARPFORGE_ALWAYS_COMPILE=1" in fourth.asm[big[0]]
 
 
-def test_llvm_dialect_stage_is_made_on_demand(tmp_path, cache_dir, compiles):
-    """The LLVM dialect (the JIT's largest text, which a launch never reads)
-    is printed the first time it is looked at, from the stage before it, as
-    the compile made it; the cache entry names it rather than storing it,
-    and a hit makes it the same way."""
+def test_largest_stages_are_made_on_demand(tmp_path, cache_dir, compiles):
+    """The LLVM dialect and the LLVM IR (the JIT's largest texts, which a
+    launch never reads) are printed the first time one is looked at, as the
+    compile made them: the LLVM dialect from the stage before it, the LLVM
+    IR from the LLVM dialect with the kernel's options. The cache entry
+    names them rather than storing them, and a hit makes them the same way."""
     from warpforge import ir
+    from warpforge.compiler import target
     m = load_module(tmp_path, "k_on_demand")
     first = m.kernel.warmup(X, 32, BLOCK=64)
-    assert "llvm-dialect" in first.asm and "llvm-dialect" not in dict.keys(first.asm)
+    for stage in ("llvm-dialect", "llir"):
+        assert stage in first.asm and stage not in dict.keys(first.asm)
     (entry,) = [p for p in entries(cache_dir) if not p.name.endswith(".stages.json")]
     payload = json.loads(entry.read_text())["payload"]
-    assert payload["asm_on_demand"] == ["llvm-dialect"]
-    assert "llvm-dialect" not in payload["asm"]
-    assert "llvm-dialect" not in payload.get("asm_deferred", [])
+    assert payload["asm_on_demand"] == ["llvm-dialect", "llir"]
+    assert not {"llvm-dialect", "llir"} & set(payload["asm"])
+    assert not {"llvm-dialect", "llir"} & set(payload.get("asm_deferred", []))
     text = first.asm["llvm-dialect"]
     assert "llvm.func" in text and 'loc("' in text
-    expected, _ = ir.run_stage(first.asm["tilegpu"], "tilegpu-to-llvm",
-                               first.options.effective().to_core(90),
+    options = first.options.effective()
+    expected, _ = ir.run_stage(first.asm["tilegpu"], "tilegpu-to-llvm", options.to_core(90),
                                "<tile IR of kernel>", debug_info=True)
     assert text == expected
-    assert list(first.asm)[:6] == ["tile-frontend", "tile", "tilegpu-converted", "tilegpu",
-                                   "llvm-dialect", "llir"]
+    llir = first.asm["llir"]
+    assert llir == target.to_llvm_ir(text, "<tile IR of kernel>", 90,
+                                     fp_fusion=options.enable_fp_fusion,
+                                     reflect_ftz=options.enable_reflect_ftz)
+    assert '!"nvvm-reflect-ftz", i32 1' in llir
+    assert list(first.asm)[:7] == ["tile-frontend", "tile", "tilegpu-converted", "tilegpu",
+                                   "llvm-dialect", "llir", "ptx"]
     second = load_module(tmp_path, "k_on_demand").kernel.warmup(X, 32, BLOCK=64)
     assert compiles["n"] == 1
-    assert second.asm["llvm-dialect"] == text and second.asm == first.asm
+    assert second.asm["llir"] == llir and second.asm == first.asm
 
 
 def test_eviction_takes_an_entry_and_its_stages_together(monkeypatch, tmp_path):

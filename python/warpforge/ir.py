@@ -68,19 +68,20 @@ def run_stage_to_ptx(text: str, pipeline: str, options, filename: str = "<string
                      times: Optional[Dict[str, float]] = None,
                      fp_fusion: bool = False,
                      reflect_ftz: bool = False,
-                     print_ir: bool = True
+                     print_ir: bool = True,
+                     print_llvm_ir: bool = True
                      ) -> Tuple[str, Dict[str, Any], str, str]:
     """`run_stage`, then the LLVM IR and PTX of its output for sm_{cc}, the
     module kept in memory (the JIT's last stage): (IR, attributes, LLVM IR,
     PTX); `fp_fusion` lets LLVM fuse multiplies and adds into fma;
     `reflect_ftz` has libdevice flush denormals to zero; without
-    `print_ir`, the IR is not printed ("" instead). The
+    `print_ir` (`print_llvm_ir`), the IR (the LLVM IR) is not printed ("" instead). The
     milliseconds of each step (parse, passes, print, translate,
     link-libdevice, optimize, print-llvm-ir, emit-ptx) are added to
     `times`."""
     text, attributes, found, llvm_ir, ptx, steps = _core().run_stage_to_ptx(
         text, pipeline, options, filename, debug_info, dump_prefix, cc, fp_fusion,
-        reflect_ftz, print_ir)
+        reflect_ftz, print_ir, print_llvm_ir)
     if warnings is not None:
         warnings.extend(found)
     if times is not None:

@@ -89,10 +89,10 @@ WARPFORGE_API Result runPipeline(const std::string &ir,
 struct TargetOptions;
 
 /// runPipeline, then, on the module still in memory, what compileToPTX
-/// does: `.ir` is the pipeline's output as runPipeline prints it (empty
-/// without `printIR`: the JIT prints this, its largest module, only when
-/// asked for it), `.llvmIR` the LLVM IR and `.ptx` the PTX (the JIT's last
-/// stage: no second parse of the largest module).
+/// does: `.ir` is the pipeline's output as runPipeline prints it, `.llvmIR`
+/// the LLVM IR and `.ptx` the PTX (the JIT's last stage: no second parse of
+/// the largest module).  Without `printIR` or `printLLVMIR` those texts
+/// stay empty: the JIT prints its two largest only when asked for them.
 WARPFORGE_API Result runPipelineToPTX(const std::string &ir,
                                       const std::string &pipeline,
                                       const std::string &bufferName,
@@ -100,7 +100,8 @@ WARPFORGE_API Result runPipelineToPTX(const std::string &ir,
                                       const std::string &dumpPrefix,
                                       const CompileOptions &options,
                                       const TargetOptions &target,
-                                      bool printIR = true);
+                                      bool printIR = true,
+                                      bool printLLVMIR = true);
 
 /// One stage of a JIT compilation: the key of its IR in
 /// `CompiledKernel.asm` and the named pipeline that produces it.

@@ -135,13 +135,15 @@ class _Stages(dict):
 
 def _on_demand_stages(kernel: "CompiledKernel", stages: List[str], capability: int,
                       source: Optional[str] = None) -> "_Stages":
-    """`kernel.asm` with `stages` (the LLVM dialect: the JIT's largest text,
-    1.3 MB for a 128x256 matmul, which launching never reads) made the
-    first time one is looked at, by running its pipeline again on the stage
-    before it (`source`, else that stage's text), as the compile did; the
-    stages `asm` already defers (a disk-cache hit's large texts) are read
-    first. The JIT prints them eagerly only with WARPFORGE_DUMP_DIR."""
-    names = [name for name, _, _ in ir.jit_stages()]
+    """`kernel.asm` with `stages` (the LLVM dialect and the LLVM IR: the
+    JIT's largest texts, 1.3 and 1.2 MB for a 128x256 matmul, which
+    launching never reads) made the first time one is looked at, as the
+    compile made them: the LLVM dialect by running its pipeline again on the
+    stage before it (`source`, else that stage's text), the LLVM IR by
+    translating the LLVM dialect with the kernel's options. The stages
+    `asm` already defers (a disk-cache hit's large texts) are read first.
+    The JIT prints them eagerly only with WARPFORGE_DUMP_DIR."""
+    names = [name for name, _, _ in ir.jit_stages()] + ["llir"]
     pipelines = {name: pipeline for name, pipeline, _ in ir.jit_stages()}
     old = kernel.asm
     asm = dict(dict.items(old))
@@ -152,17 +154,27 @@ def _on_demand_stages(kernel: "CompiledKernel", stages: List[str], capability: i
         if stage not in order:
             before = names[names.index(stage) - 1]
             order.insert(order.index(before) + 1 if before in order else len(order), stage)
-    core_options = kernel.options.effective().to_core(capability)
+    options = kernel.options.effective()
+    core_options = options.to_core(capability)
+    ir_name = f"<tile IR of {kernel.name}>"
 
     def load() -> Dict[str, str]:
         made = dict(old_load() or {}) if old_deferred else {}
         for stage in stages:
             before = names[names.index(stage) - 1]
-            text = source if source is not None else made.get(before, asm.get(before))
+            text = made.get(before, asm.get(before))
+            if stage == "llvm-dialect" and source is not None:
+                text = source
             if text is None:
                 continue
-            made[stage], _ = ir.run_stage(text, pipelines[stage], core_options,
-                                          f"<tile IR of {kernel.name}>", debug_info=True)
+            if stage == "llir":
+                from . import target
+                made[stage] = target.to_llvm_ir(text, ir_name, capability,
+                                                fp_fusion=options.enable_fp_fusion,
+                                                reflect_ftz=options.enable_reflect_ftz)
+            else:
+                made[stage], _ = ir.run_stage(text, pipelines[stage], core_options, ir_name,
+                                              debug_info=True)
         return made
 
     made = _Stages(asm, order, old_deferred + [s for s in stages if s not in old_deferred],
@@ -654,14 +666,16 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
                     cc=_capability_of(attributes), times=steps,
                     fp_fusion=options.effective().enable_fp_fusion,
                     reflect_ftz=options.effective().enable_reflect_ftz,
-                    print_ir=bool(dump_dir))
+                    print_ir=bool(dump_dir), print_llvm_ir=bool(dump_dir))
                 times.update({f"{stage}:{step}": ms for step, ms in steps.items()})
                 if dump_dir:
                     kernel.asm[stage] = located
+                    kernel.asm["llir"] = llvm_ir
                 else:
                     # Printed when first looked at (a launch never does).
-                    kernel.asm = _on_demand_stages(kernel, [stage], capability, source)
-                kernel.asm["llir"], kernel.asm["ptx"] = llvm_ir, ptx
+                    kernel.asm = _on_demand_stages(kernel, [stage, "llir"],
+                                                   _capability_of(attributes), source)
+                kernel.asm["ptx"] = ptx
                 continue
             started = time.perf_counter()
             located, attributes = ir.run_stage(located, pipeline, core_options, ir_name,

@@ -12,14 +12,16 @@ from typing import Dict, Optional, Tuple
 from .. import ir
 
 
-def to_llvm_ir(mlir_text: str, name: str, cc: int = 90) -> str:
+def to_llvm_ir(mlir_text: str, name: str, cc: int = 90, *, fp_fusion: bool = False,
+               reflect_ftz: bool = False) -> str:
     """Optimized LLVM IR for `mlir_text`, a module whose kernels are
     `llvm.func`s marked `nvvm.kernel`, for compute capability `cc`.
 
     CUDA's libdevice is linked when the module calls `__nv_*` functions;
-    `name` names the buffer in diagnostics.
+    `name` names the buffer in diagnostics. `fp_fusion` and `reflect_ftz`
+    are the kernel options' enable_fp_fusion and enable_reflect_ftz.
     """
-    return ir._core().translate_to_llvm_ir(mlir_text, name, cc)
+    return ir._core().translate_to_llvm_ir(mlir_text, name, cc, 3, fp_fusion, reflect_ftz)
 
 
 def to_ptx(llvm_ir: str, cc: int = 90) -> str:
