@@ -201,8 +201,7 @@ CONFIGS = [
 # 489 TFLOP/s at D 128, S 4096 in order, 419 rotated, against 487 for the
 # best config above (H100, 2026-11-27). Not in the autotuned set: racecheck
 # reports hazards in its masked-store epilogue (odd lengths) that are not
-# understood yet, and the causal kernel's two loops cannot both be
-# specialized.
+# understood yet.
 WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 64, 8, 2, True, True)]
 
 
@@ -241,8 +240,7 @@ def _prune(configs, named_args, **kwargs):
     d = kwargs["HEAD_DIM"]
     return [c for c in configs
             if config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
-                                      c.num_stages), d)
-            and not (c.kwargs.get("WS") and kwargs["CAUSAL"])]
+                                      c.num_stages), d)]
 
 
 attn_fwd_autotuned = jit_backend.autotune(

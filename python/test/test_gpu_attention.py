@@ -144,18 +144,20 @@ def test_forward_each_config(config, causal, overlap):
             _run_forward(D, 1531, causal, "float16", (*config, overlap))
 
 
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
 @pytest.mark.parametrize("warps", [4, 8])
 @pytest.mark.parametrize("S", [1024, 1000, 1531])
 @pytest.mark.parametrize("D", [64, 128])
-def test_forward_warp_specialized(D, S, warps, overlap):
+def test_forward_warp_specialized(D, S, warps, overlap, causal):
     """warp_specialize=True on the loop over K/V blocks: a TMA producer
     warpgroup fills the K/V slots; consumer warpgroups (two of 64 rows each
     with 8 warps, taking turns at the products) hold Q, the softmax and O.
-    The loop must be specialized (no warning)."""
+    The loops must be specialized (no warning): the causal kernel's two
+    loops share one channel and producer."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        _run_forward(D, S, False, "float16", (128, 64, warps, 2, overlap, True))
+        _run_forward(D, S, causal, "float16", (128, 64, warps, 2, overlap, True))
 
 
 HANG_SCRIPT = """

@@ -650,6 +650,56 @@ def attention_ws(q_desc, k_desc, v_desc, o_ptr, S, BM: tl.constexpr, BN: tl.cons
     tl.store(o_ptr + r[:, None] * D + tl.arange(0, D)[None, :], acc / l_i[:, None])
 
 
+@warpforge.jit
+def _attend_blocks(acc, l_i, m_i, q, k_desc, v_desc, lo, hi, BN: tl.constexpr):
+    for start in tl.range(lo, hi, BN, warp_specialize=True):
+        qk = tl.dot(q, k_desc.load([start, 0]).T)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.math.exp2(qk - m_ij[:, None])
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@warpforge.jit
+def attention_two_loops_ws(q_desc, k_desc, v_desc, o_ptr, S, BM: tl.constexpr,
+                           BN: tl.constexpr, D: tl.constexpr):
+    q = q_desc.load([0, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    half = (S // 2) // BN * BN
+    acc, l_i, m_i = _attend_blocks(acc, l_i, m_i, q, k_desc, v_desc, 0, half, BN)
+    acc, l_i, m_i = _attend_blocks(acc, l_i, m_i, q, k_desc, v_desc, half, S, BN)
+    r = tl.arange(0, BM)
+    tl.store(o_ptr + r[:, None] * D + tl.arange(0, D)[None, :], acc / l_i[:, None])
+
+
+def test_attention_loops_in_a_row_share_one_producer(monkeypatch):
+    """Two warp-specialized loops in a row over the same K and V blocks (the
+    causal attention's blocks left of the diagonal, then the diagonal's):
+    one channel and one producer partition for both, each side's second
+    loop counting on from where its first stopped; no warning."""
+    import re
+    import warnings
+    from warpforge.compiler.options import WarpSpecializationWarning
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    q = desc((128, 64), [128, 64], np.float16)
+    kv = desc((1024, 64), [64, 64], np.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        k = attention_two_loops_ws.warmup(q, kv, kv, aligned((128 * 64,)), 1024, BM=128,
+                                          BN=64, D=64, num_warps=8, grid=(1,))
+    tilegpu = k.asm["tilegpu"]
+    assert tilegpu.count("tilegpu.create_channel") == 1
+    assert tilegpu.count('{tilegpu.partition = "producer"}') == 2
+    assert tilegpu.count('{tilegpu.partition = "consumer"}') == 2
+    assert len(re.findall(r"tilegpu.channel_tma_load", tilegpu)) == 4
+    assert "cubin" in k.asm
+
+
 def test_attention_loop_is_warp_specialized(monkeypatch):
     """An attention loop under warp_specialize=True: the producer copies K
     and V; Q (loaded before the loop) and P (the softmax, in registers:

@@ -59,6 +59,9 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
     return failure();
   }
   ModuleAxisInfoAnalysis axisInfo(module);
+  // A kernel's loops in a row (tilegpu-ws-task-partition checked that
+  // their operands fill the same rings) share the first one's channel.
+  DenseSet<Operation *> withChannel;
   for (scf::ForOp loop : loops) {
     FailureOr<Plan> plan = getMarkedPlan(loop, axisInfo);
     if (failed(plan))
@@ -66,6 +69,8 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
     MLIRContext *ctx = loop.getContext();
     Location loc = loop.getLoc();
     auto func = loop->getParentOfType<FunctionOpInterface>();
+    if (!withChannel.insert(func).second)
+      continue;
     OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
     SmallVector<Value> rings;
     for (auto [operand, block] : llvm::zip(plan->operands, plan->blocks)) {

@@ -520,16 +520,22 @@ void recordDescriptorBlock(ModuleOp module, unsigned arg,
   module->setAttr(tile::TileDialect::kDescriptorBlocks, b.getArrayAttr(blocks));
 }
 
-void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
-                bool remarks, bool pingPong) {
+void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
+                int numWarps, bool remarks, bool pingPong) {
+  // Loops after the first (a kernel's sequence of specialized loops, as
+  // the causal attention's two) share the channel, the producer partition
+  // and its count: each loop's producer and consumers count on from where
+  // the loop before stopped.
+  Plan &plan = plans.front();
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   // Which operands the cluster's CTAs multicast, decided before the
   // loads are moved.
   DenseMap<Operation *, int64_t> multicast;
-  for (auto &operand : plan.operands)
+  for (Plan &each : plans)
+    for (auto &operand : each.operands)
     if (operand.isTMA())
-      if (int64_t ctas = multicastCtas(operand.descLoad, loop)) {
+      if (int64_t ctas = multicastCtas(operand.descLoad, each.loop)) {
         multicast[operand.descLoad] = ctas;
         SmallVector<int64_t> slice(
             operand.descLoad.getDesc().getType().getBlockType().getShape());
@@ -551,8 +557,9 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
   SmallVector<Value> rings(channelOp->getOperands());
   int64_t numBuffers = cast<ChannelType>(channel.getType()).getNumBuffers();
   bool pointerCopies = false;
-  for (unsigned i = 0; i < plan.operands.size(); ++i)
-    pointerCopies |= getCopyKind(plan, i) == "cp.async";
+  for (Plan &each : plans)
+    for (unsigned i = 0; i < each.operands.size(); ++i)
+      pointerCopies |= getCopyKind(each, i) == "cp.async";
   b.setInsertionPointAfter(channelOp);
 
   // The warp_specialize op takes the rest of the kernel body.
@@ -587,7 +594,8 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
   // producer needs and whatever the default region uses from outside.
   SetVector<Value> captureSet;
   captureSet.insert(channel);
-  captureSet.insert(plan.captures.begin(), plan.captures.end());
+  for (Plan &each : plans)
+    captureSet.insert(each.captures.begin(), each.captures.end());
   ws.getDefaultRegion().walk([&](Operation *op) {
     for (Value operand : op->getOperands())
       if (!ws->isAncestor(operand.getParentRegion()->getParentOp()))
@@ -617,9 +625,25 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
     map.map(capture, arg);
     map.map(inDefault, arg);
   }
-  for (Operation *op : plan.outerSlice)
-    cloneForProducer(b, op, map);
+  {
+    // Every plan's kernel-level address math, once, in program order.
+    DenseSet<Operation *> wanted;
+    for (Plan &each : plans)
+      wanted.insert(each.outerSlice.begin(), each.outerSlice.end());
+    SmallVector<Operation *> outer;
+    ws.getDefaultRegion().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (wanted.contains(op))
+        outer.push_back(op);
+    });
+    for (Operation *op : outer)
+      cloneForProducer(b, op, map);
+  }
   Value zero = createI32(b, loc, 0), one = createI32(b, loc, 1);
+  Value pch = map.lookup(channel);
+  Value producerStart = zero;
+  Operation *producerLoop = nullptr;
+  for (Plan &plan : plans) {
+  scf::ForOp loop = plan.loop;
   // The tensor maps of the pointer loads that are blocks: the matrix's
   // base and row stride, dimensions as large as the TMA takes (the loads
   // are unmasked: no bound to enforce).
@@ -660,8 +684,6 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
           llvm::append_range(worklist, user->getResults());
     }
   }
-  Value pch = map.lookup(channel);
-  // The product loop of the producer, counting from `start`.
   // The product loop of the producer, counting from `start` and carrying
   // the pointers it advances.
   Operation *loopYield = loop.getBody()->getTerminator();
@@ -736,7 +758,6 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
     producerLoop->setAttr("tilegpu.partition", pb.getStringAttr("producer"));
     return producerLoop;
   };
-  Operation *producerLoop;
   if (scf::ForOp tileLoop = plan.tileLoop) {
     // Persistent: the producer walks the tiles too, with one count across
     // them, so it runs ahead into the next tile while the consumers finish
@@ -757,9 +778,11 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
                            b.getStringAttr("producer-tiles"));
     producerLoop = producerTiles;
   } else {
-    producerLoop = buildProducerLoop(b, zero);
+    producerLoop = buildProducerLoop(b, producerStart);
   }
+  producerStart = producerLoop->getResult(0);
   b.setInsertionPointAfter(producerLoop);
+  }
   WarpReturnOp::create(b, loc);
   // Address math cloned for pointers the maps replaced.
   eraseDeadOps(producerRegion);
@@ -769,7 +792,13 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
   // wait.
   b.setInsertionPoint(plan.tileLoop ? plan.tileLoop.getOperation()
                                      : loop.getOperation());
-  Value consumerZero = createI32(b, loc, 0);
+  Value consumerStart = createI32(b, loc, 0);
+  bool turns = false;
+  // Where the carried pointers' first values are computed.
+  Block *scope = defaultBlock;
+  for (Plan &plan : plans) {
+  scf::ForOp loop = plan.loop;
+  Value consumerZero = consumerStart;
   auto newLoop = cast<scf::ForOp>(*loop.replaceWithAdditionalYields(
       rewriter, ValueRange{consumerZero}, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &yb, Location yloc, ArrayRef<BlockArgument> newArgs) {
@@ -779,8 +808,6 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
       }));
   newLoop->setAttr("tilegpu.partition", b.getStringAttr("consumer"));
   newLoop->removeAttr(kLoopMark);
-  // Where the carried pointers' first values are computed.
-  Block *scope = defaultBlock;
   if (scf::ForOp tileLoop = plan.tileLoop) {
     // The tile loop carries the count from one tile's product loop to the
     // next's.
@@ -839,10 +866,16 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
   // The consumers no longer compute the loads' addresses.
   eraseDeadOps(*body);
   newLoop = eraseIterArgs(rewriter, newLoop, plan.carried);
+  consumerStart = newLoop.getResults().back();
+  if (ws.getPartitionRegions().size() == 1 && !plan.tileLoop)
+    turns |= takeTurnsAtProducts(ws, newLoop, numWarps);
+  b.setInsertionPointAfter(newLoop);
+  }
   // Descriptors only the producer uses: it made its own.
-  for (Operation *op : plan.outerSlice)
-    if (isa<tile::MakeTensorDescriptorOp>(op) && op->use_empty())
-      op->erase();
+  for (Plan &plan : plans)
+    for (Operation *op : plan.outerSlice)
+      if (isa<tile::MakeTensorDescriptorOp>(op) && op->use_empty())
+        op->erase();
   // ... and what computed their first values.
   eraseDeadOps(*scope);
 
@@ -854,15 +887,14 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
       recordDecline(func->getParentOfType<ModuleOp>(), loc, why, "ping-pong",
                     "one consumer group of num_warps warps instead");
   }
-  bool turns = false;
-  if (ws.getPartitionRegions().size() == 1 && !plan.tileLoop)
-    turns = takeTurnsAtProducts(ws, newLoop, numWarps);
   assignRegisters(ws, numWarps, pointerCopies);
   if (remarks) {
     InFlightDiagnostic remark = emitRemark(loc, "warp-specialized:");
     remark << planText;
     if (ws.getPartitionRegions().size() > 1)
       remark << " ping-pong;";
+    if (plans.size() > 1)
+      remark << " " << plans.size() << " loops in a row;";
     if (turns)
       remark << " warpgroups take turns at the products;";
     remark << " registers ";
@@ -877,21 +909,23 @@ void specialize(Plan &plan, CreateChannelOp channelOp, int numWarps,
 
 LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
   // Every loop is analyzed before any is rewritten: the axis analysis
-  // describes the module as it was.
+  // describes the module as it was.  A kernel's marked loops (more than
+  // one: a sequence, see tilegpu-ws-task-partition) share its channel.
   ModuleAxisInfoAnalysis axisInfo(module);
-  SmallVector<std::pair<Plan, CreateChannelOp>, 1> work;
+  SmallVector<std::pair<SmallVector<Plan, 1>, CreateChannelOp>, 1> work;
+  DenseMap<Operation *, unsigned> workOf;
   WalkResult walk = module.walk([&](scf::ForOp loop) {
     if (!loop->hasAttr(kLoopMark))
       return WalkResult::advance();
     FailureOr<Plan> plan = getMarkedPlan(loop, axisInfo);
     if (failed(plan))
       return WalkResult::interrupt();
+    Operation *func = loop->getParentOfType<FunctionOpInterface>();
     CreateChannelOp channel;
-    loop->getParentOfType<FunctionOpInterface>().walk(
-        [&](CreateChannelOp op) {
-          if (op->hasAttr(kChannelMark))
-            channel = op;
-        });
+    func->walk([&](CreateChannelOp op) {
+      if (op->hasAttr(kChannelMark))
+        channel = op;
+    });
     if (!channel) {
       loop.emitError("no channel for this loop's producer: run "
                      "tilegpu-ws-buffer-allocation first");
@@ -903,13 +937,16 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
           << plan->operands.size() << " operands";
       return WalkResult::interrupt();
     }
-    work.emplace_back(std::move(*plan), channel);
+    auto [it, inserted] = workOf.try_emplace(func, work.size());
+    if (inserted)
+      work.push_back({{}, channel});
+    work[it->second].first.push_back(std::move(*plan));
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  for (auto &[plan, channel] : work)
-    specialize(plan, channel, getNumWarps(module), remarks,
+  for (auto &[plans, channel] : work)
+    specialize(plans, channel, getNumWarps(module), remarks,
                getPingPong(module));
   return success();
 }

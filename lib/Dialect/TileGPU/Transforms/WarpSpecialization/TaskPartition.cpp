@@ -37,7 +37,9 @@
 // that the consumers also read or that are used after the loop;
 // descriptors made inside a loop (the producer makes kernel-level ones
 // itself); loops nested deeper than a tile loop; products without a full
-// wait in the loop; a second specialized loop in one kernel.
+// wait in the loop; a second specialized loop in one kernel, unless it
+// follows the first in the kernel's body and copies the same descriptor
+// blocks (canFollow: then both share one channel and producer).
 //
 //===----------------------------------------------------------------------===//
 
@@ -419,6 +421,33 @@ void recordDecline(ModuleOp module, Location loc, StringRef reason,
   module->setAttr(attr::kWarpSpecializeDeclined, b.getArrayAttr(declined));
 }
 
+/// Whether the loop of `next` can follow the loop of `first` (the kernel's
+/// first specialized loop) on one channel and one producer: both loops in
+/// the kernel's body, not persistent, `next` after `first`, and operands
+/// that fill the same rings (descriptor loads of the same blocks, in the
+/// same order).  The causal attention's two loops over K/V blocks are such
+/// a sequence.  Otherwise `why` says why not.
+static bool canFollow(Plan &first, Plan &next, std::string &why) {
+  auto fail = [&](StringRef reason) {
+    why = ("the kernel has another warp-specialized loop, and " + reason)
+              .str();
+    return false;
+  };
+  if (first.tileLoop || next.tileLoop)
+    return fail("a persistent kernel specializes one loop");
+  if (first.loop->getBlock() != next.loop->getBlock() ||
+      !first.loop->isBeforeInBlock(next.loop))
+    return fail("loops share a producer only in a row in the kernel's body");
+  if (first.operands.size() != next.operands.size())
+    return fail("its loads differ from this loop's");
+  for (auto [a, c] : llvm::zip(first.operands, next.operands))
+    if (!a.isTMA() || !c.isTMA() ||
+        a.descLoad.getDesc().getType() != c.descLoad.getDesc().getType())
+      return fail("loops share a producer only when they copy the same "
+                  "descriptor blocks in the same order");
+  return true;
+}
+
 void runTaskPartition(ModuleOp module) {
   bool everyLoop = getNumConsumerGroups(module) > 0;
   SmallVector<scf::ForOp> loops;
@@ -441,24 +470,26 @@ void runTaskPartition(ModuleOp module) {
         return true;
     return false;
   });
-  DenseSet<Operation *> specializedFuncs;
+  // The first loop specialized in each kernel, for the loops after it.
+  DenseMap<Operation *, Plan> specializedFuncs;
   Builder b(module.getContext());
   ModuleAxisInfoAnalysis axisInfo(module);
   for (scf::ForOp loop : loops) {
     std::string why;
     FailureOr<Plan> plan = analyze(loop, axisInfo, why);
     Operation *func = loop->getParentOfType<FunctionOpInterface>();
-    if (succeeded(plan) && func && specializedFuncs.contains(func)) {
-      why = "the kernel has another warp-specialized loop; only one is "
-            "supported";
-      plan = failure();
+    if (succeeded(plan) && func) {
+      auto it = specializedFuncs.find(func);
+      if (it != specializedFuncs.end() &&
+          !canFollow(it->second, *plan, why))
+        plan = failure();
     }
     loop->removeAttr(tile::TileDialect::kWarpSpecialize);
     if (failed(plan)) {
       recordDecline(module, loop.getLoc(), why);
       continue;
     }
-    specializedFuncs.insert(func);
+    specializedFuncs.try_emplace(func, *plan);
     plan->loop->setAttr(kLoopMark, b.getUnitAttr());
     for (auto [i, operand] : llvm::enumerate(plan->operands)) {
       Operation *load = operand.getLoadOp();
