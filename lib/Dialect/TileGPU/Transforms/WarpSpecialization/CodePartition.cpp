@@ -476,6 +476,47 @@ bool takeTurnsAtProducts(WarpSpecializeOp ws, scf::ForOp consumers,
   return true;
 }
 
+/// Loops in a row that take turns hand the turn on from one to the next
+/// instead of giving it back and taking it anew.  The first loop's drain
+/// (warpgroup 0 waiting for the turn the last warpgroup passed at the end)
+/// followed by the next loop's prime (the last warpgroup passing the turn
+/// to warpgroup 0) would let the last warpgroup arrive twice on warpgroup
+/// 0's barrier before warpgroup 0 waits there: a named barrier counts
+/// arrivals, not arrivers, so the two arrivals complete one phase without
+/// warpgroup 0, whose drain then waits for an arrival that only comes
+/// after warpgroup 0's own next pass: a deadlock.  Without the pair the
+/// turn simply goes on to the next loop's first product, as it would to
+/// the loop's own next iteration.  Only a pair in one block with no turn
+/// between them (the second loop runs whenever the first did).
+void joinTurnsOfLoopsInARow(WarpSpecializeOp ws) {
+  SmallVector<std::pair<Operation *, Operation *>> pairs;
+  ws.getDefaultRegion().walk([&](WarpGroupTurnWaitOp drain) {
+    auto only = drain.getOnlyGroup();
+    if (!only || *only != 0)
+      return;
+    for (Operation *op = drain->getNextNode(); op; op = op->getNextNode()) {
+      if (auto prime = dyn_cast<WarpGroupTurnPassOp>(op)) {
+        auto primeOnly = prime.getOnlyGroup();
+        if (primeOnly && *primeOnly == prime.getNumGroups() - 1 &&
+            prime.getFirstBarrierId() == drain.getFirstBarrierId() &&
+            prime.getNumGroups() == drain.getNumGroups())
+          pairs.push_back({drain, prime});
+        return;
+      }
+      bool turnInside = false;
+      op->walk([&](Operation *inner) {
+        turnInside |= isa<WarpGroupTurnWaitOp, WarpGroupTurnPassOp>(inner);
+      });
+      if (turnInside)
+        return;
+    }
+  });
+  for (auto [drain, prime] : pairs) {
+    drain->erase();
+    prime->erase();
+  }
+}
+
 /// The CTAs that multicast the block of `load` (num_ctas, from
 /// tile-cluster-split), or 0.  The block must be the same in every CTA of
 /// the cluster (`tile.cluster_replicated`) and come through a host
@@ -871,6 +912,8 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
     turns |= takeTurnsAtProducts(ws, newLoop, numWarps);
   b.setInsertionPointAfter(newLoop);
   }
+  if (turns)
+    joinTurnsOfLoopsInARow(ws);
   // Descriptors only the producer uses: it made its own.
   for (Plan &plan : plans)
     for (Operation *op : plan.outerSlice)
