@@ -165,11 +165,13 @@ import math, sys, torch
 sys.path.insert(0, {test_dir!r})
 import test_gpu_attention as t
 m = t._kernels()
-for D, S, warps, overlap in ((128, 4096, 8, False), (128, 1531, 8, True), (64, 1000, 4, False)):
+for D, S, warps, overlap, causal in ((128, 4096, 8, False, False), (128, 1531, 8, True, False),
+                                     (64, 1000, 4, False, False), (128, 1000, 8, False, True),
+                                     (64, 1024, 8, True, True)):
     q, k, v = t._inputs(2, 16, S, D, torch.float16, ("hang", D, S))
     o = torch.empty_like(q)
     lse = torch.empty((2, 16, S), device="cuda")
-    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1 / math.sqrt(D),
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, 1 / math.sqrt(D),
                                                 m.AttnConfig(128, 64, warps, 2, overlap, True))
     for _ in range({repeats}):
         kernel[grid](*args, **meta)
@@ -180,8 +182,9 @@ print("no hang")
 
 def test_warp_specialized_forward_does_not_hang():
     """Repeated launches of the warp-specialized forward (the producer's
-    slots, the warpgroups' turns), in a child process under a timeout: a
-    deadlock fails the test instead of hanging the suite."""
+    slots, the warpgroups' turns; causal: two loops in a row sharing the
+    channel and handing the turn on), in a child process under a timeout:
+    a deadlock fails the test instead of hanging the suite."""
     from launch_helpers import run_without_hang
     run_without_hang(HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=50), 240,
                      "the warp-specialized attention forward")
