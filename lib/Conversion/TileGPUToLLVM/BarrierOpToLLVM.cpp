@@ -262,22 +262,33 @@ struct WarpGroupTurnOpConversion : public OpConversionPattern<Op> {
              << " warps";
     Value group = LLVM::UDivOp::create(rewriter, loc, getThreadId(rewriter, loc),
                                        i32Val(rewriter, loc, 128));
-    Value turn = group;
-    if (next)
-      turn = LLVM::URemOp::create(
-          rewriter, loc,
-          LLVM::AddOp::create(rewriter, loc, group, i32Val(rewriter, loc, 1)),
-          i32Val(rewriter, loc, groups));
-    Value id = LLVM::AddOp::create(rewriter, loc, turn,
-                                   i32Val(rewriter, loc, op.getFirstBarrierId()));
     PTXBuilder ptx;
-    PTXBuilder::Operand idOperand = ptx.addInput(id, "r");
     std::optional<PTXBuilder::Operand> pred;
-    if (std::optional<int32_t> only = op.getOnlyGroup())
+    std::string idOperand;
+    if (std::optional<int32_t> only = op.getOnlyGroup()) {
+      // One warpgroup's turn (the prime before a loop, the drain after
+      // it): its barrier is known, so the id is an immediate, and the
+      // instruction is predicated on being that warpgroup.  (A barrier
+      // whose id is in a register under a predicate is also what
+      // compute-sanitizer's racecheck misreads, reporting hazards across
+      // the region's later barriers.)
+      int32_t turn = next ? (*only + 1) % groups : *only;
+      idOperand = std::to_string(op.getFirstBarrierId() + turn);
       pred = ptx.addInput(
           LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, group,
                                i32Val(rewriter, loc, *only)),
           "b");
+    } else {
+      Value turn = group;
+      if (next)
+        turn = LLVM::URemOp::create(
+            rewriter, loc,
+            LLVM::AddOp::create(rewriter, loc, group, i32Val(rewriter, loc, 1)),
+            i32Val(rewriter, loc, groups));
+      Value id = LLVM::AddOp::create(
+          rewriter, loc, turn, i32Val(rewriter, loc, op.getFirstBarrierId()));
+      idOperand = ptx.addInput(id, "r");
+    }
     ptx.instr(instruction, {idOperand, "256"}, pred);
     ptx.launch(rewriter, loc);
     rewriter.eraseOp(op);

@@ -126,23 +126,29 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.threads-per-warp" = 3
 // Turns among the two warpgroups of one consumer group: the barrier is
 // computed from the thread's warpgroup in its region (tid / 128); a wait
 // is bar.sync on first + group, a pass bar.arrive on first + (group + 1)
-// mod 2, and `only g` predicates the instruction on the warpgroup.
+// mod 2.  `only g` fixes the warpgroup, so its barrier is an immediate,
+// and predicates the instruction on the warpgroup.
 module attributes {"tilegpu.num-warps" = 8 : i32, "tilegpu.threads-per-warp" = 32 : i32, tilegpu.target = "cuda:90"} {
   // CHECK-LABEL: llvm.func @warp_group_turns(
   // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
   // CHECK: %[[G:.*]] = llvm.udiv %[[TID]], %[[C128:.*]] : i32
-  // CHECK-NEXT: %[[NEXT:.*]] = llvm.add %[[G]], %{{.*}} : i32
-  // CHECK-NEXT: %[[MOD:.*]] = llvm.urem %[[NEXT]], %{{.*}} : i32
-  // CHECK-NEXT: %[[ID:.*]] = llvm.add %[[MOD]], %{{.*}} : i32
   // CHECK-NEXT: %[[ONE:.*]] = llvm.icmp "eq" %[[G]], %{{.*}} : i32
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "@$1 bar.arrive $0, 256;", "r,b" %[[ID]], %[[ONE]]
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "@$0 bar.arrive 3, 256;", "b" %[[ONE]]
   // CHECK-NEXT: %[[ID2:.*]] = llvm.add %[[G]], %{{.*}} : i32
   // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.sync $0, 256;", "r" %[[ID2]]
+  // CHECK-NEXT: %[[NEXT:.*]] = llvm.add %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: %[[MOD:.*]] = llvm.urem %[[NEXT]], %{{.*}} : i32
+  // CHECK-NEXT: %[[ID3:.*]] = llvm.add %[[MOD]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "bar.arrive $0, 256;", "r" %[[ID3]]
+  // CHECK-NEXT: %[[ZERO:.*]] = llvm.icmp "eq" %[[G]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "@$0 bar.sync 3, 256;", "b" %[[ZERO]]
   tile.func public @warp_group_turns() {
     tilegpu.warp_specialize()
     default() {
       tilegpu.warp_group_turn_pass 3, 2 only 1
       tilegpu.warp_group_turn_wait 3, 2
+      tilegpu.warp_group_turn_pass 3, 2
+      tilegpu.warp_group_turn_wait 3, 2 only 0
       tilegpu.warp_yield
     }
     partition0() num_warps(4) {
