@@ -268,10 +268,7 @@ struct WarpGroupTurnOpConversion : public OpConversionPattern<Op> {
     if (std::optional<int32_t> only = op.getOnlyGroup()) {
       // One warpgroup's turn (the prime before a loop, the drain after
       // it): its barrier is known, so the id is an immediate, and the
-      // instruction is predicated on being that warpgroup.  (A barrier
-      // whose id is in a register under a predicate is also what
-      // compute-sanitizer's racecheck misreads, reporting hazards across
-      // the region's later barriers.)
+      // instruction is predicated on being that warpgroup.
       int32_t turn = next ? (*only + 1) % groups : *only;
       idOperand = std::to_string(op.getFirstBarrierId() + turn);
       pred = ptx.addInput(
