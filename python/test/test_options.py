@@ -29,15 +29,18 @@ def test_one_list_of_names():
     assert OPTION_NAMES == ("num_warps", "num_stages", "num_ctas", "num_consumer_groups",
                             "num_buffers_warp_spec", "ping_pong", "launch_pdl",
                             "launch_cooperative_grid", "maxnreg",
-                            "arch", "debug", "enable_fp_fusion", "enable_reflect_ftz")
+                            "arch", "debug", "enable_fp_fusion", "enable_reflect_ftz",
+                            "warp_specialize_loops")
     # The jit launcher and Config take exactly these (Config all but the
-    # kernel's own arch, debug and the numerics options, as Triton's).
+    # kernel's own arch, debug, the numerics options and
+    # warp_specialize_loops, as Triton's).
     import importlib
     jit = importlib.import_module("warpforge.runtime.jit")
     autotuner = importlib.import_module("warpforge.runtime.autotuner")
     assert jit.OPTION_NAMES is OPTION_NAMES
     config_params = set(inspect.signature(triton.Config).parameters) - {"kwargs", "pre_hook"}
-    numerics = {"arch", "debug", "enable_fp_fusion", "enable_reflect_ftz"}
+    numerics = {"arch", "debug", "enable_fp_fusion", "enable_reflect_ftz",
+                "warp_specialize_loops"}
     assert config_params == set(OPTION_NAMES) - numerics
     assert autotuner._OPTION_FIELDS == tuple(n for n in OPTION_NAMES if n not in numerics)
 
@@ -45,7 +48,8 @@ def test_one_list_of_names():
 def test_config_defaults_come_from_the_schema():
     c = triton.Config({"BLOCK": 32})
     for name in OPTION_NAMES:
-        if name not in ("arch", "debug", "enable_fp_fusion", "enable_reflect_ftz"):
+        if name not in ("arch", "debug", "enable_fp_fusion", "enable_reflect_ftz",
+                        "warp_specialize_loops"):
             assert getattr(c, name) == DEFAULTS[name]
     # Triton 3.6's positional order.
     c = triton.Config({}, 8, 4, 1, 128)

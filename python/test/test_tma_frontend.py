@@ -727,3 +727,45 @@ def test_attention_loop_is_warp_specialized(monkeypatch):
     ptx = k.asm["ptx"]
     assert re.search(r"bar\.sync %r\d+, 256", ptx) and re.search(r"bar\.arrive %r\d+, 256", ptx)
     assert "setmaxnreg.inc" in ptx and "cubin" in k.asm
+
+
+def test_attention_loop_too_large_to_specialize_runs_unspecialized(monkeypatch):
+    """warp_specialize=True on a loop whose specialized kernel needs more
+    shared memory than the GPU has (128x128 K/V blocks at D128: the
+    producer's slots and the consumers' own buffers do not fit together):
+    a WarpSpecializationWarning at the kernel, and the kernel compiled as
+    without the hint, instead of an OutOfResources error."""
+    import warnings
+    from warpforge.compiler.options import WarpSpecializationWarning
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    q = desc((128, 128), [128, 128], np.float16)
+    kv = desc((1024, 128), [128, 128], np.float16)
+    with pytest.warns(WarpSpecializationWarning,
+                      match=r"tl.range\(warp_specialize=True\) declined: the specialized kernel "
+                            r"needs more than the GPU has \(kernel 'attention_ws' needs \d+ bytes "
+                            r"of shared memory"):
+        k = attention_ws.warmup(q, kv, kv, aligned((128 * 128,)), 1024, BM=128, BN=128, D=128,
+                                num_warps=8, num_stages=2, grid=(1,))
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    assert k.metadata["partition_warps"] == 0 and "cubin" in k.asm
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", WarpSpecializationWarning)
+        plain = attention_ws.warmup(q, kv, kv, aligned((128 * 128,)), 1024, BM=128, BN=128,
+                                    D=128, num_warps=8, num_stages=2, grid=(1,),
+                                    warp_specialize_loops=False)
+    assert plain.asm["ptx"] == k.asm["ptx"]
+
+
+def test_attention_loop_too_large_either_way_is_out_of_resources(monkeypatch):
+    """When the kernel does not fit without warp specialization either, the
+    unspecialized kernel's OutOfResources error is raised (after the
+    warning that specialization was declined)."""
+    from warpforge.compiler.options import WarpSpecializationWarning
+    from warpforge.errors import OutOfResources
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    q = desc((128, 256), [128, 256], np.float16)
+    kv = desc((1024, 256), [64, 256], np.float16)
+    with pytest.warns(WarpSpecializationWarning, match="declined"), \
+            pytest.raises(OutOfResources, match="num_stages=3 is too large"):
+        attention_ws.warmup(q, kv, kv, aligned((128 * 256,)), 1024, BM=128, BN=64, D=256,
+                            num_warps=8, num_stages=3, grid=(1,))

@@ -43,6 +43,8 @@ HOST_TENSOR_MAPS = "tilegpu.host-tensor-maps"
 DESCRIPTOR_BLOCKS = "tile.descriptor-blocks"
 # Warps warp_specialize partitions add to num-warps (convert-tilegpu-to-llvm).
 PARTITION_WARPS = "tilegpu.partition-warps"
+# Kernels tilegpu-warp-specialize specialized (absent: none).
+WARP_SPECIALIZED = "tilegpu.warp-specialized"
 
 MODULE_OPTIONS = (NUM_WARPS, THREADS_PER_WARP, NUM_STAGES_MODULE, NUM_CTAS,
                   NUM_CONSUMER_GROUPS, NUM_BUFFERS_WARP_SPEC, TARGET)

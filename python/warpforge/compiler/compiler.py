@@ -688,7 +688,8 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         if dump_dir:
             _dump(dump_dir, fn.__name__, "failed.mlir", text)
         error = _from_ir_error(fn, e, ir_name, _describe_config(constants, options))
-        if isinstance(error, OutOfResources) and options.num_consumer_groups:
+        if isinstance(error, OutOfResources) and (
+                options.num_consumer_groups or attributes.get(attrs.WARP_SPECIALIZED)):
             # The producer's slots do not fit beside the rest: the kernel
             # runs unspecialized (its num_warps warps, num_stages ring),
             # which a warning at the kernel says, rather than failing.
@@ -724,6 +725,14 @@ def _compile_unspecialized(fn, signature, constants, divisibility, options, gpu,
         cooperative = dataclasses.replace(options, ping_pong=False)
         return compile_kernel(fn, signature, constants, divisibility, cooperative, gpu,
                               capability)
+    if not options.num_consumer_groups:
+        # tl.range(..., warp_specialize=True) on the kernel's loops.
+        warnings.warn_explicit(
+            f"{fn.__name__}: tl.range(warp_specialize=True) declined: the specialized "
+            f"kernel needs more than the GPU has ({error}); compiled without warp "
+            f"specialization", WarpSpecializationWarning, fn.filename, fn.first_line)
+        plain = dataclasses.replace(options, warp_specialize_loops=False)
+        return compile_kernel(fn, signature, constants, divisibility, plain, gpu, capability)
     warnings.warn_explicit(
         f"{fn.__name__}: warp specialization declined: num_consumer_groups="
         f"{options.num_consumer_groups} with num_buffers_warp_spec="

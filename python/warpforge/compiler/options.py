@@ -116,6 +116,12 @@ class KernelOptions:
               "and results to zero (ex2.approx.ftz.f32), Triton's default: one "
               "instruction per exp2 instead of four (a third of an attention "
               "softmax's instructions). False keeps denormals, as CUDA does.")
+    warp_specialize_loops: bool = _option(
+        True, "Whether tl.range(..., warp_specialize=True) specializes its loop. "
+              "The compiler sets it to False, with a WarpSpecializationWarning, "
+              "when the specialized kernel needs more shared memory or registers "
+              "than the GPU has: the kernel is then compiled without warp "
+              "specialization, as it would be without the hint.")
 
     def __post_init__(self):
         if self.enable_fp_fusion is None:
@@ -132,7 +138,7 @@ class KernelOptions:
                     object.__setattr__(self, "arch", f"sm{parse_arch(value)}")
                 continue
             if f.name in ("debug", "ping_pong", "launch_pdl", "launch_cooperative_grid",
-                          "enable_fp_fusion", "enable_reflect_ftz"):
+                          "enable_fp_fusion", "enable_reflect_ftz", "warp_specialize_loops"):
                 if not isinstance(value, bool):
                     self._fail(f"{f.name} must be True or False, got {value!r}")
             elif not (value is None and f.name == "maxnreg"):

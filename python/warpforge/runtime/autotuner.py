@@ -31,9 +31,11 @@ CONFIG_ERRORS = (OutOfResources, CompilationError, SemanticError)
 
 # The options a Config carries: every launch option but `debug`,
 # `enable_fp_fusion` and `enable_reflect_ftz` (properties of the kernel's
-# numerics, not points of the tuning space; Triton's Config has none).
+# numerics, not points of the tuning space; Triton's Config has none) and
+# `warp_specialize_loops` (what the compiler's fallback sets).
 _OPTION_FIELDS = tuple(n for n in OPTION_NAMES
-                       if n not in ("arch", "debug", "enable_fp_fusion", "enable_reflect_ftz"))
+                       if n not in ("arch", "debug", "enable_fp_fusion", "enable_reflect_ftz",
+                                     "warp_specialize_loops"))
 _PRUNE_FIELDS = ("perf_model", "top_k", "early_config_prune")
 # Launch arguments that are not kernel arguments.
 _LAUNCH_ONLY = ("grid", "stream", "warmup")

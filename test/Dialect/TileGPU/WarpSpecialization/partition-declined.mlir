@@ -5,7 +5,8 @@
 // its location and why, for the frontend to warn at the Python line.
 
 // The loop's own location.
-// CHECK: #[[LOC:loc[0-9]*]] = loc("{{.*}}partition-declined.mlir":[[@LINE+18]]:5)
+// CHECK: #[[LOC:loc[0-9]*]] = loc("{{.*}}partition-declined.mlir":[[@LINE+19]]:5)
+// CHECK-NOT: "tilegpu.warp-specialized"
 // CHECK: "tilegpu.warp-specialize-declined" = [{loc = #[[LOC]], reason = "the loop has no tl.dot on wgmma"}]
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
 #blockedT = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 8], order = [0, 1]>

@@ -12,6 +12,9 @@
 // warpgroup 0's barrier, a deadlock), one prime before the first loop and
 // one drain after the last.
 
+// The module counts the kernels specialized (the frontend's cue to compile
+// again without, should the specialized kernel not fit).
+// CHECK: module attributes {{{.*}}"tilegpu.warp-specialized" = 1 : i32
 // CHECK-LABEL: tile.func public @_attn_fwd
 // CHECK: %[[CH:.*]] = tilegpu.create_channel
 // CHECK-NOT: tilegpu.create_channel

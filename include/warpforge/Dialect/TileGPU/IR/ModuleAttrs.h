@@ -74,6 +74,11 @@ inline constexpr llvm::StringLiteral kHostTensorMaps =
 /// (num-warps + partition-warps) * 32 threads.
 inline constexpr llvm::StringLiteral kPartitionWarps =
     "tilegpu.partition-warps";
+/// How many kernels tilegpu-warp-specialize specialized (an i32, absent
+/// when none): the frontend's cue that a kernel too large for the GPU can
+/// be compiled again without warp specialization.
+inline constexpr llvm::StringLiteral kWarpSpecialized =
+    "tilegpu.warp-specialized";
 /// Loops tilegpu-warp-specialize could not specialize: an array of
 /// {loc, reason} for the frontend's warnings.
 inline constexpr llvm::StringLiteral kWarpSpecializeDeclined =

@@ -570,6 +570,13 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   Plan &plan = plans.front();
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
+  {
+    auto module = loop->getParentOfType<ModuleOp>();
+    auto count = module->getAttrOfType<IntegerAttr>(attr::kWarpSpecialized);
+    module->setAttr(attr::kWarpSpecialized,
+                    IntegerAttr::get(IntegerType::get(module.getContext(), 32),
+                                     count ? count.getInt() + 1 : 1));
+  }
   // Which operands the cluster's CTAs multicast, decided before the
   // loads are moved.
   DenseMap<Operation *, int64_t> multicast;
