@@ -632,25 +632,6 @@ def test_ping_pong_without_room_for_two_epilogues_runs_cooperative(monkeypatch):
 
 
 @warpforge.jit
-def attention_ws(q_desc, k_desc, v_desc, o_ptr, S, BM: tl.constexpr, BN: tl.constexpr,
-                 D: tl.constexpr):
-    q = q_desc.load([0, 0])
-    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
-    l_i = tl.zeros([BM], dtype=tl.float32)
-    acc = tl.zeros([BM, D], dtype=tl.float32)
-    for start in tl.range(0, S, BN, warp_specialize=True):
-        qk = tl.dot(q, k_desc.load([start, 0]).T)
-        m_ij = tl.maximum(m_i, tl.max(qk, 1))
-        p = tl.math.exp2(qk - m_ij[:, None])
-        alpha = tl.math.exp2(m_i - m_ij)
-        l_i = l_i * alpha + tl.sum(p, 1)
-        acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
-        m_i = m_ij
-    r = tl.arange(0, BM)
-    tl.store(o_ptr + r[:, None] * D + tl.arange(0, D)[None, :], acc / l_i[:, None])
-
-
-@warpforge.jit
 def _attend_blocks(acc, l_i, m_i, q, k_desc, v_desc, lo, hi, BN: tl.constexpr):
     for start in tl.range(lo, hi, BN, warp_specialize=True):
         qk = tl.dot(q, k_desc.load([start, 0]).T)
@@ -661,6 +642,18 @@ def _attend_blocks(acc, l_i, m_i, q, k_desc, v_desc, lo, hi, BN: tl.constexpr):
         acc = tl.dot(p.to(tl.float16), v_desc.load([start, 0]), acc * alpha[:, None])
         m_i = m_ij
     return acc, l_i, m_i
+
+
+@warpforge.jit
+def attention_ws(q_desc, k_desc, v_desc, o_ptr, S, BM: tl.constexpr, BN: tl.constexpr,
+                 D: tl.constexpr):
+    q = q_desc.load([0, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32)
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    acc, l_i, m_i = _attend_blocks(acc, l_i, m_i, q, k_desc, v_desc, 0, S, BN)
+    r = tl.arange(0, BM)
+    tl.store(o_ptr + r[:, None] * D + tl.arange(0, D)[None, :], acc / l_i[:, None])
 
 
 @warpforge.jit
