@@ -36,23 +36,31 @@ Error optimizeModule(Module &module, TargetMachine &targetMachine,
     tuning.LoopInterleaving = tuning.LoopVectorization = optLevel >= 2;
     tuning.SLPVectorization = optLevel >= 2;
 
-    // Sparse conditional constant propagation (IPSCCP before inlining, SCCP
-    // after) is skipped.  Our modules reach LLVM with their constants
-    // already propagated by MLIR's canonicalization, and their values are
-    // wide structs (a thread's tile: the 128x256 matmul's accumulator is
-    // 128 floats), whose per-field lattices made these two passes 13 of
-    // the pipeline's 41 ms for that kernel (opt -time-passes, 2-core CPU,
-    // 2026-11-27).  InstCombine, GVN and SimplifyCFG fold what constants
-    // are left, NVVMReflect's included.  Checked on 2026-11-27: the PTX of
-    // the benchmark kernels (matmul, softmax, layer norm, attention
-    // forward, plain and warp-specialized) is byte-identical; tutorial
-    // 06's backward and libdevice's pow with a constant exponent come out
-    // with the same instructions in another order or block layout (IPSCCP
-    // had specialized pow's special-case branches for the constant).
+    // Passes skipped, each of which changes nothing in our modules but
+    // costs time on them (opt -time-passes on the 128x256x64 matmul,
+    // 2-core CPU, 2026-11-27; 41 ms for the whole pipeline before):
+    // - IPSCCP and SCCP (13 ms): the constants were propagated in MLIR,
+    //   and our values are wide structs (a thread's tile: the matmul's
+    //   accumulator is 128 floats) whose per-field lattices are slow.
+    //   InstCombine, GVN and SimplifyCFG fold what constants are left,
+    //   NVVMReflect's included.
+    // - The SLP vectorizer (5 ms): the lowering already emits the vector
+    //   loads, stores and packed conversions it would form.
+    // - Dead-store elimination (3 ms): shared and global stores are
+    //   inline PTX or intrinsics, and no allocas are left.
+    // Skipping an optimization cannot make a kernel wrong, only slower;
+    // checked on 2026-11-27: the PTX of the benchmark kernels (matmul,
+    // softmax, layer norm, attention forward, plain and warp-specialized),
+    // fp16/fp32 element-wise and reduction kernels and libdevice math
+    // (erf, exp, log, sin, tanh, ...) is byte-identical, and tutorial 06's
+    // backward and libdevice's pow with a constant exponent have the same
+    // instructions in another order or block layout (IPSCCP had
+    // specialized pow's special-case branches for the constant).
     PassInstrumentationCallbacks instrumentation;
     instrumentation.registerShouldRunOptionalPassCallback(
         [](StringRef pass, Any) {
-          return pass != "IPSCCPPass" && pass != "SCCPPass";
+          return pass != "IPSCCPPass" && pass != "SCCPPass" &&
+                 pass != "SLPVectorizerPass" && pass != "DSEPass";
         });
 
     LoopAnalysisManager loopAnalyses;
