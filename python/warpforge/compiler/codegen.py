@@ -1001,8 +1001,7 @@ class CodeGenerator(ast.NodeVisitor):
             attrs.append(f"{attrs_.NUM_STAGES} = {int(loop.num_stages)} : i32")
         if loop.loop_unroll_factor is not None:
             attrs.append(f"{attrs_.LOOP_UNROLL_FACTOR} = {int(loop.loop_unroll_factor)} : i32")
-        if loop.warp_specialize and getattr(self.builder, "options", None) is not None \
-                and self.builder.options.warp_specialize_loops:
+        if loop.warp_specialize and self.builder.options.warp_specialize_loops:
             attrs.append(attrs_.WARP_SPECIALIZE)
         if loop.disable_licm:
             attrs.append(attrs_.DISABLE_LICM)
