@@ -9,7 +9,9 @@
 # `scripts/device_checks.sh ws` the warp-specialized kernels (also under
 # synccheck), `scripts/device_checks.sh attention` the attention kernels,
 # `scripts/device_checks.sh mma` the mma.sync products,
-# `scripts/device_checks.sh clusters` the num_ctas=2 kernels (multicast).
+# `scripts/device_checks.sh clusters` the num_ctas=2 kernels (multicast),
+# `scripts/device_checks.sh attention-ws` the open racecheck report on the
+# warp-specialized attention beside the hand-written turn kernel.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/device_env.sh
@@ -84,6 +86,27 @@ clusters() {
   local sel="(test_tutorial_matmul_on_clusters and 77x300x136 and fp16) or (test_warp_specialized_matmul_on_clusters and 77x300x136) or test_program_ids_are_the_clusters"
   all_three clusters python/test/test_gpu_clusters.py "$sel"
 }
+attention_ws() {
+  # The open racecheck report on the warp-specialized attention (README,
+  # "Attention"): one warpgroup (clean so far) against two taking turns
+  # (hazards at the exchanges after the loop), and the hand-written kernel
+  # with the same turn protocol (bench/tools/racecheck_turns), which
+  # racecheck passes.
+  run racecheck attention-ws python/test/test_gpu_attention.py \
+    -k "test_forward_warp_specialized and 128-1024 and in_order-full"
+  local mode
+  for mode in "0 0" "1 3"; do
+    compute-sanitizer --tool racecheck --error-exitcode 9 \
+      python3 bench/tools/racecheck_turns/turns.py $mode \
+      > "$OUT/sanitizer-racecheck-turns-${mode// /-}.log" 2>&1
+    echo "racecheck turns.py $mode: exit $?; $(grep -E 'RACECHECK SUMMARY|correct' \
+      "$OUT/sanitizer-racecheck-turns-${mode// /-}.log" | tr '\n' ' ')"
+  done
+}
+if [ "$only" = attention-ws ]; then
+  attention_ws
+  exit $status
+fi
 if [ "$only" = clusters ]; then
   clusters
   exit $status
