@@ -17,7 +17,11 @@
 // together: everything a region places (its buffers and its scratch) stays
 // out of the way of the regions after it until the op ends.  Two consumer
 // groups that each own an epilogue buffer and exchange layouts through
-// scratch (ping-pong) must never share those bytes.
+// scratch (ping-pong) must never share those bytes.  One exception: the
+// channel slots (rings allocated before the op) are free in the default
+// region after its last consumer loop has retired its products (see
+// slotsFreedInDefaultRegion), so that the consumers' epilogue and the
+// masked last block's buffers take their bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,6 +103,93 @@ void barrierBeforeFirstWrite(LocalAllocOp alloc) {
   }
 }
 
+/// Whether wgmma products may still be in flight when `region` (a loop or
+/// an if) ends: when the last wait of a body leaves some pending (earlier
+/// waits may: tilegpu-overlap-products has a full wait last), when a
+/// product comes after it, when a nested region's wait leaves some
+/// pending, or when products have no wait at all.
+bool productsInFlightAfter(Operation *region) {
+  bool inFlight = false, products = false, waits = false;
+  region->walk([&](Operation *inner) {
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(inner)) {
+      waits = true;
+      if (wait->getParentOp() != region)
+        inFlight |= wait.getPendings() > 0;
+    }
+    products |= isa<WarpGroupDotOp>(inner);
+  });
+  for (Region &body : region->getRegions())
+    for (Block &block : body) {
+      bool productSinceWait = false;
+      WarpGroupDotWaitOp last;
+      for (Operation &op : block) {
+        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
+          last = wait;
+          productSinceWait = false;
+        }
+        productSinceWait |= isa<WarpGroupDotOp>(op);
+      }
+      inFlight |= productSinceWait || (last && last.getPendings() > 0);
+    }
+  return inFlight || (products && !waits);
+}
+
+/// The channel slots of a warp_specialize op that its default region
+/// (the consumers) is done with after its last consumer loop, and the op
+/// of that region after which their bytes are free (the loop itself, or
+/// the first full wait after it when products may still read a slot then);
+/// null when there is none.  Slots are the op's captured buffers (rings
+/// allocated before it, mbarriers excluded) that the default region reads
+/// only inside its consumer loops, each a loop directly in the region
+/// (not in a persistent tile loop).  Once the last consumer loop has
+/// waited for its last slot, every copy the producer made has landed (the
+/// producer copies exactly the blocks the consumers wait for), and once
+/// its products are retired nothing reads the slots: the epilogue's
+/// buffers and scratch, and the masked last block's own buffers, may take
+/// their bytes.  The producer region keeps them (they are restored before
+/// it is placed).
+std::pair<SmallVector<Operation *>, Operation *>
+slotsFreedInDefaultRegion(WarpSpecializeOp ws) {
+  Region &region = ws.getDefaultRegion();
+  if (!region.hasOneBlock())
+    return {};
+  Block &block = region.front();
+  Operation *lastLoop = nullptr;
+  for (Operation &op : block)
+    if (auto mark = op.getAttrOfType<StringAttr>("tilegpu.partition");
+        mark && mark.getValue() == "consumer" && isa<scf::ForOp>(op))
+      lastLoop = &op;
+  if (!lastLoop)
+    return {};
+  SmallVector<Operation *> slots;
+  for (auto [index, captured] : llvm::enumerate(ws.getExplicitCaptures())) {
+    auto alloc = captured.getDefiningOp<LocalAllocOp>();
+    if (!alloc || alloc.getSrc() ||
+        alloc.getType().getElementType().isInteger(64))
+      continue;
+    BlockArgument arg = block.getArgument(index);
+    bool onlyInLoops = llvm::all_of(arg.getUsers(), [&](Operation *user) {
+      Operation *top = block.findAncestorOpInBlock(*user);
+      auto mark = top ? top->getAttrOfType<StringAttr>("tilegpu.partition")
+                      : StringAttr();
+      return top && mark && mark.getValue() == "consumer" &&
+             !lastLoop->isBeforeInBlock(top);
+    });
+    if (onlyInLoops && !arg.use_empty())
+      slots.push_back(alloc);
+  }
+  if (slots.empty())
+    return {};
+  if (!productsInFlightAfter(lastLoop))
+    return {slots, lastLoop};
+  for (Operation *next = lastLoop->getNextNode(); next;
+       next = next->getNextNode())
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(next);
+        wait && wait.getPendings() == 0)
+      return {slots, next};
+  return {};
+}
+
 struct TileGPUAllocateSharedMemory
     : public warpforge::impl::TileGPUAllocateSharedMemoryBase<
           TileGPUAllocateSharedMemory> {
@@ -175,34 +266,7 @@ struct TileGPUAllocateSharedMemory
       }
       if (freeable.empty())
         return;
-      // Products may be in flight at the end when the last wait of a body
-      // leaves some pending (earlier waits may: tilegpu-overlap-products
-      // has a full wait last), when a product comes after it, when a
-      // nested region's wait leaves some pending, or when products have no
-      // wait at all.
-      bool inFlight = false, products = false, waits = false;
-      region->walk([&](Operation *inner) {
-        if (auto wait = dyn_cast<WarpGroupDotWaitOp>(inner)) {
-          waits = true;
-          if (wait->getParentOp() != region)
-            inFlight |= wait.getPendings() > 0;
-        }
-        products |= isa<WarpGroupDotOp>(inner);
-      });
-      for (Region &body : region->getRegions())
-        for (Block &block : body) {
-          bool productSinceWait = false;
-          WarpGroupDotWaitOp last;
-          for (Operation &op : block) {
-            if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
-              last = wait;
-              productSinceWait = false;
-            }
-            productSinceWait |= isa<WarpGroupDotOp>(op);
-          }
-          inFlight |= productSinceWait || (last && last.getPendings() > 0);
-        }
-      inFlight |= products && !waits;
+      bool inFlight = productsInFlightAfter(region);
       bool readByProducts = false;
       for (Operation *allocOp : freeable)
         readByProducts |= readByWgmma(allocOp->getResult(0));
@@ -264,13 +328,36 @@ struct TileGPUAllocateSharedMemory
     };
     std::function<void(Operation *)> walk = [&](Operation *op) {
       visit(op);
-      bool concurrent = isa<WarpSpecializeOp>(op);
+      auto ws = dyn_cast<WarpSpecializeOp>(op);
+      bool concurrent = static_cast<bool>(ws);
+      // The channel slots the consumers are done with (see
+      // slotsFreedInDefaultRegion): out of the live set from there to the
+      // end of the default region, back in before the other regions.
+      SmallVector<std::pair<int64_t, int64_t>> slots;
+      Operation *slotsFreedAfter = nullptr;
+      if (ws) {
+        auto [allocs, after] = slotsFreedInDefaultRegion(ws);
+        for (Operation *alloc : allocs)
+          if (placed.count(alloc))
+            slots.push_back(placed[alloc]);
+        if (!slots.empty())
+          slotsFreedAfter = after;
+      }
       size_t mark = reserved.size();
       for (Region &region : op->getRegions()) {
         size_t first = log.size();
+        bool freed = false;
         for (Block &block : region)
-          for (Operation &inner : block)
+          for (Operation &inner : block) {
             walk(&inner);
+            if (&inner == slotsFreedAfter) {
+              for (auto range : slots)
+                llvm::erase(live, range);
+              freed = true;
+            }
+          }
+        if (freed)
+          live.append(slots.begin(), slots.end());
         if (concurrent)
           reserved.append(log.begin() + first, log.end());
       }

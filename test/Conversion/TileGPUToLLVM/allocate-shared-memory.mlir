@@ -389,3 +389,83 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// The channel slots of a warp_specialize (rings allocated before it) are
+// free in its default region after the last consumer loop that reads them:
+// every copy the producer made has landed once that loop has waited for
+// it, so the epilogue's buffer takes the slots' bytes.  The other regions
+// still keep out of them (the producer writes them), and so does
+// everything after the op.
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+#bar = #tilegpu.shared<order = [0]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 9216 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @slots_free_after_the_consumer_loop
+  tile.func public @slots_free_after_the_consumer_loop(%n: i32) {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %slots = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 4096 : i32}
+    %full = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable, buffers = 2>
+    tilegpu.warp_specialize(%slots, %full, %n)
+    default(%s: !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2>, %f: !tilegpu.memdesc<1xi64, #bar, mutable, buffers = 2>, %dn: i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %z = arith.constant dense<0.0> : tensor<32x32xf16, #row>
+      %acc = scf.for %i = %c0 to %dn step %c1 iter_args(%a = %z) -> (tensor<32x32xf16, #row>) : i32 {
+        %slot = tilegpu.memdesc_index %s[%c0] : !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2> -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+        %v = tilegpu.local_load %slot : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> tensor<32x32xf16, #row>
+        %sum = arith.addf %a, %v : tensor<32x32xf16, #row>
+        scf.yield %sum : tensor<32x32xf16, #row>
+      } {tilegpu.partition = "consumer"}
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+      %epilogue = tilegpu.local_alloc %acc : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #shared>
+      tilegpu.warp_yield
+    }
+    partition0(%ps: !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2>, %pf: !tilegpu.memdesc<1xi64, #bar, mutable, buffers = 2>, %pn: i32) num_warps(4) {
+      // CHECK: tilegpu.local_alloc {tilegpu.offset = 5120 : i32}
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      tilegpu.warp_return
+    }
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 7168 : i32}
+    %after = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+    tile.return
+  }
+}
+
+// -----
+
+// Slots the default region still reads after its last consumer loop stay.
+// CHECK: module attributes {{{.*}}tilegpu.shared = 6144 : i32}
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @slots_read_after_the_loop_stay
+  tile.func public @slots_read_after_the_loop_stay(%n: i32) {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %slots = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2>
+    tilegpu.warp_specialize(%slots, %n)
+    default(%s: !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2>, %dn: i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %z = arith.constant dense<0.0> : tensor<32x32xf16, #row>
+      %acc = scf.for %i = %c0 to %dn step %c1 iter_args(%a = %z) -> (tensor<32x32xf16, #row>) : i32 {
+        %slot = tilegpu.memdesc_index %s[%c0] : !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2> -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+        %v = tilegpu.local_load %slot : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> tensor<32x32xf16, #row>
+        %sum = arith.addf %a, %v : tensor<32x32xf16, #row>
+        scf.yield %sum : tensor<32x32xf16, #row>
+      } {tilegpu.partition = "consumer"}
+      %last = tilegpu.memdesc_index %s[%c1] : !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2> -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      %w = tilegpu.local_load %last : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> tensor<32x32xf16, #row>
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 4096 : i32}
+      %epilogue = tilegpu.local_alloc %w : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #shared>
+      tilegpu.warp_yield
+    }
+    partition0(%ps: !tilegpu.memdesc<32x32xf16, #shared, mutable, buffers = 2>, %pn: i32) num_warps(4) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}
