@@ -160,6 +160,20 @@ def test_forward_warp_specialized(D, S, warps, overlap, causal):
         _run_forward(D, S, causal, "float16", (128, 64, warps, 2, overlap, True))
 
 
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
+@pytest.mark.parametrize("S", [1000, 1531])
+def test_forward_warp_specialized_128x128_blocks(S, overlap, causal):
+    """128x128 K/V blocks at D128, warp-specialized: the K/V slots alone
+    take 128 KB, so the consumers' epilogue (O's exchange and the masked
+    last block) reuses the slots' bytes once the last loop is done with
+    them. Odd lengths: the masked block and the partial Q block's stores
+    run in the reused bytes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(128, S, causal, "float16", (128, 128, 8, 2, overlap, True))
+
+
 HANG_SCRIPT = """
 import math, sys, torch
 sys.path.insert(0, {test_dir!r})
@@ -240,3 +254,20 @@ def test_tutorial06_forward_and_backward_against_float64(tutorial, N_CTX, D, cau
     for name, got, want in zip(("dq", "dk", "dv"), grads, (q64.grad, k64.grad, v64.grad)):
         assert not torch.isnan(got).any(), name
         assert _rel_max(got, want) < 2e-2, name
+
+
+@pytest.mark.filterwarnings("ignore::warpforge.compiler.options.UnsupportedOptionWarning")
+@pytest.mark.parametrize("warp_specialize", [False, True])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("N_CTX", [128, 1024])
+def test_tutorial06_forward_d256_against_float64(tutorial, N_CTX, causal, warp_specialize):
+    """The tutorial's forward at D256 (its backward stops at 128). With
+    warp_specialize the loop must be specialized: the channel slots are
+    reused by the epilogue, so the 64-row blocks fit."""
+    q, k, v = _inputs(1, 2, N_CTX, 256, torch.float16, ("tutorial256", N_CTX, causal))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        out = tutorial.attention(q, k, v, causal, 0.5, warp_specialize)
+    assert not torch.isnan(out).any()
+    ref, _ = _reference(q, k, v, causal, 0.5)
+    assert _rel_max(out, ref) < 1e-2
