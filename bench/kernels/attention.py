@@ -197,21 +197,27 @@ CONFIGS = [
     AttnConfig(64, 32, 4, 3, True),
 ]
 # Warp-specialized (a TMA producer warpgroup, two consumer warpgroups taking
-# turns at the products; `bench/attention.py --configs 128x64w8s2seqws`):
-# 489 TFLOP/s at D 128, S 4096 in order, 419 rotated, against 487 for the
-# best config above (H100, 2026-11-27). Not in the autotuned set: racecheck
-# reports hazards in its masked-store epilogue (odd lengths) that are not
-# understood yet.
-WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 64, 8, 2, True, True)]
+# turns at the products), products in order: 128-column K/V blocks at D 128
+# (their slots are reused by the epilogue) ran 521 and 565 TFLOP/s at S 4096
+# and 16384, against 491 and 515 for the set above; 64-column blocks at D 256
+# causal 532 and 583 against 395 and 399 (H100, 2026-11-27,
+# `bench/attention.py --configs 128x128w8s2seqws,128x64w8s2seqws`). Rotated
+# products lost to in order in every warp-specialized case, so only the
+# in-order ones are autotuned. racecheck's reports on these kernels are the
+# tool's (bench/tools/racecheck_turns: a correct turn protocol reports the
+# same hazards once more than one CTA runs).
+WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2, False, True)]
+CONFIGS += WS_CONFIGS
 
 
 def config_fits(config: AttnConfig, head_dim: int) -> bool:
     """Whether `config` fits the registers and shared memory at `head_dim`:
-    128-column K/V blocks only for D 64, and no more than two stages of
-    K/V at D 256."""
+    128-column K/V blocks only for D 64, or D 128 when warp-specialized (the
+    epilogue then reuses the K/V slots), and no more than two stages of K/V
+    at D 256."""
     if config.block_m % config.block_n:
         return False
-    if head_dim > 64 and config.block_n > 64:
+    if head_dim > 64 and config.block_n > 64 and not (config.ws and head_dim <= 128):
         return False
     if head_dim > 128 and (config.num_stages > 2 or config.num_warps < 8):
         return False
@@ -240,7 +246,7 @@ def _prune(configs, named_args, **kwargs):
     d = kwargs["HEAD_DIM"]
     return [c for c in configs
             if config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
-                                      c.num_stages), d)]
+                                      c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"]), d)]
 
 
 attn_fwd_autotuned = jit_backend.autotune(

@@ -34,7 +34,20 @@ def test_config_text_names_order_and_warp_specialization():
     assert attention.config_of(m, "128x64w8s2seqws") == m.AttnConfig(128, 64, 8, 2, False, True)
     assert attention.config_of(m, "64x64w4s3") == m.AttnConfig(64, 64, 4, 3, True, False)
     assert m.describe(m.AttnConfig(128, 64, 8, 2, False, True)) == "128x64 w8 s2 in order ws"
-    assert all(c.ws for c in m.WS_CONFIGS) and not any(c.ws for c in m.CONFIGS)
+    assert all(c.ws and not c.overlap for c in m.WS_CONFIGS)
+    assert set(m.WS_CONFIGS) <= set(m.CONFIGS)
+
+
+def test_autotuned_configs_fit_each_head_dim():
+    """128-column K/V blocks: D 64 always, D 128 only warp-specialized (the
+    epilogue reuses the K/V slots), never D 256."""
+    import common
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    ws128 = m.AttnConfig(128, 128, 8, 2, False, True)
+    assert ws128 in m.CONFIGS
+    assert [m.config_fits(ws128, d) for d in (64, 128, 256)] == [True, True, False]
+    assert [m.config_fits(m.AttnConfig(128, 128, 8, 2, False), d) for d in (64, 128)] == \
+        [True, False]
 
 
 def test_flop_halves_for_causal():
