@@ -2,8 +2,9 @@
 //
 // Explicit allocations (`tilegpu.local_alloc`) live from the op to their
 // `tilegpu.local_dealloc` (or the end of the kernel), except the immutable
-// buffers a loop or an if in the kernel's body makes and alone reads, which
-// go after it (see releaseAfter); scratch only during the op that uses it
+// buffers (and the TMA destinations it fills and waits for) a loop or an if
+// in the kernel's body, or in a warp_specialize's default region, makes and
+// alone reads, which go after it (see releaseAfter); scratch only during the op that uses it
 // (lowerings put a barrier before reusing it; a buffer filled without an
 // initializing store gets one before its first use when its bytes were
 // used before, see barrierBeforeFirstWrite).  Walking
@@ -75,6 +76,50 @@ bool readByWgmma(Value value) {
       return true;
   }
   return false;
+}
+
+/// Whether `alloc` is a TMA destination that `region` alone fills and
+/// reads: a mutable buffer without an initial value whose users are all
+/// inside `region`, TMA copies into it each waited for there (on its
+/// barrier) and otherwise readers as in onlyReadInside. The masked last
+/// block's K and V buffers in attention are such: once the if that loads
+/// and reads them ends, the copies have landed and only products (retired
+/// as for immutable buffers) read them.
+bool tmaFilledAndReadInside(LocalAllocOp alloc, Operation *region) {
+  if (alloc.getSrc() || !alloc.getType().getIsMutable())
+    return false;
+  bool copies = false;
+  for (Operation *user : alloc.getResult().getUsers()) {
+    if (!region->isAncestor(user))
+      return false;
+    auto copy = dyn_cast<AsyncTMACopyGlobalToLocalOp>(user);
+    if (!copy)
+      continue;
+    if (copy.getResult() != alloc.getResult() ||
+        llvm::none_of(copy.getBarrier().getUsers(), [&](Operation *waiter) {
+          return isa<WaitBarrierOp>(waiter) && region->isAncestor(waiter) &&
+                 copy->getBlock() == waiter->getBlock() &&
+                 copy->isBeforeInBlock(waiter);
+        }))
+      return false;
+    copies = true;
+  }
+  if (!copies)
+    return false;
+  // The readers, through views, as for immutable buffers; the copies are
+  // the only other users.
+  for (Operation *user : alloc.getResult().getUsers()) {
+    if (isa<AsyncTMACopyGlobalToLocalOp>(user))
+      continue;
+    if (isa<MemDescTransOp, MemDescIndexOp, MemDescSubsliceOp>(user)) {
+      if (!onlyReadInside(user->getResult(0), region))
+        return false;
+      continue;
+    }
+    if (!isa<WarpGroupDotOp, LocalLoadOp>(user))
+      return false;
+  }
+  return true;
 }
 
 /// A buffer placed in bytes that earlier buffers or scratch used, and
@@ -236,10 +281,13 @@ struct TileGPUAllocateSharedMemory
     // Buffers to free at a later full wait (see releaseAfter).
     llvm::DenseMap<Operation *, SmallVector<Operation *>> freeAtWait;
     llvm::DenseSet<Operation *> released;
-    // After a loop or an if in the kernel's body: the immutable
-    // buffers made inside it that only it reads leave the live set, so the
-    // code after it reuses their bytes (tutorial 06's backward runs four
-    // loops, each with its own operand buffers). Readers must be wgmma
+    // After a loop or an if in the kernel's body (or in a warp_specialize's
+    // default region): the immutable buffers made inside it that only it
+    // reads, and the TMA destinations it fills, waits for and alone reads
+    // (tmaFilledAndReadInside), leave the live set, so the code after it
+    // reuses their bytes (tutorial 06's backward runs four loops, each with
+    // its own operand buffers; attention's masked last block loads K and V
+    // into buffers of its own). Readers must be wgmma
     // products, local_load or views of them: TMA stores read their buffer
     // asynchronously until a wait this analysis does not track, so a
     // buffer with any other reader stays. wgmma reads asynchronously too,
@@ -250,17 +298,27 @@ struct TileGPUAllocateSharedMemory
     // local_alloc, scratch), which every warpgroup reaches after its own
     // full wait.
     auto releaseAfter = [&](Operation *region) {
-      // Only loops and ifs directly in the kernel's body: the code after
-      // them runs once, so nothing placed in the freed bytes can still be
-      // read when a loop around them would run them again.
-      if (!isa_and_nonnull<tile::FuncOp>(region->getParentOp()))
+      // Only loops and ifs directly in the kernel's body, or in the
+      // default region (the consumers) of a warp_specialize directly in
+      // it: the code after them runs once, so nothing placed in the freed
+      // bytes can still be read when a loop around them would run them
+      // again. (Whatever the default region frees stays reserved against
+      // the regions placed after it.)
+      Operation *parent = region->getParentOp();
+      auto ws = dyn_cast_or_null<WarpSpecializeOp>(parent);
+      bool once = isa_and_nonnull<tile::FuncOp>(parent) ||
+                  (ws && region->getParentRegion() == &ws.getDefaultRegion() &&
+                   isa_and_nonnull<tile::FuncOp>(ws->getParentOp()));
+      if (!once)
         return;
       SmallVector<Operation *> freeable;
       for (auto &[allocOp, range] : placed) {
         auto alloc = cast<LocalAllocOp>(allocOp);
-        if (released.contains(allocOp) || !region->isProperAncestor(allocOp) ||
-            !alloc.getSrc() || alloc.getType().getIsMutable() ||
-            !onlyReadInside(alloc.getResult(), region))
+        if (released.contains(allocOp) || !region->isProperAncestor(allocOp))
+          continue;
+        bool immutable = alloc.getSrc() && !alloc.getType().getIsMutable() &&
+                         onlyReadInside(alloc.getResult(), region);
+        if (!immutable && !tmaFilledAndReadInside(alloc, region))
           continue;
         freeable.push_back(allocOp);
       }

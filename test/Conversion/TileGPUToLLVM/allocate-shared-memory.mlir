@@ -469,3 +469,103 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// A TMA destination an if in the kernel's body makes, fills (waiting for
+// the copy there) and alone reads (the masked last K/V block of attention)
+// is free after the if: the epilogue's buffer takes its bytes.
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+#bar = #tilegpu.shared<order = [0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @tma_buffer_free_after_the_if
+  tile.func public @tma_buffer_free_after_the_if(%d: !tile.tensordesc<tensor<32x32xf16>>, %p: i1, %x: tensor<32x32xf16, #row>) {
+    %c0 = arith.constant 0 : i32
+    %true = arith.constant true
+    %r = scf.if %p -> (tensor<32x32xf16, #row>) {
+      // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+      %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+      %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.init_barrier %b, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.barrier_expect %b, 2048, %true : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.async_tma_copy_global_to_local %d[%c0, %c0] %buf, %b, %true : !tile.tensordesc<tensor<32x32xf16>>, !tilegpu.memdesc<1xi64, #bar, mutable> -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+      tilegpu.wait_barrier %b, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+      tilegpu.local_dealloc %b : !tilegpu.memdesc<1xi64, #bar, mutable>
+      %v = tilegpu.local_load %buf : !tilegpu.memdesc<32x32xf16, #sa, mutable> -> tensor<32x32xf16, #row>
+      scf.yield %v : tensor<32x32xf16, #row>
+    } else {
+      scf.yield %x : tensor<32x32xf16, #row>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+    %epilogue = tilegpu.local_alloc %r : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #sa>
+    tile.return
+  }
+}
+
+// -----
+
+// A TMA destination whose copy is not waited for in the if stays: the copy
+// may still be landing after it.
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+#bar = #tilegpu.shared<order = [0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @tma_buffer_not_waited_for_stays
+  tile.func public @tma_buffer_not_waited_for_stays(%d: !tile.tensordesc<tensor<32x32xf16>>, %p: i1, %b: !tilegpu.memdesc<1xi64, #bar, mutable>, %x: tensor<32x32xf16, #row>) {
+    %c0 = arith.constant 0 : i32
+    %true = arith.constant true
+    scf.if %p {
+      // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+      %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+      tilegpu.async_tma_copy_global_to_local %d[%c0, %c0] %buf, %b, %true : !tile.tensordesc<tensor<32x32xf16>>, !tilegpu.memdesc<1xi64, #bar, mutable> -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+      %v = tilegpu.local_load %buf : !tilegpu.memdesc<32x32xf16, #sa, mutable> -> tensor<32x32xf16, #row>
+    }
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 2048 : i32}
+    %epilogue = tilegpu.local_alloc %x : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #sa>
+    tile.return
+  }
+}
+
+// -----
+
+// The same in a warp_specialize's default region: the masked block's TMA
+// destination is free after its if, so the consumers' epilogue buffer takes
+// its bytes (which the producer's region, placed after, keeps out of).
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tilegpu.nvmma_shared<swizzlingByteWidth = 64, transposed = false, elementBitWidth = 16>
+#bar = #tilegpu.shared<order = [0]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 5120 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @tma_buffer_free_in_the_default_region
+  tile.func public @tma_buffer_free_in_the_default_region(%d: !tile.tensordesc<tensor<32x32xf16>>, %p: i1, %x: tensor<32x32xf16, #row>) {
+    tilegpu.warp_specialize(%d, %p, %x)
+    default(%dd: !tile.tensordesc<tensor<32x32xf16>>, %dp: i1, %dx: tensor<32x32xf16, #row>) {
+      %c0 = arith.constant 0 : i32
+      %true = arith.constant true
+      %r = scf.if %dp -> (tensor<32x32xf16, #row>) {
+        // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+        %buf = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+        %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.init_barrier %b, 1 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.barrier_expect %b, 2048, %true : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.async_tma_copy_global_to_local %dd[%c0, %c0] %buf, %b, %true : !tile.tensordesc<tensor<32x32xf16>>, !tilegpu.memdesc<1xi64, #bar, mutable> -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+        tilegpu.wait_barrier %b, %c0 : !tilegpu.memdesc<1xi64, #bar, mutable>
+        tilegpu.local_dealloc %b : !tilegpu.memdesc<1xi64, #bar, mutable>
+        %v = tilegpu.local_load %buf : !tilegpu.memdesc<32x32xf16, #sa, mutable> -> tensor<32x32xf16, #row>
+        scf.yield %v : tensor<32x32xf16, #row>
+      } else {
+        scf.yield %dx : tensor<32x32xf16, #row>
+      }
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+      %epilogue = tilegpu.local_alloc %r : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #sa>
+      tilegpu.warp_yield
+    }
+    partition0(%pd: !tile.tensordesc<tensor<32x32xf16>>, %pp: i1, %px: tensor<32x32xf16, #row>) num_warps(4) {
+      // CHECK: tilegpu.local_alloc {tilegpu.offset = 3072 : i32}
+      %own = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #sa, mutable>
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}
