@@ -174,6 +174,18 @@ def test_forward_warp_specialized_128x128_blocks(S, overlap, causal):
         _run_forward(128, S, causal, "float16", (128, 128, 8, 2, overlap, True))
 
 
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("S", [1000, 1531])
+def test_forward_warp_specialized_d256(S, causal):
+    """D256, 64-column K/V blocks, warp-specialized in order: the masked
+    last block's K and V buffers (without the mask) and the epilogue take
+    the channel slots' bytes once the loop is done with them, which is what
+    lets the kernel fit (199 KB)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(256, S, causal, "float16", (128, 64, 8, 2, False, True))
+
+
 HANG_SCRIPT = """
 import math, sys, torch
 sys.path.insert(0, {test_dir!r})
