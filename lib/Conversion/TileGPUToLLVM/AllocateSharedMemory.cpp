@@ -50,11 +50,15 @@ using namespace warpforge::tilegpu;
 namespace {
 
 /// Whether every reader of the buffer `value` (through views of it) is a
-/// wgmma product or a local_load inside `region`.
-bool onlyReadInside(Value value, Operation *region) {
+/// wgmma product or a local_load inside `region`; TMA copies into `value`
+/// itself count as users too when `copiesIn` is set (their completion is
+/// checked by the caller).
+bool onlyReadInside(Value value, Operation *region, bool copiesIn = false) {
   for (Operation *user : value.getUsers()) {
     if (!region->isAncestor(user))
       return false;
+    if (copiesIn && isa<AsyncTMACopyGlobalToLocalOp>(user))
+      continue;
     if (isa<MemDescTransOp, MemDescIndexOp, MemDescSubsliceOp>(user)) {
       if (!onlyReadInside(user->getResult(0), region))
         return false;
@@ -104,22 +108,9 @@ bool tmaFilledAndReadInside(LocalAllocOp alloc, Operation *region) {
       return false;
     copies = true;
   }
-  if (!copies)
-    return false;
   // The readers, through views, as for immutable buffers; the copies are
   // the only other users.
-  for (Operation *user : alloc.getResult().getUsers()) {
-    if (isa<AsyncTMACopyGlobalToLocalOp>(user))
-      continue;
-    if (isa<MemDescTransOp, MemDescIndexOp, MemDescSubsliceOp>(user)) {
-      if (!onlyReadInside(user->getResult(0), region))
-        return false;
-      continue;
-    }
-    if (!isa<WarpGroupDotOp, LocalLoadOp>(user))
-      return false;
-  }
-  return true;
+  return copies && onlyReadInside(alloc.getResult(), region, /*copiesIn=*/true);
 }
 
 /// A buffer placed in bytes that earlier buffers or scratch used, and
