@@ -4,7 +4,8 @@
 // `tilegpu.local_dealloc` (or the end of the kernel), except the immutable
 // buffers (and the TMA destinations it fills and waits for) a loop or an if
 // in the kernel's body, or in a warp_specialize's default region, makes and
-// alone reads, which go after it (see releaseAfter); scratch only during the op that uses it
+// alone reads, which go after it (see releaseAfter); scratch only during
+// the op that uses it
 // (lowerings put a barrier before reusing it; a buffer filled without an
 // initializing store gets one before its first use when its bytes were
 // used before, see barrierBeforeFirstWrite).  Walking
