@@ -693,21 +693,27 @@ def test_attention_loops_in_a_row_share_one_producer(monkeypatch):
     assert "cubin" in k.asm
 
 
+def _attention_ws_without_warning(monkeypatch, D, BN, **options):
+    """attention_ws compiled at head dimension D with BN-row K/V blocks
+    (a 128-row Q block, 8 warps); a WarpSpecializationWarning fails."""
+    import warnings
+    from warpforge.compiler.options import WarpSpecializationWarning
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    q = desc((128, D), [128, D], np.float16)
+    kv = desc((1024, D), [BN, D], np.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", WarpSpecializationWarning)
+        return attention_ws.warmup(q, kv, kv, aligned((128 * D,)), 1024, BM=128, BN=BN, D=D,
+                                   num_warps=8, grid=(1,), **options)
+
+
 def test_attention_loop_is_warp_specialized(monkeypatch):
     """An attention loop under warp_specialize=True: the producer copies K
     and V; Q (loaded before the loop) and P (the softmax, in registers:
     the second product's A operand) stay with the consumers. Two consumer
     warpgroups take turns issuing each product; no warning."""
     import re
-    import warnings
-    from warpforge.compiler.options import WarpSpecializationWarning
-    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
-    q = desc((128, 64), [128, 64], np.float16)
-    kv = desc((1024, 64), [64, 64], np.float16)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", WarpSpecializationWarning)
-        k = attention_ws.warmup(q, kv, kv, aligned((128 * 64,)), 1024, BM=128, BN=64, D=64,
-                                num_warps=8, grid=(1,))
+    k = _attention_ws_without_warning(monkeypatch, 64, 64)
     tilegpu = k.asm["tilegpu"]
     assert "tilegpu.warp_specialize" in tilegpu
     assert k.metadata["partition_warps"] == 4 and k.metadata["num_threads"] == 384
@@ -726,15 +732,7 @@ def test_attention_channel_slots_are_reused_after_the_loop(monkeypatch):
     """128x128 K/V blocks at D128 under warp_specialize=True: the consumers'
     epilogue takes the channel slots' bytes once their last loop is done
     with them, so the specialized kernel fits (it needed 266 KB before)."""
-    import warnings
-    from warpforge.compiler.options import WarpSpecializationWarning
-    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
-    q = desc((128, 128), [128, 128], np.float16)
-    kv = desc((1024, 128), [128, 128], np.float16)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", WarpSpecializationWarning)
-        k = attention_ws.warmup(q, kv, kv, aligned((128 * 128,)), 1024, BM=128, BN=128, D=128,
-                                num_warps=8, num_stages=2, grid=(1,))
+    k = _attention_ws_without_warning(monkeypatch, 128, 128, num_stages=2)
     assert "tilegpu.warp_specialize" in k.asm["tilegpu"]
     assert k.metadata["partition_warps"] == 4 and k.metadata["shared"] <= 170 * 1024
 
