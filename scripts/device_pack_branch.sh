@@ -4,8 +4,8 @@
 # the branch side by side (GPU tests, benchmark ratios from one machine):
 #   scripts/device_pack.sh && scripts/device_pack_branch.sh REV
 # writes .device/branch/: core.tar.xz (the stripped core library only:
-# FileCheck and warpforge-opt stay main's, so the CPU tests that need them
-# are for main), src.tar.xz (REV's python/, scripts/, bench/ and what the
+# the branch gets main's FileCheck and no warpforge-opt, so the CPU tests
+# that run warpforge-opt are for main), src.tar.xz (REV's python/, scripts/, bench/ and what the
 # binding builds from) and commit. The checkout goes back to where it was
 # and is rebuilt (incrementally: only what REV changes). On the device,
 # scripts/device_branch_setup.sh unpacks it.
