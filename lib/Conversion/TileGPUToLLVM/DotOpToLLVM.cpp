@@ -350,28 +350,43 @@ struct WarpGroupDotOpConversion
 
     SmallVector<Value> cElems = unpackLLElements(loc, adaptor.getC(), b);
     SmallVector<Value> dElems, partialRegs;
-    NVVM::WgmmaFenceAlignedOp::create(b, loc);
     int64_t perInstr = n / 2;
-    for (int64_t rm = 0; rm < repM; ++rm) {
+    // Every register the products read (the accumulator's words, and A's
+    // in registers) is written before the fence: PTX asks that registers a
+    // wgmma reads be written before the wgmma.fence that precedes it. When
+    // A comes through a loop as 16-bit values (P carried to the next
+    // iteration's PV in the rotated attention loop), packing its pairs
+    // after the fence made ptxas inject a warpgroup.arrive before each
+    // product (C7519).
+    SmallVector<SmallVector<Value>> cWords;
+    for (int64_t rm = 0; rm < repM; ++rm)
       for (int64_t rn = 0; rn < repN; ++rn) {
         ArrayRef<Value> c =
             ArrayRef<Value>(cElems).slice((rm * repN + rn) * perInstr, perInstr);
-        SmallVector<Value> regs;
+        SmallVector<Value> &regs = cWords.emplace_back();
         if (wordAcc)
           regs.assign(c.begin(), c.end());
         else
           for (int64_t i = 0; i < perInstr; i += 2)
             regs.push_back(packPair(b, loc, c[i], c[i + 1]));
+      }
+    SmallVector<Value> aWords;
+    if (!aDescs)
+      for (int64_t i = 0; i + 1 < static_cast<int64_t>(aElems.size()); i += 2)
+        aWords.push_back(packPair(b, loc, aElems[i], aElems[i + 1]));
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+    for (int64_t rm = 0; rm < repM; ++rm) {
+      for (int64_t rn = 0; rn < repN; ++rn) {
+        SmallVector<Value> regs = cWords[rm * repN + rn];
         for (int64_t ks = 0; ks < kSteps; ++ks) {
           SmallVector<Value> a;
           if (aDescs) {
             a.push_back(aDescs->get(rm * tileM, ks * instrK));
           } else {
-            // The A fragment's 8 elements of this M repetition and K step.
-            int64_t first = (rm * kSteps + ks) * 8;
-            for (int64_t r = 0; r < 4; ++r)
-              a.push_back(packPair(b, loc, aElems[first + 2 * r],
-                                   aElems[first + 2 * r + 1]));
+            // The A fragment's 8 elements (4 words) of this M repetition
+            // and K step.
+            int64_t first = (rm * kSteps + ks) * 4;
+            a.append(aWords.begin() + first, aWords.begin() + first + 4);
           }
           Value bDesc = bDescs.get(rn * tileN, ks * instrK);
           if (!partial) {

@@ -199,9 +199,10 @@ module attributes {"tilegpu.num-warps" = 8 : i32} {
 // accumulator: its 32 elements travel as 16 pairs packed in i32.  64-byte
 // swizzle: a K step of 32 bytes is +2.
 // CHECK-LABEL: llvm.func @fp8_f16_acc
-// CHECK: nvvm.wgmma.fence.aligned
 // CHECK: llvm.insertelement %{{.*}}, %{{.*}}[%{{.*}} : i32] : vector<2xf16>
 // CHECK: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: llvm.bitcast %{{.*}} : vector<2xf16> to i32
 // CHECK: llvm.mlir.constant(-9223371899415756800 : i64) : i64
 // CHECK: llvm.mlir.constant(-9223371899415756800 : i64) : i64
 // CHECK: llvm.inline_asm has_side_effects "{\0A\09.reg .pred p;\0A\09setp.ne.b32 p, $32, 0;\0A\09wgmma.mma_async.sync.aligned.m64n64k32.f16.e4m3.e5m2 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15}, $33, $34, p, 1, 1;\0A\09}", "=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,r,l,l"
@@ -279,14 +280,19 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 #w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #w, kWidth = 2>
 // RS form: A from registers, four f16 pairs per K step (a0..a3 in the
-// fragment order), no trans-a immediate; B N-major (trans-b 1).  The wait
-// ties the 32 f32 accumulators and the 16 f16 operand elements (8 pairs).
+// fragment order), no trans-a immediate; B N-major (trans-b 1).  Both K
+// steps' pairs are packed before the fence (PTX: registers a wgmma reads
+// are written before its wgmma.fence; ptxas injects a warpgroup.arrive per
+// product otherwise).  The wait ties the 32 f32 accumulators and the 16
+// f16 operand elements (8 pairs).
 // CHECK-LABEL: llvm.func @rs_f16
+// CHECK-COUNT-8: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK-NOT: llvm.bitcast
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK-COUNT-4: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK-NOT: llvm.bitcast
 // CHECK: llvm.mlir.constant(4611686293322072064 : i64) : i64
 // CHECK: llvm.inline_asm has_side_effects "{\0A\09.reg .pred p;\0A\09setp.ne.b32 p, $64, 0;\0A\09wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31}, {$65, $66, $67, $68}, $69, p, 1, 1, 1;\0A\09}", "=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,=f,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,r,r,r,r,r,l"
-// CHECK-COUNT-4: llvm.bitcast %{{.*}} : vector<2xf16> to i32
+// CHECK-NOT: llvm.bitcast %{{.*}} : vector<2xf16> to i32
 // CHECK: llvm.mlir.constant(4611686293322072192 : i64) : i64
 // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
 // CHECK-NOT: wgmma.mma_async
