@@ -135,3 +135,74 @@ tile.func public @release_moves_with_its_wait(%ch: !tilegpu.channel<2>, %a: !til
   tile.return
 }
 }
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// Rotated, turn-taking: once the first product's wait has moved down to
+// its use, the two products are issued back to back and share one turn
+// (FlashAttention-3 issues both GEMMs of an iteration in one scheduler
+// turn).
+// CHECK-LABEL: tile.func public @back_to_back_products_share_a_turn(
+// CHECK: tilegpu.warp_group_turn_wait 3, 2
+// CHECK-NEXT: %[[D1:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: %[[D2:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2
+// CHECK-NOT: tilegpu.warp_group_turn
+// CHECK: scf.yield
+tile.func public @back_to_back_products_share_a_turn(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %s0 = %acc0) -> (tensor<64x64xf32, #w>, tensor<64x64xf32, #w>) : i32 {
+    tilegpu.warp_group_turn_wait 3, 2
+    %d1 = tilegpu.warp_group_dot %a, %b, %acc0 : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_pass 3, 2
+    %s = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_wait 3, 2
+    %d2 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_pass 3, 2
+    %o = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %x = arith.mulf %s, %s : tensor<64x64xf32, #w>
+    %y = arith.addf %o, %s0 : tensor<64x64xf32, #w>
+    scf.yield %y, %x : tensor<64x64xf32, #w>, tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// In order: the second product reads the first's result, so a wait stands
+// between them (it sinks past the turns to its use) and each product keeps
+// its own turn: holding the turn through the wait would keep the other
+// warpgroup from the tensor cores meanwhile.
+// CHECK-LABEL: tile.func public @in_order_products_keep_their_turns(
+// CHECK: tilegpu.warp_group_turn_wait 3, 2
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2
+// CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2
+// CHECK-NEXT: tilegpu.warp_group_dot_wait
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2
+tile.func public @in_order_products_keep_their_turns(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #w>) : i32 {
+    tilegpu.warp_group_turn_wait 3, 2
+    %d1 = tilegpu.warp_group_dot %a, %b, %acc0 : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_pass 3, 2
+    %s = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_wait 3, 2
+    %d2 = tilegpu.warp_group_dot %a, %b, %s : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    tilegpu.warp_group_turn_pass 3, 2
+    %o = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    scf.yield %o : tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}

@@ -113,6 +113,55 @@ bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
   return true;
 }
 
+/// Whether the next thing `turn` (a turn wait) is followed by is a product,
+/// with only pure ops before it: not a wait for an earlier product that
+/// sank past the turn (the in-order loop's), which would keep the turn
+/// while the warpgroup waits.
+bool productIssuedNext(Operation *turn) {
+  for (Operation *op = turn->getNextNode(); op; op = op->getNextNode()) {
+    if (isa<WarpGroupDotOp>(op))
+      return true;
+    if (op->getNumRegions() != 0 || !isPure(op))
+      return false;
+  }
+  return false;
+}
+
+/// Once the waits are out of the way, products issued back to back (the
+/// rotated loop's QK^T of block n and PV of block n-1, with nothing but
+/// pure ops between them) share one turn: a
+/// warpgroup that passed the turn after the first product and waits for
+/// it again before the second, with only pure ops between, would wait for
+/// the other warpgroup to reach its own next product (the end of its
+/// softmax) before issuing the second. FlashAttention-3 issues both GEMMs
+/// of an iteration between one scheduler-barrier sync and arrive. Every
+/// warpgroup runs the same body, so each still alternates waits and passes
+/// and the turns stay balanced; only turns taken by every warpgroup (no
+/// `only`) are joined.
+void joinTurns(Block &body) {
+  SmallVector<std::pair<Operation *, Operation *>> pairs;
+  for (auto pass : body.getOps<WarpGroupTurnPassOp>()) {
+    if (pass.getOnlyGroup())
+      continue;
+    for (Operation *op = pass->getNextNode(); op; op = op->getNextNode()) {
+      if (auto wait = dyn_cast<WarpGroupTurnWaitOp>(op)) {
+        if (!wait.getOnlyGroup() &&
+            wait.getFirstBarrierId() == pass.getFirstBarrierId() &&
+            wait.getNumGroups() == pass.getNumGroups() &&
+            productIssuedNext(wait))
+          pairs.push_back({pass, wait});
+        break;
+      }
+      if (op->getNumRegions() != 0 || !isPure(op))
+        break;
+    }
+  }
+  for (auto [pass, wait] : pairs) {
+    pass->erase();
+    wait->erase();
+  }
+}
+
 void overlapProducts(Block &body) {
   SmallVector<WarpGroupDotOp> dots(body.getOps<WarpGroupDotOp>());
   if (dots.size() < 2)
@@ -135,6 +184,7 @@ void overlapProducts(Block &body) {
   }
   for (auto [wait, dot] : llvm::reverse(waits))
     sinkWait(wait, dot);
+  joinTurns(body);
 }
 
 struct TileGPUOverlapProducts

@@ -81,6 +81,13 @@ def TileGPUOverlapProducts
     Example: `%qk = dot; %w1 = wait %qk {0}; %pv = dot; %w2 = wait %pv {0};
     <softmax of %w1>; <use of %w2>` becomes `%qk = dot; %pv = dot;
     %w1 = wait %qk {1}; <softmax of %w1>; %w2 = wait %pv {0}; <use of %w2>`.
+
+    Warpgroups taking turns at the products (`warp_group_turn_wait` and
+    `_pass` around each, from tilegpu-ws-code-partition): products that end
+    up issued back to back, with only pure ops between them, share one turn
+    (the pass after the first and the wait before the next go), as
+    FlashAttention-3 issues both GEMMs of an iteration in one scheduler
+    turn. A turn followed by a wait for an earlier product is kept.
   }];
 }
 
