@@ -505,11 +505,66 @@ struct WarpGroupDotWaitOpConversion
   }
 };
 
+/// `tilegpu.schedule_after`: every element of the values, as 32 bits,
+/// xor-ed into one register that a branch tests (see the op's
+/// description). The branch skips or runs a `membar.cta`, which orders
+/// nothing the kernel relies on: only the schedule changes.
+struct ScheduleAfterOpConversion
+    : public TargetOpConversionPattern<ScheduleAfterOp> {
+  using TargetOpConversionPattern::TargetOpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ScheduleAfterOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    OpBuilder &b = rewriter;
+    Type i32 = b.getI32Type();
+    Value acc;
+    for (auto [value, lowered] :
+         llvm::zip(op.getValues(), adaptor.getValues())) {
+      SmallVector<Value> elems;
+      if (isa<RankedTensorType>(value.getType()))
+        elems = unpackLLElements(loc, lowered, b);
+      else
+        elems.push_back(lowered);
+      for (Value elem : elems) {
+        // 32 bits or fewer (the verifier's).
+        Type type = elem.getType();
+        unsigned width = type.getIntOrFloatBitWidth();
+        if (isa<FloatType>(type))
+          elem = LLVM::BitcastOp::create(b, loc, b.getIntegerType(width), elem);
+        if (width < 32)
+          elem = LLVM::ZExtOp::create(b, loc, i32, elem);
+        acc = acc ? LLVM::XOrOp::create(b, loc, acc, elem).getResult() : elem;
+      }
+    }
+    if (!acc) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    PTXBuilder ptx;
+    PTXBuilder::Operand bits = ptx.addInput(acc, "r");
+    ptx.line("{")
+        .line(".reg .pred p;")
+        .instr("setp.eq.b32", {"p", bits, "-1"})
+        .line("@p bra SCHEDULE_RARE;")
+        .line("bra.uni SCHEDULE_DONE;")
+        .line("SCHEDULE_RARE:")
+        .instr("membar.cta")
+        .line("SCHEDULE_DONE:")
+        .line("}");
+    ptx.launch(b, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void warpforge::populateDotOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion>(
-      converter, patterns.getContext(), targetInfo);
+  patterns.add<WarpGroupDotOpConversion, WarpGroupDotWaitOpConversion,
+               ScheduleAfterOpConversion>(converter, patterns.getContext(),
+                                          targetInfo);
 }

@@ -359,3 +359,21 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#s = #tilegpu.slice<dim = 1, parent = #w>
+// schedule_after: the thread's elements (two rows of the slice, f32 bits)
+// xor-ed into one register, which a branch around a membar.cta tests.
+// CHECK-LABEL: llvm.func @schedule_after
+// CHECK-COUNT-2: llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: llvm.xor
+// CHECK: llvm.inline_asm has_side_effects "{\0A\09.reg .pred p;\0A\09setp.eq.b32 p, $0, -1;\0A\09@p bra SCHEDULE_RARE;\0A\09bra.uni SCHEDULE_DONE;\0A\09SCHEDULE_RARE:\0A\09membar.cta;\0A\09SCHEDULE_DONE:\0A\09}", "r"
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  tile.func public @schedule_after(%f: f32) {
+    %m = tile.splat %f : f32 -> tensor<64xf32, #s>
+    tilegpu.schedule_after %m : tensor<64xf32, #s>
+    tile.return
+  }
+}

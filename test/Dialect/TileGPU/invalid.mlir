@@ -984,3 +984,11 @@ tile.func public @alloc_leading_dim_not_the_buffers(%x: tensor<3x16x32xf16, #b3>
   %m = tilegpu.local_alloc %x : (tensor<3x16x32xf16, #b3>) -> !tilegpu.memdesc<16x32xf16, #shared, buffers = 2>
   tile.return
 }
+
+// -----
+
+tile.func public @schedule_after_wide(%x: f64) {
+  // expected-error @+1 {{'tilegpu.schedule_after' op takes integers and floats of 32 bits or fewer (and tensors of them), not 'f64'}}
+  tilegpu.schedule_after %x : f64
+  tile.return
+}

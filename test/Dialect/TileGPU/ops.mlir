@@ -177,6 +177,14 @@ tile.func public @warp_group_dots(%a: !tilegpu.memdesc<64x64xf16, #nv128>, %at: 
   tile.return
 }
 
+// A scheduling fence on values of any element type (and scalars).
+// CHECK-LABEL: tile.func public @schedule_after(
+// CHECK-NEXT: tilegpu.schedule_after %{{.*}}, %{{.*}} : tensor<64x128xf32, #[[W]]>, i32
+tile.func public @schedule_after(%c: tensor<64x128xf32, #w>, %i: i32) {
+  tilegpu.schedule_after %c, %i : tensor<64x128xf32, #w>, i32
+  tile.return
+}
+
 // tf32 products say so.
 // CHECK-LABEL: tile.func public @warp_group_dot_tf32(
 // CHECK: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} inputPrecision = tf32 maxNumImpreciseAcc = 32 : !tilegpu.memdesc<64x32xf32, #{{nvmma[0-9]*}}> * !tilegpu.memdesc<32x128xf32, #{{nvmma[0-9]*}}> -> tensor<64x128xf32, #{{wgmma[0-9]*}}>

@@ -2,7 +2,9 @@
 
 // Each product is waited for where its result is first used; a wait moved
 // past later products leaves them in flight (pendings), and a register A
-// operand is kept alive to its product's wait.
+// operand is kept alive to its product's wait. A wait moved past
+// reductions (the softmax's row maximum) is preceded by a schedule_after on
+// their results, so that ptxas does not issue the wait before the softmax.
 
 #w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 #da = #tilegpu.dot_op<opIdx = 0, parent = #w, kWidth = 2>
@@ -14,9 +16,10 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 // CHECK: %[[QK:.*]] = tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
 // CHECK-NEXT: %[[PV:.*]] = tilegpu.warp_group_dot %[[P:[^,]*]], %{{.*}}, %{{.*}} : tensor<64x64xf16, #{{.*}}>
 // CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot_wait %[[QK]] {pendings = 1 : i32}
-// CHECK-NEXT: tile.reduce %[[S]]
+// CHECK-NEXT: %[[M:.*]] = tile.reduce %[[S]]
 // CHECK: math.exp2
-// CHECK: %[[O:.*]]:2 = tilegpu.warp_group_dot_wait %[[PV]], %[[P]] {pendings = 0 : i32}
+// CHECK: tilegpu.schedule_after %[[M]] : tensor<64xf32, #{{.*}}>
+// CHECK-NEXT: %[[O:.*]]:2 = tilegpu.warp_group_dot_wait %[[PV]], %[[P]] {pendings = 0 : i32}
 // CHECK-NEXT: arith.mulf %[[O]]#0
 tile.func public @rotated_attention_step(%q: !tilegpu.memdesc<64x64xf16, #nv>, %k: !tilegpu.memdesc<64x64xf16, #nv>, %v: !tilegpu.memdesc<64x64xf16, #nv>, %p0: tensor<64x64xf16, #da>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
   %c0 = arith.constant 0 : i32

@@ -503,6 +503,17 @@ LogicalResult WarpGroupDotOp::verify() {
   return success();
 }
 
+LogicalResult ScheduleAfterOp::verify() {
+  for (Value v : getValues()) {
+    Type elem = getElementTypeOrSelf(v.getType());
+    if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() > 32)
+      return emitOpError("takes integers and floats of 32 bits or fewer "
+                         "(and tensors of them), not ")
+             << v.getType();
+  }
+  return success();
+}
+
 LogicalResult WarpGroupDotWaitOp::verify() {
   for (Value v : getInputs())
     if (!isa_and_nonnull<WgmmaEncodingAttr, DotOperandEncodingAttr>(

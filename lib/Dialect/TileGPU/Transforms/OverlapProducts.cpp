@@ -36,7 +36,7 @@ bool mayPass(Operation *op) {
   // Turns among warpgroups order their products' issue; no product reads
   // or writes anything through them.
   if (isa<WarpGroupDotOp, ConvertLayoutOp, WarpGroupTurnWaitOp,
-          WarpGroupTurnPassOp>(op))
+          WarpGroupTurnPassOp, ScheduleAfterOp>(op))
     return true;
   if (op->getNumRegions() != 0) {
     // A reduction's combiner is arithmetic.
@@ -80,6 +80,7 @@ bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
   // other), so the producer refills the slot no earlier than before.
   auto release = dyn_cast_or_null<ChannelReleaseOp>(wait->getNextNode());
   Operation *from = release ? release->getNextNode() : wait->getNextNode();
+  SmallVector<Value> reductions;
   for (Operation *op = from; op; op = op->getNextNode()) {
     if (op->hasTrait<OpTrait::IsTerminator>() || uses(op, result) ||
         !mayPass(op)) {
@@ -88,11 +89,21 @@ bool sinkWait(WarpGroupDotWaitOp wait, WarpGroupDotOp dot) {
     }
     if (isa<WarpGroupDotOp>(op))
       ++passed;
+    if (isa<tile::ReduceOp>(op))
+      llvm::append_range(reductions, op->getResults());
   }
   if (!stop || stop == from || (release && passed != 0))
     return false;
   wait->moveBefore(stop);
   wait.setPendings(passed);
+  // The reductions the wait moved past (a softmax's row maximum and sum,
+  // which read every element it computed) stay ahead of it in ptxas's
+  // schedule too: ptxas issues a wait as early as it may, and would run the
+  // softmax's exponentials after it, while nothing is left in flight.
+  if (!reductions.empty()) {
+    OpBuilder b(wait);
+    ScheduleAfterOp::create(b, wait.getLoc(), reductions);
+  }
   if (release)
     release->moveAfter(wait.getOperation());
   // A register A operand stays live (tied to the wait) until the product

@@ -377,6 +377,34 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warp_group_dot_wait", [
   let hasVerifier = 1;
 }
 
+def TileGPU_ScheduleAfterOp : TileGPU_Op<"schedule_after", [
+    MemoryEffects<[MemWrite<TileGPU_SharedMemory>]>]> {
+  let summary = "Keep the computation of values ahead of what follows";
+  let description = [{
+    A scheduling fence for ptxas: what computes `values` runs before the
+    ops after this one. ptxas moves a `wgmma.wait_group` up past independent
+    arithmetic: in a loop with its products rotated (QK^T of block n and PV
+    of block n-1 issued, then the softmax of block n, then the wait for PV),
+    it issued the wait for PV before the softmax's exponentials, so the
+    softmax ran after PV instead of under it. tilegpu-overlap-products puts
+    this op before a wait that it moved past reductions, on their results.
+
+    Lowered to a branch that depends on every element of `values` (their
+    bits xor-ed, compared with -1) around a `membar.cta`: ptxas schedules
+    within a block, so nothing after the branch is issued before the values
+    exist. Taken or not, the branch changes nothing but timing.
+
+    Example:
+
+    ```mlir
+    tilegpu.schedule_after %sum, %max : tensor<128xf32, #slice>, tensor<128xf32, #slice>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // mbarriers
 //===----------------------------------------------------------------------===//
