@@ -197,16 +197,23 @@ CONFIGS = [
     AttnConfig(64, 32, 4, 3, True),
 ]
 # Warp-specialized (a TMA producer warpgroup, two consumer warpgroups taking
-# turns at the products), products in order: 128-column K/V blocks at D 128
-# (their slots are reused by the epilogue) ran 521 and 565 TFLOP/s at S 4096
-# and 16384, against 491 and 515 for the set above; 64-column blocks at D 256
+# turns at the products). In order: 128-column K/V blocks at D 128 (their
+# slots are reused by the epilogue) ran 521 and 565 TFLOP/s at S 4096 and
+# 16384, against 491 and 515 for the set above; 64-column blocks at D 256
 # causal 532 and 583 against 395 and 399 (H100, 2026-11-27,
-# `bench/attention.py --configs 128x128w8s2seqws,128x64w8s2seqws`). Rotated
-# products lost to in order in every warp-specialized case, so only the
-# in-order ones are autotuned. racecheck's reports on these kernels are the
-# tool's (bench/tools/racecheck_turns: a correct turn protocol reports the
-# same hazards once more than one CTA runs).
-WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2, False, True)]
+# `bench/attention.py --configs 128x128w8s2seqws,128x64w8s2seqws`).
+# Rotated (QK^T of block n and PV of block n-1 in one turn, the softmax of
+# block n under PV): once ptxas kept the exponentials ahead of the PV wait
+# (tilegpu.schedule_after) and stopped injecting warpgroup.arrive, 128x128
+# ran 566 and 590 with two slots and 562 and 624 with three, against 515 and
+# 527 in order (bench/results/attention-2026-11-27-140808.md). All are
+# kept: the autotuner picks per length, head dimension and mask. racecheck's
+# reports on these kernels are the tool's (bench/tools/racecheck_turns: a
+# correct turn protocol reports the same hazards once more than one CTA
+# runs).
+WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2, False, True),
+              AttnConfig(128, 64, 8, 2, True, True), AttnConfig(128, 128, 8, 2, True, True),
+              AttnConfig(128, 128, 8, 3, True, True)]
 CONFIGS += WS_CONFIGS
 
 

@@ -34,7 +34,8 @@ def test_config_text_names_order_and_warp_specialization():
     assert attention.config_of(m, "128x64w8s2seqws") == m.AttnConfig(128, 64, 8, 2, False, True)
     assert attention.config_of(m, "64x64w4s3") == m.AttnConfig(64, 64, 4, 3, True, False)
     assert m.describe(m.AttnConfig(128, 64, 8, 2, False, True)) == "128x64 w8 s2 in order ws"
-    assert all(c.ws and not c.overlap for c in m.WS_CONFIGS)
+    assert all(c.ws for c in m.WS_CONFIGS)
+    assert {c.overlap for c in m.WS_CONFIGS} == {False, True}
     assert set(m.WS_CONFIGS) <= set(m.CONFIGS)
 
 

@@ -174,16 +174,29 @@ def test_forward_warp_specialized_128x128_blocks(S, overlap, causal):
         _run_forward(128, S, causal, "float16", (128, 128, 8, 2, overlap, True))
 
 
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("S", [1000, 1531])
-def test_forward_warp_specialized_d256(S, causal):
-    """D256, 64-column K/V blocks, warp-specialized in order: the masked
+def test_forward_warp_specialized_d256(S, causal, overlap):
+    """D256, 64-column K/V blocks, warp-specialized, both orders: the masked
     last block's K and V buffers (without the mask) and the epilogue take
     the channel slots' bytes once the loop is done with them, which is what
     lets the kernel fit (199 KB)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        _run_forward(256, S, causal, "float16", (128, 64, 8, 2, False, True))
+        _run_forward(256, S, causal, "float16", (128, 64, 8, 2, overlap, True))
+
+
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("S", [1000, 1531])
+@pytest.mark.parametrize("D", [64, 128])
+def test_forward_warp_specialized_three_slots(D, S, causal):
+    """128x128 K/V blocks in three channel slots, products rotated (the
+    autotuned config that led at S 16384): the producer runs two blocks
+    ahead, the epilogue reuses the slots' bytes."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(D, S, causal, "float16", (128, 128, 8, 3, True, True))
 
 
 HANG_SCRIPT = """
