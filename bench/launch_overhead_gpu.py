@@ -116,23 +116,30 @@ def main(argv=None):
         if floor is not None:
             entry["cuLaunchKernel_from_cpp_us"] = floor
         for provider, runs in samples.items():
+            submits = sorted(s for s, _ in runs)
             entry["providers"][provider] = {
-                "us": min(s for s, _ in runs), "total_us": min(t for _, t in runs),
+                "us": submits[0], "median_us": submits[len(submits) // 2],
+                "total_us": min(t for _, t in runs),
                 "us_rounds": [round(s, 3) for s, _ in runs]}
         us = {p: v["us"] for p, v in entry["providers"].items()}
         entry["ratios"] = {f"{a}/{b}": us[b] / us[a] for a, b in
                            [("warpforge", "triton"), ("warpforge", "torch")]
                            if a in us and b in us}
         report["results"].append(entry)
+        medians = {p: v["median_us"] for p, v in entry["providers"].items()}
         rows.append([case] + [common.fmt(us.get(p), ".2f") for p in
                               ("warpforge", "triton", "torch", "warpforge: CompiledKernel.launch",
                                "warpforge: _C.Kernel.launch")]
+                    + [common.fmt(medians.get(p), ".2f") for p in
+                       ("warpforge", "warpforge: CompiledKernel.launch",
+                        "warpforge: _C.Kernel.launch", "torch")]
                     + [common.fmt(floor, ".2f")]
                     + [common.fmt(entry["ratios"].get(r), ".2f")
                        for r in ("warpforge/triton", "warpforge/torch")])
     report["seconds"] = round(time.time() - started, 1)
     headers = ["case (us per launch, submit)", "warpforge", "triton", "torch",
-               "CompiledKernel.launch", "_C.Kernel.launch", "cuLaunchKernel (C++)", "tr/wf",
+               "CompiledKernel.launch", "_C.Kernel.launch", "warpforge median",
+               "CompiledKernel median", "_C median", "torch median", "cuLaunchKernel (C++)", "tr/wf",
                "torch/wf"]
     table = common.format_table(headers, rows)
     print(table)
@@ -140,7 +147,8 @@ def main(argv=None):
     md_path = common.write_markdown(
         json_path, report, "Warm launch overhead", "bench/launch_overhead_gpu.py",
         f"{args.launches} back-to-back launches per measurement, providers in turns, best of "
-        f"{args.rounds} rounds; microseconds per launch of issuing them (submit); tr/wf > 1: "
+        f"{args.rounds} rounds (and the median round); microseconds per launch of issuing them "
+        "(submit); tr/wf > 1: "
         "warpforge faster. The _C and CompiledKernel columns time warpforge's lower layers "
         "alone.", headers, rows)
     print(f"JSON: {json_path}\nMarkdown: {md_path}")

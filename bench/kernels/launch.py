@@ -21,6 +21,13 @@ def empty(x_ptr, y_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):
 
 
 @jit_backend.jit
+def empty_axpy_args(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK_SIZE: tl.constexpr):
+    """axpy's arguments, no work: what axpy's launch costs beyond the empty
+    kernel's is the float argument's (host) or its work's (GPU)."""
+    pass
+
+
+@jit_backend.jit
 def axpy(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK_SIZE: tl.constexpr):
     """out = alpha * x + y: three tensors, an int and a float."""
     offsets = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
@@ -54,6 +61,8 @@ def cases(torch):
     bias, o = torch.randn(1024, device="cuda"), torch.empty((64, 1024), device="cuda")
     return {
         "empty (4 args)": ("empty", (4,), (x, y, out, 4000), {"BLOCK_SIZE": 1024}, None),
+        "empty (axpy's 5 args)": ("empty_axpy_args", (4,), (x, y, out, 4000, 0.5),
+                                  {"BLOCK_SIZE": 1024}, None),
         "axpy (5 args, float)": ("axpy", (4,), (x, y, out, 4000, 0.5), {"BLOCK_SIZE": 1024},
                                  lambda: torch.add(y, x, alpha=0.5, out=out)),
         "fused epilogue (12 args, None)": (
