@@ -8,7 +8,8 @@ timed. Each provider is timed by warpforge.testing.do_bench (median, CUDA
 events, L2 flushed), and reported in GB/s of the minimum bytes moved (inputs
 read once, outputs written once), as a percentage of the device-to-device
 copy bandwidth measured in the same run. Also: the cold compile time of the
-softmax kernel (fresh caches, in a new process) and the warm launch overhead.
+softmax and layer-norm kernels (fresh caches, in a new process) and the warm
+launch overhead.
 
     python bench/memory_bound.py [--quick] [--only softmax,layernorm] [--results-dir DIR]
     python bench/memory_bound.py --dry-run    # no GPU: compile, interpret, report
@@ -290,11 +291,14 @@ def cold_compile_child(backend: str, dry_run: bool) -> None:
         return (time.perf_counter() - t0) * 1e3
 
     softmax = Case("softmax", (4096 if not dry_run else 4, 1024), "fp32")
+    layernorm = Case("layernorm", (4096 if not dry_run else 2, 1024), "fp16")
     first = first_call(Case("add", (1 << 20,), "fp32"))
     cold = first_call(softmax)
     warm = first_call(softmax)
+    layernorm_cold = first_call(layernorm)
     print(json.dumps({"kernel": "softmax", "case": softmax.label, "first_kernel_ms": first,
-                      "cold_ms": cold, "warm_ms": warm}))
+                      "cold_ms": cold, "warm_ms": warm, "layernorm_case": layernorm.label,
+                      "layernorm_cold_ms": layernorm_cold}))
 
 
 def cold_compile_all(args, failures: List[str], dry_run: bool) -> Dict[str, Any]:
@@ -445,7 +449,7 @@ def summary_lines(report) -> List[str]:
     cold = report.get("cold_compile")
     if cold:
         what = "compile only" if report.get("mode") == "dry-run" else "first call + sync"
-        lines.append(f"cold compile, softmax ({what}): " + ", ".join(
+        lines.append(f"cold compile, softmax and layer norm ({what}): " + ", ".join(
             f"{b} {_cold_text(v)}" for b, v in cold.items()))
     launch = report.get("launch_overhead")
     if launch:
@@ -462,7 +466,7 @@ def _cold_text(v) -> str:
     if "skipped" in v:
         return "skipped"
     return (f"{v['cold_ms']:.0f} ms (warm {v['warm_ms']:.1f} ms, first kernel "
-            f"{v['first_kernel_ms']:.0f} ms)")
+            f"{v['first_kernel_ms']:.0f} ms; layer norm cold {v['layernorm_cold_ms']:.0f} ms)")
 
 
 # -- Command line -------------------------------------------------------------------------

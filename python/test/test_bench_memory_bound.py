@@ -154,6 +154,7 @@ def test_dry_run_end_to_end(tmp_path):
             "layernorm fp16 2x1024"} <= labels
     assert all(r["interpreter_check"] == "ok" for r in report["results"])
     assert report["cold_compile"]["warpforge"]["cold_ms"] > 0
+    assert report["cold_compile"]["warpforge"]["layernorm_cold_ms"] > 0
     assert proc.stdout.rstrip().splitlines()[-1] == f"JSON: {tmp_path / name}"
 
 
