@@ -133,6 +133,8 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]
+            if config is None:  # the autotuner: the case records the config it picked
+                fns[name].autotuner = kernel
         else:
             if S % 128 or q.dtype != torch.float16 or D > 128:
                 continue  # the tutorial's kernel: 128-row blocks, fp16 output, D <= 128
@@ -192,6 +194,9 @@ def run_case(torch, args, kernels, dtype, D, S, causal, failures) -> Dict[str, A
                     ty / tx for tx, ty in zip(times[x], times[y]))
     for pname in timers:
         entry = case["providers"][pname]
+        tuner = getattr(timers[pname], "autotuner", None)
+        if getattr(tuner, "best_config", None) is not None:  # this case's: its last launch
+            entry["config"] = kernels["warpforge"].describe(tuner.best_config)
         entry["ms_rounds"] = rounds[pname]
         entry["ms"] = float(statistics.median(rounds[pname]))
         entry["tflops"] = case["flop"] / (entry["ms"] * 1e-3) / 1e12
@@ -214,7 +219,8 @@ def run_case(torch, args, kernels, dtype, D, S, causal, failures) -> Dict[str, A
 
 def table(report):
     providers = list(dict.fromkeys(p for c in report["cases"] for p in c["providers"]))
-    headers = ["case", *providers, "wf/sdpa:flash", "wf/sdpa:cudnn", "wf/triton"]
+    headers = ["case", *providers, "wf/sdpa:flash", "wf/sdpa:cudnn", "wf/triton",
+               "warpforge's config"]
     rows = []
     for c in report["cases"]:
         label = f"{c['dtype']} D{c['D']} S{c['S']}{' causal' if c['causal'] else ''}"
@@ -225,6 +231,7 @@ def table(report):
         for pair in ("warpforge/sdpa:flash", "warpforge/sdpa:cudnn", "warpforge/triton"):
             r = c.get("ratios", {}).get(pair)
             cells.append(common.fmt(r["ratio"] if r else None, ".2f"))
+        cells.append(c["providers"].get("warpforge", {}).get("config", "-"))
         rows.append(cells)
     return headers, rows
 

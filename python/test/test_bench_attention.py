@@ -59,9 +59,11 @@ def test_flop_halves_for_causal():
 def test_table_reports_tflops_errors_and_ratios():
     report = {"cases": [{
         "dtype": "fp16", "D": 128, "S": 4096, "causal": False,
-        "providers": {"warpforge": {"tflops": 500.0, "ms": 1.0}, "sdpa:cudnn": {"tflops": 600.0},
+        "providers": {"warpforge": {"tflops": 500.0, "ms": 1.0, "config": "128x128 w8 s2 ws"},
+                      "sdpa:cudnn": {"tflops": 600.0},
                       "triton": {"error": "Mismatch"}},
         "ratios": {"warpforge/sdpa:cudnn": {"ratio": 0.8333, "per_launch": None}}}]}
     headers, rows = attention.table(report)
     assert headers[:4] == ["case", "warpforge", "sdpa:cudnn", "triton"]
-    assert rows == [["fp16 D128 S4096", "500", "600", "err", "-", "0.83", "-"]]
+    assert headers[-1] == "warpforge's config"
+    assert rows == [["fp16 D128 S4096", "500", "600", "err", "-", "0.83", "-", "128x128 w8 s2 ws"]]
