@@ -686,3 +686,25 @@ def test_long_row_dimension_in_pieces(BM, BN):
         TensorDescriptor.from_tensor(x, [BM, BN]), TensorDescriptor.from_tensor(out, [BM, BN]),
         BM=BM, BN=BN)
     torch.testing.assert_close(out, x * 2, rtol=0, atol=0)
+
+
+def test_persistent_loop_with_a_product_after_its_k_loop():
+    """test_tma_frontend.tiles_product_after: the software pipeliner
+    rotates the K loop into the persistent tile loop (its rings live across
+    tiles) while the tile loop loads, itself, the operands of a product
+    after that loop, as the rotated attention's last PV (the pipeliner
+    crashed on it until 2026-11-27). 7 tiles on 2 programs; float64
+    reference, NaN-poisoned output."""
+    from test_tma_frontend import tiles_product_after
+    K, BM, BN, BK, tiles = 256, 128, 128, 64, 7
+    g = generator("tiles-product-after")
+    a = torch.randn((tiles * BM, K + BK), device="cuda", generator=g).to(torch.float16)
+    b = torch.randn((2 * BN, K + BK), device="cuda", generator=g).to(torch.float16)
+    out = nans((tiles * BM, BN), torch.float32)
+    tiles_product_after[(2,)](desc(a, [BM, BK]), desc(b, [BN, BK]), out, K, tiles, BM=BM,
+                              BN=BN, BK=BK, num_warps=8, num_stages=3)
+    torch.cuda.synchronize()
+    a64, b64 = a.double(), b.double()
+    ref = a64[:, :K] @ b64[:BN, :K].T + a64[:, K:] @ b64[BN:, K:].T
+    err = ((out.double() - ref).abs().max() / ref.abs().max()).item()
+    assert err < 1e-3, err

@@ -670,6 +670,44 @@ def attention_two_loops_ws(q_desc, k_desc, v_desc, o_ptr, S, BM: tl.constexpr,
     tl.store(o_ptr + r[:, None] * D + tl.arange(0, D)[None, :], acc / l_i[:, None])
 
 
+@warpforge.jit
+def tiles_product_after(a_desc, b_desc, o_ptr, K, TILES, BM: tl.constexpr, BN: tl.constexpr,
+                        BK: tl.constexpr):
+    # Persistent: each tile's K loop (software-pipelined, rotated into the
+    # tile loop), then a product of the tile loop's own, whose operands it
+    # loads itself (as the rotated attention's last PV after its loop).
+    for tile in tl.range(tl.program_id(0), TILES, tl.num_programs(0)):
+        acc = tl.zeros([BM, BN], dtype=tl.float32)
+        for k in tl.range(0, K, BK):
+            acc = tl.dot(a_desc.load([tile * BM, k]), b_desc.load([0, k]).T, acc)
+        acc = tl.dot(a_desc.load([tile * BM, K]), b_desc.load([BN, K]).T, acc)
+        r = tile * BM + tl.arange(0, BM)
+        tl.store(o_ptr + r[:, None] * BN + tl.arange(0, BN)[None, :], acc)
+
+
+def test_tile_loop_with_its_own_product_after_a_pipelined_loop(monkeypatch):
+    """A tile loop whose K loop the software pipeliner rotates into it, and
+    which loads for a product of its own after that loop: the K loop's
+    rings live across tiles (allocated once, before the tile loop), the
+    tile loop's own loads stay descriptor loads. The pipeliner crashed here
+    (2026-11-27: rotating the K loop replaced the tile loop under the tile
+    loop's own plan)."""
+    import re
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    a = desc((1024, 320), [128, 64], np.float16)
+    b = desc((256, 320), [128, 64], np.float16)
+    k = tiles_product_after.warmup(a, b, aligned((1024 * 128,), np.float32), 256, 7, BM=128,
+                                   BN=128, BK=64, num_warps=8, num_stages=3, grid=(2,))
+    tilegpu = k.asm["tilegpu"]
+    func = tilegpu[tilegpu.index("tile.func public @tiles_product_after"):]
+    tile_loop = func.index("scf.for")
+    rings = re.findall(r"tilegpu.local_alloc : \(\) -> !tilegpu.memdesc<\w+, [^>]*>?[^\n]*buffers = 3",
+                       func)
+    assert len(rings) == 3  # A, B and the barriers, once
+    assert all(func.index(r) < tile_loop for r in rings)
+    assert "cubin" in k.asm
+
+
 def test_attention_loops_in_a_row_share_one_producer(monkeypatch):
     """Two warp-specialized loops in a row over the same K and V blocks (the
     causal attention's blocks left of the diagonal, then the diagonal's):

@@ -652,8 +652,19 @@ struct SoftwarePipelinerPass
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    // A K loop rotated into its tile loop replaces the tile loop (which
+    // then carries the ring position): a plan of the tile loop's own (loads
+    // for a product after the K loop, as the rotated attention's last PV)
+    // would be left on the erased loop. The rotation keeps the ring full
+    // across tiles, the larger gain: the tile loop's own loads stay
+    // unpipelined, as loads after a loop are.
+    llvm::SmallPtrSet<Operation *, 8> rotatedInto;
     for (LoopPipelinePlan &plan : plans)
-      pipelineLoop(plan);
+      if (std::optional<OuterRotation> rotation = matchOuterRotation(plan))
+        rotatedInto.insert(rotation->outer);
+    for (LoopPipelinePlan &plan : plans)
+      if (!rotatedInto.contains(plan.loop))
+        pipelineLoop(plan);
   }
 };
 
