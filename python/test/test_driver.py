@@ -71,6 +71,7 @@ def test_launch_without_a_driver_is_a_clear_error():
 
 
 def test_driver_active_answers_for_the_interpreter_without_a_gpu():
+    pytest.importorskip("torch")  # get_active_torch_device() returns a torch device
     # Triton's tutorials start with driver.active.get_active_torch_device()
     # and read the target and the device's properties: in the interpreter
     # without a GPU those are the CPU and a nominal H100 (sm_90).

@@ -474,7 +474,7 @@ def nested_if_return(c1, c2, c3, v, out):
 @pytest.mark.parametrize("gpu", [False, pytest.param(True, marks=pytest.mark.gpu)])
 @pytest.mark.parametrize("c1,c2,c3", [(a, b, c) for a in (0, 1) for b in (0, 1) for c in (0, 1)])
 def test_nested_if_return(c1, c2, c3, gpu, monkeypatch):
-    import torch
+    torch = pytest.importorskip("torch")
     if not gpu:
         monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
     dev = "cuda" if gpu else "cpu"
@@ -632,7 +632,7 @@ def nan_minmax(A, B, C, propagate_nan: tl.constexpr, func: tl.constexpr):
 @pytest.mark.parametrize("func", ["minimum", "maximum", "clamp"])
 @pytest.mark.parametrize("propagate", ["NONE", "ALL"])
 def test_propagate_nan(propagate, func, gpu, monkeypatch):
-    import torch
+    torch = pytest.importorskip("torch")
     if not gpu:
         monkeypatch.setenv("WARPFORGE_INTERPRET", "1")
     dev = "cuda" if gpu else "cpu"
