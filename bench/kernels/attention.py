@@ -164,7 +164,10 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
                                         offs_m, offs_n, S, qk_scale, True, CAUSAL)
     lse = m_i + tl.math.log2(l_i)
-    out = (acc / l_i[:, None]).to(desc_o.dtype)
+    # One division per row, then products (FlashAttention-3's finalize): an
+    # IEEE division per element of the accumulator was 64 divisions a
+    # thread, each with its slow-path check.
+    out = (acc * (1.0 / l_i)[:, None]).to(desc_o.dtype)
     row_ok = offs_m < S
     tl.store(lse_ptr + off_hz * S + offs_m, lse, mask=row_ok)
     if S % BLOCK_M == 0:

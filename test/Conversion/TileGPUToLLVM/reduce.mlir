@@ -38,26 +38,26 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 
 // -----
 
-// Lanes along dim 1 have lane-id stride 4 when dim 0 is fastest.
+// Lanes along dim 1 have lane-id stride 4 when dim 0 is fastest.  An
+// integer sum is the same in any order: each lane combines its own value
+// with its partner's, no lane-order select.
 #blocked = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [0, 1]>
 module attributes {"tilegpu.num-warps" = 1 : i32} {
   // CHECK-LABEL: llvm.func @reduce_lane_stride
-  // CHECK: llvm.icmp "ne"
-  // CHECK-NEXT: llvm.mlir.constant(31 : i32)
-  // CHECK-NEXT: %[[M4:.*]] = llvm.mlir.constant(4 : i32) : i32
+  // CHECK-NOT: llvm.select
+  // CHECK: %[[M4:.*]] = llvm.mlir.constant(4 : i32) : i32
   // CHECK-NEXT: llvm.mlir.constant(-1 : i32)
   // CHECK-NEXT: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[M4]], %{{.*}} : i32 -> i32
-  // CHECK: llvm.icmp "ne"
-  // CHECK-NEXT: llvm.mlir.constant(31 : i32)
-  // CHECK-NEXT: %[[M8:.*]] = llvm.mlir.constant(8 : i32) : i32
+  // CHECK-NOT: llvm.select
+  // CHECK: %[[M8:.*]] = llvm.mlir.constant(8 : i32) : i32
   // CHECK-NEXT: llvm.mlir.constant(-1 : i32)
   // CHECK-NEXT: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[M8]], %{{.*}} : i32 -> i32
-  // CHECK: llvm.icmp "ne"
-  // CHECK-NEXT: llvm.mlir.constant(31 : i32)
-  // CHECK-NEXT: %[[M16:.*]] = llvm.mlir.constant(16 : i32) : i32
+  // CHECK-NOT: llvm.select
+  // CHECK: %[[M16:.*]] = llvm.mlir.constant(16 : i32) : i32
   // CHECK-NEXT: llvm.mlir.constant(-1 : i32)
   // CHECK-NEXT: nvvm.shfl.sync  bfly %{{.*}}, %{{.*}}, %[[M16]], %{{.*}} : i32 -> i32
   // CHECK-NOT: nvvm.shfl.sync
+  // CHECK-NOT: llvm.select
   // CHECK: llvm.return
   tile.func public @reduce_lane_stride(%i: i32) {
     %x = tile.splat %i : i32 -> tensor<4x8xi32, #blocked>
@@ -65,6 +65,62 @@ module attributes {"tilegpu.num-warps" = 1 : i32} {
     ^bb0(%l: i32, %r: i32):
       %a = arith.addi %l, %r : i32
       tile.reduce.return %a : i32
+    }
+    tile.return
+  }
+}
+
+// -----
+
+// A float sum depends on the order: the lower lane of each shuffle pair is
+// the left operand on both sides (a select on the lane bit).
+#blocked = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @reduce_float_sum_lane_order
+  // CHECK: %[[UPPER:.*]] = llvm.icmp "ne"
+  // CHECK: %[[OTHER:.*]] = nvvm.shfl.sync  bfly
+  // CHECK: %[[O:.*]] = llvm.bitcast %[[OTHER]] : i32 to f32
+  // CHECK-NEXT: %[[L:.*]] = llvm.select %[[UPPER]], %[[O]], %[[V:.*]] : i1, f32
+  // CHECK-NEXT: %[[R:.*]] = llvm.select %[[UPPER]], %[[V]], %[[O]] : i1, f32
+  // CHECK-NEXT: llvm.fadd %[[L]], %[[R]]
+  tile.func public @reduce_float_sum_lane_order(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<16x2xf32, #blocked>
+    %s = tile.reduce %x axis = 1 : tensor<16x2xf32, #blocked> -> tensor<16xf32, #tilegpu.slice<dim = 1, parent = #blocked>> {
+    ^bb0(%l: f32, %r: f32):
+      %a = arith.addf %l, %r : f32
+      tile.reduce.return %a : f32
+    }
+    tile.return
+  }
+}
+
+// -----
+
+// A maximum is the same in any order and grouping: a thread's elements
+// combine as a balanced tree ((e0, e1), (e2, e3)), not a chain, and the
+// shuffle combines without a lane-order select.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @reduce_max_tree
+  // CHECK: %[[E0:.*]] = llvm.extractvalue %{{.*}}[0]
+  // CHECK-NEXT: %[[E1:.*]] = llvm.extractvalue %{{.*}}[1]
+  // CHECK-NEXT: %[[E2:.*]] = llvm.extractvalue %{{.*}}[2]
+  // CHECK-NEXT: %[[E3:.*]] = llvm.extractvalue %{{.*}}[3]
+  // CHECK-NEXT: %[[A:.*]] = llvm.call @__nv_fmaxf(%[[E0]], %[[E1]])
+  // CHECK-NEXT: %[[B:.*]] = llvm.call @__nv_fmaxf(%[[E2]], %[[E3]])
+  // CHECK-NEXT: %[[T:.*]] = llvm.call @__nv_fmaxf(%[[A]], %[[B]])
+  // CHECK-NOT: llvm.select
+  // CHECK: %[[S:.*]] = nvvm.shfl.sync  bfly
+  // CHECK-NEXT: %[[O:.*]] = llvm.bitcast %[[S]] : i32 to f32
+  // CHECK-NEXT: llvm.call @__nv_fmaxf(%[[T]], %[[O]])
+  // CHECK-NOT: llvm.select
+  // CHECK: llvm.return
+  tile.func public @reduce_max_tree(%f: f32) {
+    %x = tile.splat %f : f32 -> tensor<16x8xf32, #blocked>
+    %s = tile.reduce %x axis = 1 : tensor<16x8xf32, #blocked> -> tensor<16xf32, #tilegpu.slice<dim = 1, parent = #blocked>> {
+    ^bb0(%l: f32, %r: f32):
+      %a = arith.maxnumf %l, %r : f32
+      tile.reduce.return %a : f32
     }
     tile.return
   }
