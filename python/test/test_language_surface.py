@@ -344,6 +344,56 @@ def test_math_module_compiles_to_a_cubin():
 
 
 @triton.jit
+def divisions(x_ptr, y_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    _put(out_ptr, 0, x / y, BLOCK)
+    _put(out_ptr, 1, tl.math.fdiv(x, y), BLOCK)
+    _put(out_ptr, 2, tl.math.div_rn(x, y), BLOCK)
+    _put(out_ptr, 3, tl.math.fdiv(x, y, ieee_rounding=True), BLOCK)
+
+
+def _division_operands():
+    """Quotients over the whole normal range: denominators from 1e-30 to
+    3e38 (past 2^126, where div.approx.f32 gives 0)."""
+    x = nonzero(-1000.0, 1000.0, BLOCK)
+    y = nonzero(0.5, 2.0, BLOCK) * np.float32(10.0) ** RNG.integers(-30, 36, BLOCK)
+    y[:4] = [3e38, -2.5e38, 1e-30, 7.0]
+    return x, y.astype(np.float32)
+
+
+def test_division_is_tritons():
+    """fp32 `/` and `fdiv` are Triton's div.full.f32 (`afn` on arith.divf),
+    div_rn and `fdiv(ieee_rounding=True)` IEEE's div.rn.f32; fp64 divides as
+    IEEE either way."""
+    x = np.ones(BLOCK, np.float32)
+    k = divisions.warmup(x, x, np.zeros(4 * BLOCK, np.float32), BLOCK=BLOCK, grid=(1,))
+    divs = [line for line in k.asm["tile"].splitlines() if "arith.divf" in line]
+    assert len(divs) == 2 and sum("fastmath<afn>" in d for d in divs) == 1, divs
+    assert "div.full.f32" in k.asm["ptx"] and "div.rn.f32" in k.asm["ptx"]
+    x64 = np.ones(BLOCK, np.float64)
+    k64 = divisions.warmup(x64, x64, np.zeros(4 * BLOCK, np.float64), BLOCK=BLOCK, grid=(1,))
+    assert "div.full" not in k64.asm["ptx"] and "div.rn.f64" in k64.asm["ptx"]
+
+
+def test_division_accuracy(backend):
+    """`/` within 2 ulp of the quotient over the whole range (Triton's
+    bound for div.full.f32); div_rn the IEEE-rounded quotient exactly."""
+    x, y = _division_operands()
+    out = np.full((4, BLOCK), np.nan, np.float32)
+    launch(divisions, backend, x, y, out, BLOCK=BLOCK)
+    exact = (x.astype(np.float64) / y.astype(np.float64))
+    rounded = (x / y).astype(np.float32)  # numpy's fp32 division: IEEE
+    ulp = np.spacing(np.abs(rounded)).astype(np.float64)
+    for row in (0, 1):
+        err = np.abs(out[row].astype(np.float64) - exact) / ulp
+        assert err.max() <= 2.0, (row, err.max(), x[err.argmax()], y[err.argmax()])
+    np.testing.assert_array_equal(out[2], rounded)
+    np.testing.assert_array_equal(out[3], rounded)
+
+
+@triton.jit
 def float_tests(x_ptr, out_ptr, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)

@@ -535,6 +535,34 @@ struct PreciseSqrtConversion : public OpConversionPattern<math::SqrtOp> {
   }
 };
 
+/// fp32 `arith.divf` with the `afn` fast-math flag (Triton's `/` and
+/// `tl.math.fdiv(x, y)`) is `div.full.f32`, Triton's division: full range,
+/// at most 2 ulp from the rounded quotient, a reciprocal and a multiply
+/// where `div.rn.f32` (IEEE, `tl.math.div_rn`, the op without the flag)
+/// adds a Newton step, a range check and a slow path.  LLVM would take
+/// `afn` as leave for `div.approx.f32`, which is wrong for denominators
+/// beyond 2^126: hence the instruction here, not the flag there.  Scalars
+/// only: tensors are split into elements first.
+struct FullRangeDivConversion : public OpConversionPattern<arith::DivFOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32() ||
+        !bitEnumContainsAny(op.getFastmath(), arith::FastMathFlags::afn))
+      return failure();
+    PTXBuilder ptx;
+    PTXBuilder::Operand out = ptx.addOutput("f", rewriter.getF32Type());
+    PTXBuilder::Operand lhs = ptx.addInput(adaptor.getLhs(), "f");
+    PTXBuilder::Operand rhs = ptx.addInput(adaptor.getRhs(), "f");
+    ptx.instr("div.full.f32", {std::string(out), std::string(lhs), std::string(rhs)});
+    rewriter.replaceOp(op, ptx.launch(rewriter, op.getLoc(),
+                                      /*hasSideEffects=*/false).front());
+    return success();
+  }
+};
+
 } // namespace
 
 void warpforge::populateElementwiseOpToLLVMPatterns(
@@ -548,5 +576,6 @@ void warpforge::populateElementwiseOpToLLVMPatterns(
                ElementwiseInlineAsmOpConversion>(converter, context);
   patterns.add<FpToFpOpConversion>(converter, context, targetInfo);
   // Above libdevice's patterns (benefit 10).
-  patterns.add<PreciseSqrtConversion>(converter, context, /*benefit=*/20);
+  patterns.add<PreciseSqrtConversion, FullRangeDivConversion>(
+      converter, context, /*benefit=*/20);
 }

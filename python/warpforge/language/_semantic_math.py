@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from . import core
 from .core import tensor
-from ._semantic_arith import (_arith_operands, abs, add, and_, cast, equal, less_than, mul,
+from ._semantic_arith import (_arith_operands, abs, add, and_, cast, equal, full_range_div_props,
+                              less_than, mul,
                               not_equal, shr, sub, where)
 from ._semantic_shapes import broadcast_to
 from ._semantic_types import SemanticError, _op, to_tensor
@@ -41,12 +42,14 @@ def sqrt_rn(x, what: str = "tl.math.sqrt_rn") -> tensor:
     return _op("math.sqrt", [x], x.type)
 
 
-def binary_math(name: str, a, b, what: str = "") -> tensor:
+def binary_math(name: str, a, b, what: str = "", full_range_div: bool = False) -> tensor:
     """`<name>` (a `math` or `arith` op) of two fp32 or fp64 values, promoted
-    and broadcast as for arithmetic."""
+    and broadcast as for arithmetic; `full_range_div`: an fp32 division is
+    Triton's `div.full.f32` (the `/` operator's), not IEEE's."""
     a, b, ty = _arith_operands(a, b)
     _check_float(ty, what or f"tl.{name}")
-    return _op(name if "." in name else f"math.{name}", [a, b], a.type)
+    props = full_range_div_props(a.dtype) if full_range_div else ""
+    return _op(name if "." in name else f"math.{name}", [a, b], a.type, props)
 
 
 def fma(a, b, c) -> tensor:

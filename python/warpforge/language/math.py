@@ -2,8 +2,9 @@
 
 `tl.exp(x)` and `tl.math.exp(x)` are the same function. Transcendental
 functions take fp32 or fp64 (convert fp16 with `.to(tl.float32)`); on the GPU
-they call CUDA's libdevice. Differences from Triton: `fdiv` always divides
-with IEEE rounding (Triton's default is a faster approximation). `sqrt` is
+they call CUDA's libdevice. Division is Triton's: fp32 `/` and `fdiv` are
+`div.full.f32` (at most 2 ulp), `div_rn` and `fdiv(..., ieee_rounding=True)`
+round as IEEE. `sqrt` is
 libdevice's `sqrtf` (approximate for fp32, as Triton's); `sqrt_rn` is the
 correctly rounded one (`sqrt.rn`).
 """
@@ -47,8 +48,10 @@ def fma(x, y, z):
 
 
 def fdiv(x, y, ieee_rounding=False):
-    """Element-wise float division (always IEEE-rounded in warpforge)."""
-    return semantic.binary_math("arith.divf", x, y, "tl.math.fdiv")
+    """Element-wise float division: as `/` (fp32: `div.full.f32`, at most 2
+    ulp), or IEEE-rounded with `ieee_rounding=True` (as `div_rn`)."""
+    return semantic.binary_math("arith.divf", x, y, "tl.math.fdiv",
+                                full_range_div=not core._unwrap(ieee_rounding))
 
 
 def div_rn(x, y):

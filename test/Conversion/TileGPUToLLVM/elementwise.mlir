@@ -73,3 +73,26 @@ module attributes {"tilegpu.num-warps" = 1 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// fp32 division with `afn` (Triton's `/`) is div.full.f32, per element;
+// without the flag (tl.math.div_rn) and in fp64 it is LLVM's fdiv, IEEE's
+// division (div.rn).
+#b = #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {"tilegpu.num-warps" = 1 : i32} {
+  // CHECK-LABEL: llvm.func @division
+  // CHECK-COUNT-2: llvm.inline_asm "div.full.f32 $0, $1, $2;", "=f,f,f" %{{.*}}, %{{.*}} : (f32, f32) -> f32
+  // CHECK-NOT: div.full
+  // CHECK-COUNT-2: llvm.fdiv %{{.*}}, %{{.*}} : f32
+  // CHECK: llvm.fdiv %{{.*}}, %{{.*}} {fastmathFlags = #llvm.fastmath<afn>} : f64
+  // CHECK-NOT: div.full
+  // CHECK: llvm.return
+  tile.func public @division(%x: f32, %y: f64) {
+    %s = tile.splat %x : f32 -> tensor<64xf32, #b>
+    %full = arith.divf %s, %s fastmath<afn> : tensor<64xf32, #b>
+    %rn = arith.divf %s, %s : tensor<64xf32, #b>
+    %d = arith.divf %y, %y fastmath<afn> : f64
+    tile.return
+  }
+}
