@@ -75,7 +75,8 @@ def parse_args(argv=None):
     p.add_argument("--configs", default="",
                    help="also time warpforge's kernel with these configs, each a provider "
                         "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2; "
-                        "'seq' after it: products in order, not overlapped; 'ws': warp-specialized)")
+                        "'seq' after it: products in order, not overlapped; 'ws': warp-specialized; "
+                        "'persist': persistent, non-causal cases only)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=float, default=25)
     p.add_argument("--rep", type=float, default=100)
@@ -87,8 +88,8 @@ def parse_args(argv=None):
         args.heads, args.seqlens, args.rounds = "128", "1024,4096", 1
     args.configs = [c for c in args.configs.split(",") if c]
     for c in args.configs:
-        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?(ws)?", c):
-            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>[seq][ws]")
+        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?(ws)?(persist)?", c):
+            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>[seq][ws][persist]")
     args.heads = [int(x) for x in args.heads.split(",")]
     args.seqlens = [int(x) for x in args.seqlens.split(",")]
     return args
@@ -103,7 +104,7 @@ def config_of(kernels, text: str):
     --configs entry names: BMxBNw<warps>s<stages>, 'seq' for the products in
     order, 'ws' for warp specialization."""
     return kernels.AttnConfig(*map(int, re.findall(r"\d+", text)), overlap="seq" not in text,
-                              ws="ws" in text)
+                              ws="ws" in text, persistent="persist" in text)
 
 
 def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, case_name):
@@ -130,6 +131,8 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             config = None
             if name != "warpforge":
                 config = config_of(m, name.partition(":")[2])
+                if config.persistent and causal:
+                    continue  # the persistent kernel is not causal
             kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]

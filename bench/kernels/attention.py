@@ -98,15 +98,17 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
 
 
 @jit_backend.jit
-def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H, S,
-                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
-                    WS: tl.constexpr = False):
-    # The causal off-band loop ends at the diagonal block's first row: it
-    # must end on a K/V block boundary.
-    tl.static_assert(BLOCK_M % BLOCK_N == 0)
-    start_m = tl.program_id(0)
-    off_hz = tl.program_id(1)
+def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz, start_m,
+               HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+               CAUSAL: tl.constexpr, OVERLAP: tl.constexpr, WS: tl.constexpr,
+               EVEN: tl.constexpr):
+    """One program's tile: BLOCK_M query rows of head `off_hz`, from the
+    load of Q to the store of O and LSE. WS marks its K/V loops
+    warp-specialized (False in the persistent kernel, whose tile loop is).
+    EVEN: S is a multiple of BLOCK_M (the caller checks), so no K/V block
+    needs a mask and O goes out through its descriptor: the persistent
+    kernel's, whose buffers for the masked block and the masked store would
+    not fit beside the producer's slots."""
     kv_row = off_hz * S
     q_row = kv_row + start_m * BLOCK_M
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -114,7 +116,6 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
     m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
-    qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
     q = desc_q.load([q_row, 0])
     if OVERLAP:
         p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)
@@ -136,10 +137,11 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N)
-            if full < S:
-                acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
-                                              full, offs_m, offs_n, S, qk_scale, True,
-                                              CAUSAL, BLOCK_N)
+            if not EVEN:
+                if full < S:
+                    acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v,
+                                                  kv_row, full, offs_m, offs_n, S, qk_scale,
+                                                  True, CAUSAL, BLOCK_N)
             last = ((S - 1) // BLOCK_N) * BLOCK_N
         # The last block's PV.
         v = desc_v.load([kv_row + last, 0])
@@ -160,9 +162,10 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
         for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, False, CAUSAL)
-        if full < S:
-            acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
-                                        offs_m, offs_n, S, qk_scale, True, CAUSAL)
+        if not EVEN:
+            if full < S:
+                acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
+                                            offs_m, offs_n, S, qk_scale, True, CAUSAL)
     lse = m_i + tl.math.log2(l_i)
     # One division per row, then products (FlashAttention-3's finalize): an
     # IEEE division per element of the accumulator was 64 divisions a
@@ -170,7 +173,9 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
     out = (acc * (1.0 / l_i)[:, None]).to(desc_o.dtype)
     row_ok = offs_m < S
     tl.store(lse_ptr + off_hz * S + offs_m, lse, mask=row_ok)
-    if S % BLOCK_M == 0:
+    if EVEN:
+        desc_o.store([q_row, 0], out)
+    elif S % BLOCK_M == 0:
         desc_o.store([q_row, 0], out)
     else:
         offs_d = tl.arange(0, HEAD_DIM)
@@ -178,10 +183,39 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, H,
         tl.store(o_ptrs, out, mask=row_ok[:, None])
 
 
+@jit_backend.jit
+def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z, H, S,
+                    HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
+                    WS: tl.constexpr = False, PERSISTENT: tl.constexpr = False):
+    # The causal off-band loop ends at the diagonal block's first row: it
+    # must end on a K/V block boundary.
+    tl.static_assert(BLOCK_M % BLOCK_N == 0)
+    qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
+    if PERSISTENT:
+        # FlashAttention-3's non-causal schedule: a program per SM walks the
+        # tiles (a head's query blocks in a row, so that the programs
+        # running together share K and V in L2). Warp-specialized, the tile
+        # loop is: the producer runs ahead into the next tile's K/V blocks
+        # while the consumers finish a tile's epilogue, and the consumer
+        # warpgroups' turns go on from tile to tile.
+        tiles_m = tl.cdiv(S, BLOCK_M)
+        for tile in tl.range(tl.program_id(0), tiles_m * Z * H, tl.num_programs(0),
+                             warp_specialize=WS):
+            _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S,
+                       tile // tiles_m, tile % tiles_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
+                       OVERLAP, False, True)
+    else:
+        _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S,
+                   tl.program_id(1), tl.program_id(0), HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
+                   OVERLAP, WS, False)
+
+
 # One point of the tuning space, independent of the JIT.
-# overlap: the products rotated (_attn_step) or in order (_attn_block).
-AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap ws",
-                        defaults=(True, False))
+# overlap: the products rotated (_attn_step) or in order (_attn_block);
+# persistent: a program per SM walking the tiles (non-causal only).
+AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap ws persistent",
+                        defaults=(True, False, False))
 
 # What the H100 favoured (bench/attention.py --configs, 2026-11-26, D 128,
 # S 4096): 128 query rows on two warpgroups with 64-column K/V blocks, in
@@ -217,15 +251,27 @@ CONFIGS = [
 WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2, False, True),
               AttnConfig(128, 64, 8, 2, True, True), AttnConfig(128, 128, 8, 2, True, True),
               AttnConfig(128, 128, 8, 3, True, True)]
-CONFIGS += WS_CONFIGS
+# Persistent and warp-specialized (the tile loop specialized: the producer
+# copies the next tile's K/V blocks during a tile's epilogue); not causal.
+# 128x128 at D128 fits in 231936 of the 232448 bytes: the consumers' last V
+# (after the K/V loop) is not pipelined across tiles, and the O buffer of
+# the TMA store is the consumers' own.
+PERSISTENT_CONFIGS = [AttnConfig(128, 128, 8, 2, True, True, True)]
+CONFIGS += WS_CONFIGS + PERSISTENT_CONFIGS
 
 
-def config_fits(config: AttnConfig, head_dim: int) -> bool:
+def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
+                seqlen: int = 0) -> bool:
     """Whether `config` fits the registers and shared memory at `head_dim`:
     128-column K/V blocks only for D 64, or D 128 when warp-specialized (the
     epilogue then reuses the K/V slots), and no more than two stages of K/V
-    at D 256."""
+    at D 256. Persistent configs: warp-specialized, rotated, D 64 and 128,
+    not causal (the causal kernel's two loops per tile are not specialized
+    in a tile loop), S a multiple of BLOCK_M."""
     if config.block_m % config.block_n:
+        return False
+    if config.persistent and (causal or not config.ws or not config.overlap or head_dim > 128
+                              or seqlen % config.block_m):
         return False
     if head_dim > 64 and config.block_n > 64 and not (config.ws and head_dim <= 128):
         return False
@@ -238,9 +284,11 @@ def describe(config) -> str:
     if not isinstance(config, AttnConfig):
         kw = config.kwargs
         config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages,
-                            kw.get("OVERLAP", True), kw.get("WS", False))
+                            kw.get("OVERLAP", True), kw.get("WS", False),
+                            kw.get("PERSISTENT", False))
     return (f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
-            f"{'' if config.overlap else ' in order'}{' ws' if config.ws else ''}")
+            f"{'' if config.overlap else ' in order'}{' ws' if config.ws else ''}"
+            f"{' persistent' if config.persistent else ''}")
 
 
 def _set_blocks(nargs):
@@ -256,22 +304,27 @@ def _prune(configs, named_args, **kwargs):
     d = kwargs["HEAD_DIM"]
     return [c for c in configs
             if config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
-                                      c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"]), d)]
+                                      c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
+                                      c.kwargs["PERSISTENT"]), d, kwargs["CAUSAL"],
+                        named_args["S"])]
 
 
 attn_fwd_autotuned = jit_backend.autotune(
     configs=[jit_backend.Config({"BLOCK_M": c.block_m, "BLOCK_N": c.block_n,
-                                 "OVERLAP": c.overlap, "WS": c.ws},
+                                 "OVERLAP": c.overlap, "WS": c.ws,
+                                 "PERSISTENT": c.persistent},
                                 num_warps=c.num_warps, num_stages=c.num_stages,
                                 pre_hook=_set_blocks) for c in CONFIGS],
     key=["S", "HEAD_DIM", "CAUSAL"],
     prune_configs_by={"early_config_prune": _prune})(attn_fwd_kernel)
 
 
-def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None):
+def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
+                   programs=None):
     """(kernel, grid, args, meta) for O = attention(Q, K, V); q, k, v, o are
     contiguous (Z, H, S, D) torch tensors of one dtype, lse a (Z, H, S) fp32
-    tensor. Autotuned over CONFIGS when `config` is None."""
+    tensor. Autotuned over CONFIGS when `config` is None. A persistent
+    config runs min(tiles, `programs`) programs (default: the SMs)."""
     Z, H, S, D = q.shape
     for name, t in (("k", k), ("v", v), ("o", o)):
         if tuple(t.shape) != (Z, H, S, D) or t.dtype != q.dtype:
@@ -284,18 +337,33 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None):
             raise ValueError(f"{name} must be contiguous")
     if config is not None and config.block_m % config.block_n:
         raise ValueError(f"{describe(config)}: BLOCK_M must be a multiple of BLOCK_N")
+    if config is not None and config.persistent and (causal or S % config.block_m):
+        raise ValueError(f"{describe(config)}: the persistent kernel is not causal and needs "
+                         f"S a multiple of its {config.block_m} rows (S {S})")
     rows = Z * H * S
     # The blocks are set per config (by the pre_hook when autotuned).
     bm, bn = (config.block_m, config.block_n) if config else (1, 1)
     desc = [TensorDescriptor.from_tensor(t.view(rows, D), [bm, D]) for t in (q, o)]
     kv = [TensorDescriptor.from_tensor(t.view(rows, D), [bn, D]) for t in (k, v)]
-    args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, H, S)
+    args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, Z, H, S)
     meta = {"HEAD_DIM": D, "CAUSAL": bool(causal)}
+    sms = programs if programs is not None else _sm_count(q)
+
+    def grid_of(block_m, persistent):
+        tiles = jit_backend.cdiv(S, block_m)
+        return (min(tiles * Z * H, sms),) if persistent else (tiles, Z * H)
+
     if config is None:
-        grid = lambda meta: (jit_backend.cdiv(S, meta["BLOCK_M"]), Z * H)  # noqa: E731
+        grid = lambda meta: grid_of(meta["BLOCK_M"], meta["PERSISTENT"])  # noqa: E731
         return attn_fwd_autotuned, grid, args, meta
     meta.update({"BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
                  "OVERLAP": bool(config.overlap), "WS": bool(config.ws),
+                 "PERSISTENT": bool(config.persistent),
                  "num_warps": config.num_warps, "num_stages": config.num_stages})
-    grid = (jit_backend.cdiv(S, config.block_m), Z * H)
-    return attn_fwd_kernel, grid, args, meta
+    return attn_fwd_kernel, grid_of(config.block_m, config.persistent), args, meta
+
+
+def _sm_count(t) -> int:
+    """The SMs of the device holding `t` (a persistent kernel's programs)."""
+    import torch
+    return torch.cuda.get_device_properties(t.device).multi_processor_count

@@ -51,6 +51,52 @@ def test_autotuned_configs_fit_each_head_dim():
         [True, False]
 
 
+def test_persistent_configs():
+    """'persist' in a config's text; the persistent config is in the
+    autotuned set for non-causal D 64 and 128 at lengths of whole 128-row
+    tiles only."""
+    import common
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    assert attention.parse_args(["--configs", "128x128w8s2wspersist"]).configs == \
+        ["128x128w8s2wspersist"]
+    config = attention.config_of(m, "128x128w8s2wspersist")
+    assert config == m.AttnConfig(128, 128, 8, 2, True, True, True)
+    assert m.describe(config) == "128x128 w8 s2 ws persistent"
+    assert config in m.CONFIGS
+    assert [m.config_fits(config, d, False, 4096) for d in (64, 128, 256)] == [True, True, False]
+    assert not m.config_fits(config, 128, True, 4096) and not m.config_fits(config, 128, False, 1000)
+    assert not m.config_fits(m.AttnConfig(128, 128, 8, 2, True, False, True), 128, False, 4096)
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_persistent_kernel_is_warp_specialized(head_dim):
+    """The persistent kernel compiles warp-specialized on its tile loop (no
+    WarpSpecializationWarning): the producer feeds the K/V loop, not the
+    tile loop's own last P V, and at D 128 the 128x128 blocks fit (the last
+    V is not pipelined across tiles)."""
+    import warnings
+
+    import numpy as np
+    import common
+    import warpforge
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    S, rows = 1024, 2 * 1024
+    x = np.ones((rows, head_dim), np.float16)
+    lse = np.ones(rows, np.float32)
+    qo = TensorDescriptor.from_tensor(x, [128, head_dim])
+    kv = TensorDescriptor.from_tensor(x, [128, head_dim])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=head_dim,
+                                     BLOCK_M=128, BLOCK_N=128, CAUSAL=False, OVERLAP=True,
+                                     WS=True, PERSISTENT=True, num_warps=8, num_stages=2,
+                                     grid=(1,))
+    ir = k.asm["tilegpu"]
+    assert "tilegpu.warp_specialize" in ir and '"consumer-tiles"' in ir
+    assert ir.count("tilegpu.warp_group_turn_pass") >= 2 and k.asm["cubin"]
+
+
 def test_flop_halves_for_causal():
     assert attention.flop(4, 32, 4096, 128, False) == 4 * 4 * 32 * 4096 ** 2 * 128
     assert attention.flop(4, 32, 4096, 128, True) == 2 * 4 * 32 * 4096 ** 2 * 128

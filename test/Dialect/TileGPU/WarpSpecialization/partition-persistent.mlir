@@ -27,7 +27,8 @@
 // CHECK-NEXT: tilegpu.channel_release %[[DCH]], %[[LAST]]
 // CHECK: tile.descriptor_store
 // CHECK-NEXT: scf.yield %[[K]]#1 : i32
-// CHECK-NEXT: } {tilegpu.partition = "consumer-tiles"}
+// The tile loop's own loads (none here) are not pipelined across tiles.
+// CHECK-NEXT: } {tile.num_stages = 1 : i32, tilegpu.partition = "consumer-tiles"}
 // CHECK-NEXT: tilegpu.warp_yield
 // CHECK: partition0(%[[PCH:[^:]*]]: !tilegpu.channel<3>
 // CHECK: %[[PT:.*]] = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PTC:.*]] = %{{.*}}) -> (i32)

@@ -36,7 +36,7 @@
 // CHECK: %[[NEXTC:.*]] = arith.addi %[[TC]], %[[C264]] : i32
 // CHECK: %[[NEXT:.*]] = arith.addi %[[K]]#1, %[[TRIPS]] : i32
 // CHECK-NEXT: scf.yield %[[NEXTC]], %[[NEXT]] : i32, i32
-// CHECK-NEXT: } {"tilegpu.consumer-group" = 0 : i32, tilegpu.partition = "consumer-tiles"}
+// CHECK-NEXT: } {tile.num_stages = 1 : i32, "tilegpu.consumer-group" = 0 : i32, tilegpu.partition = "consumer-tiles"}
 // CHECK-NEXT: tilegpu.warp_yield
 // The producer walks every tile, as without ping-pong.
 // CHECK: partition0(
@@ -62,7 +62,7 @@
 // CHECK: tile.descriptor_store
 // CHECK: %[[NEXTB:.*]] = arith.addi %[[KB]]#1, %[[TRIPSB]] : i32
 // CHECK-NEXT: scf.yield %{{.*}}, %[[NEXTB]] : i32, i32
-// CHECK-NEXT: } {"tilegpu.consumer-group" = 1 : i32, tilegpu.partition = "consumer-tiles"}
+// CHECK-NEXT: } {tile.num_stages = 1 : i32, "tilegpu.consumer-group" = 1 : i32, tilegpu.partition = "consumer-tiles"}
 // CHECK-NEXT: tilegpu.warp_return
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.return

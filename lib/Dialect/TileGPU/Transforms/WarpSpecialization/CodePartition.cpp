@@ -476,6 +476,26 @@ bool takeTurnsAtProducts(WarpSpecializeOp ws, scf::ForOp consumers,
   return true;
 }
 
+/// In a persistent kernel the turns go on from one tile's loop of products
+/// to the next tile's: the prime moves before the tile loop and the drain
+/// after it.  Left in the tile loop, the drain after tile t's loop and the
+/// prime before tile t+1's are the pair joinTurnsOfLoopsInARow removes,
+/// with the tile's epilogue between them: the last warpgroup, done first,
+/// could pass the prime's turn on warpgroup 0's barrier before warpgroup 0
+/// has taken the last one there (two arrivals, one phase: the hang that
+/// function describes).  Moved out, warpgroup 0 takes tile t+1's first
+/// turn from the last warpgroup's last pass of tile t, as from one
+/// iteration to the next; a tile whose loop runs no iteration passes
+/// nothing, and a program without tiles meets the prime with the drain.
+void hoistTurnsOutOfTileLoop(scf::ForOp products, scf::ForOp tiles) {
+  auto prime = dyn_cast_or_null<WarpGroupTurnPassOp>(products->getPrevNode());
+  auto drain = dyn_cast_or_null<WarpGroupTurnWaitOp>(products->getNextNode());
+  if (!prime || !drain || !prime.getOnlyGroup() || !drain.getOnlyGroup())
+    return;
+  prime->moveBefore(tiles);
+  drain->moveAfter(tiles);
+}
+
 /// Loops in a row that take turns hand the turn on from one to the next
 /// instead of giving it back and taking it anew.  The first loop's drain
 /// (warpgroup 0 waiting for the turn the last warpgroup passed at the end)
@@ -870,6 +890,12 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
     scope = newTiles.getBody();
     newTiles->setAttr("tilegpu.partition",
                       b.getStringAttr("consumer-tiles"));
+    // The consumers' own loads in the tile loop (the rotated attention's
+    // last V, after its K/V loop) are not software-pipelined across tiles:
+    // a ring of them beside the producer's slots would not fit (the 128x128
+    // D128 attention: 265 KB against 226 KB), and the producer already
+    // keeps the slots ahead across tiles.
+    newTiles->setAttr(tile::TileDialect::kNumStages, b.getI32IntegerAttr(1));
   }
   Value count = newLoop.getRegionIterArgs().back();
   Block *body = newLoop.getBody();
@@ -915,8 +941,12 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   eraseDeadOps(*body);
   newLoop = eraseIterArgs(rewriter, newLoop, plan.carried);
   consumerStart = newLoop.getResults().back();
-  if (ws.getPartitionRegions().size() == 1 && !plan.tileLoop)
-    turns |= takeTurnsAtProducts(ws, newLoop, numWarps);
+  if (ws.getPartitionRegions().size() == 1 &&
+      takeTurnsAtProducts(ws, newLoop, numWarps)) {
+    turns = true;
+    if (auto tiles = dyn_cast<scf::ForOp>(newLoop->getParentOp()))
+      hoistTurnsOutOfTileLoop(newLoop, tiles);
+  }
   b.setInsertionPointAfter(newLoop);
   }
   if (turns)

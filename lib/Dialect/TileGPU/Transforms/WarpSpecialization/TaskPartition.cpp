@@ -222,10 +222,12 @@ FailureOr<Plan> analyze(scf::ForOp loop,
     plan.tileLoop = parent;
     plan.loop = loop;
   }
-  if (!plan.tileLoop && llvm::none_of(loop.getBody()->getOperations(),
-                                      [](Operation &o) {
-                                        return isa<WarpGroupDotOp>(o);
-                                      })) {
+  // A tile loop with products of its own besides its loop of products (the
+  // rotated attention's last P V, after its K/V loop) is still the tile
+  // loop: the producer feeds the inner loop, whose products are the
+  // kernel's bulk, and the consumers load what the tile loop's own products
+  // read themselves, as any load outside the specialized loop.
+  if (!plan.tileLoop) {
     SmallVector<scf::ForOp> inner = getProductLoops(loop);
     if (inner.size() > 1) {
       why = "the tile loop has more than one loop of tl.dot products";
