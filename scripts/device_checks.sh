@@ -10,7 +10,9 @@
 # synccheck), `scripts/device_checks.sh attention` the attention kernels,
 # `scripts/device_checks.sh mma` the mma.sync products,
 # `scripts/device_checks.sh clusters` the num_ctas=2 kernels (multicast),
-# `scripts/device_checks.sh attention-ws` racecheck's reports on the
+# `scripts/device_checks.sh attention-persistent` the persistent
+# warp-specialized attention, `scripts/device_checks.sh attention-ws`
+# racecheck's reports on the
 # warp-specialized attention at one and eight CTAs, beside the hand-written
 # turn kernel.
 set -uo pipefail
@@ -71,6 +73,19 @@ attention() {
   local sel="(test_forward_each_config and 128x64) or (test_tutorial06 and (128-64 or 128-128)) or (test_forward_warp_specialized and 128-1531-8)"
   all_three attention python/test/test_gpu_attention.py "$sel"
 }
+attention_persistent() {
+  # The persistent warp-specialized attention: one CTA walking 18 tiles of
+  # six heads (the turns and the slots' count going on from tile to tile,
+  # the consumers' own Q and last V loads, the TMA store's buffer reused
+  # per tile) under all three tools; five CTAs under memcheck and synccheck
+  # (racecheck's reports with more than one CTA are the tool's: see
+  # attention-ws).
+  local one="test_forward_persistent_warp_specialized and 384 and float16 and 1programs"
+  local five="test_forward_persistent_warp_specialized and 384 and float16 and 5programs"
+  all_three attention-persistent python/test/test_gpu_attention.py "$one"
+  run memcheck attention-persistent-5 python/test/test_gpu_attention.py -k "$five"
+  run synccheck attention-persistent-5 python/test/test_gpu_attention.py -k "$five"
+}
 mma() {
   # mma.sync: operands through swizzled shared buffers read by ldmatrix,
   # cp.async rings in the K loop, partial tiles; batched products (each
@@ -108,6 +123,10 @@ attention_ws() {
       "$OUT/sanitizer-racecheck-turns-${args// /-}.log" | tr '\n' ' ')"
   done
 }
+if [ "$only" = attention-persistent ]; then
+  attention_persistent
+  exit $status
+fi
 if [ "$only" = attention-ws ]; then
   attention_ws
   exit $status
