@@ -187,7 +187,8 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
 def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z, H, S,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
-                    WS: tl.constexpr = False, PERSISTENT: tl.constexpr = False):
+                    WS: tl.constexpr = False, PERSISTENT: tl.constexpr = False,
+                    LONGEST_FIRST: tl.constexpr = True):
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
@@ -206,8 +207,14 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                        tile // tiles_m, tile % tiles_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
                        OVERLAP, False, True)
     else:
+        start_m = tl.program_id(0)
+        if CAUSAL and LONGEST_FIRST:
+            # The longest tiles first (FlashAttention-2's order): a causal
+            # tile's work grows with its row, and the programs start in
+            # order, so the short tiles fill the last wave's gaps.
+            start_m = tl.num_programs(0) - 1 - start_m
         _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S,
-                   tl.program_id(1), tl.program_id(0), HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
+                   tl.program_id(1), start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
                    OVERLAP, WS, False)
 
 
