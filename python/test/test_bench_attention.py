@@ -97,6 +97,30 @@ def test_persistent_kernel_is_warp_specialized(head_dim):
     assert ir.count("tilegpu.warp_group_turn_pass") >= 2 and k.asm["cubin"]
 
 
+def test_causal_persistent_kernel_declines_with_a_warning():
+    """The causal tile has two K/V loops (off the diagonal, then on it); a
+    tile loop holding two loops of products is not specialized: the kernel
+    compiles unspecialized, with a WarpSpecializationWarning at its line
+    saying why (attention_call never asks for it: see test_gpu_attention)."""
+    import numpy as np
+    import common
+    import warpforge
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    S, rows = 1024, 2 * 1024
+    x = np.ones((rows, 64), np.float16)
+    lse = np.ones(rows, np.float32)
+    qo = TensorDescriptor.from_tensor(x, [128, 64])
+    kv = TensorDescriptor.from_tensor(x, [64, 64])
+    with pytest.warns(warpforge.WarpSpecializationWarning,
+                      match="the tile loop has more than one loop of tl.dot products"):
+        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=64,
+                                     BLOCK_M=128, BLOCK_N=64, CAUSAL=True, OVERLAP=True,
+                                     WS=True, PERSISTENT=True, num_warps=8, num_stages=2,
+                                     grid=(1,))
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"] and k.asm["cubin"]
+
+
 def test_flop_halves_for_causal():
     assert attention.flop(4, 32, 4096, 128, False) == 4 * 4 * 32 * 4096 ** 2 * 128
     assert attention.flop(4, 32, 4096, 128, True) == 2 * 4 * 32 * 4096 ** 2 * 128
