@@ -10,8 +10,7 @@ from __future__ import annotations
 from . import core
 from .core import tensor
 from ._semantic_arith import (_arith_operands, abs, add, and_, cast, equal, full_range_div_props,
-                              less_than, mul,
-                              not_equal, shr, sub, where)
+                              less_than, mul, not_equal, shr, sub, where)
 from ._semantic_shapes import broadcast_to
 from ._semantic_types import SemanticError, _op, to_tensor
 
