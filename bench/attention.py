@@ -76,7 +76,7 @@ def parse_args(argv=None):
                    help="also time warpforge's kernel with these configs, each a provider "
                         "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2; "
                         "'seq' after it: products in order, not overlapped; 'ws': warp-specialized; "
-                        "'persist': persistent, non-causal cases only)")
+                        "'persist': persistent, S a multiple of BM only)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=float, default=25)
     p.add_argument("--rep", type=float, default=100)
@@ -131,8 +131,8 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             config = None
             if name != "warpforge":
                 config = config_of(m, name.partition(":")[2])
-                if config.persistent and causal:
-                    continue  # the persistent kernel is not causal
+                if config.persistent and S % config.block_m:
+                    continue  # the persistent kernel takes whole tiles only
             kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale, config)
             launch = kernel[grid]
             fns[name] = lambda launch=launch, a=a, meta=meta, o=o: (launch(*a, **meta), o)[1]

@@ -119,7 +119,16 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     q = desc_q.load([q_row, 0])
     if OVERLAP:
         p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)
-        if CAUSAL:
+        if CAUSAL and EVEN:
+            # One loop over the tile's K/V blocks (see _attn_step_causal).
+            lo = start_m * BLOCK_M
+            hi = lo + BLOCK_M
+            for start_n in tl.range(0, hi, BLOCK_N, warp_specialize=WS):
+                acc, l_i, m_i, p = _attn_step_causal(acc, l_i, m_i, p, q, desc_k, desc_v,
+                                                     kv_row, start_n, lo, offs_m, offs_n, S,
+                                                     qk_scale, BLOCK_N)
+            last = hi - BLOCK_N
+        elif CAUSAL:
             lo = start_m * BLOCK_M
             for start_n in tl.range(0, lo, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
@@ -184,6 +193,28 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
 
 
 @jit_backend.jit
+def _attn_step_causal(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, lo, offs_m, offs_n,
+                      S, qk_scale, BLOCK_N: tl.constexpr):
+    # _attn_step over every K/V block of a causal tile in one loop: the
+    # diagonal's mask is chosen per block (a uniform branch around the
+    # softmax; the products stay in the loop's body), so that a tile loop
+    # holds one loop of products and can be specialized.
+    k = desc_k.load([kv_row + start_n, 0]).T
+    qk = tl.dot(q, k)
+    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])
+    acc = tl.dot(p, v, acc)
+    if start_n >= lo:
+        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, True,
+                                           True)
+    else:
+        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, False,
+                                           True)
+    l_i = l_i * alpha + tl.sum(p_ij, 1)
+    acc = acc * alpha[:, None]
+    return acc, l_i, m_ij, p_ij.to(v.dtype)
+
+
+@jit_backend.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z, H, S,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
@@ -194,18 +225,25 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
     qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
     if PERSISTENT:
-        # FlashAttention-3's non-causal schedule: a program per SM walks the
-        # tiles (a head's query blocks in a row, so that the programs
-        # running together share K and V in L2). Warp-specialized, the tile
+        # FlashAttention-3's schedule: a program per SM walks the tiles (not
+        # causal: a head's query blocks in a row, so that the programs
+        # running together share K and V in L2; causal: longest first). Warp-specialized, the tile
         # loop is: the producer runs ahead into the next tile's K/V blocks
         # while the consumers finish a tile's epilogue, and the consumer
         # warpgroups' turns go on from tile to tile.
         tiles_m = tl.cdiv(S, BLOCK_M)
         for tile in tl.range(tl.program_id(0), tiles_m * Z * H, tl.num_programs(0),
                              warp_specialize=WS):
-            _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S,
-                       tile // tiles_m, tile % tiles_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
-                       OVERLAP, False, True)
+            if CAUSAL:
+                # Longest first across all heads: every head's last query
+                # block, then the blocks before them.
+                off_hz = tile % (Z * H)
+                start_m = tiles_m - 1 - tile // (Z * H)
+            else:
+                off_hz = tile // tiles_m
+                start_m = tile % tiles_m
+            _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz,
+                       start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, OVERLAP, False, True)
     else:
         start_m = tl.program_id(0)
         if CAUSAL and LONGEST_FIRST:
@@ -220,7 +258,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
 
 # One point of the tuning space, independent of the JIT.
 # overlap: the products rotated (_attn_step) or in order (_attn_block);
-# persistent: a program per SM walking the tiles (non-causal only).
+# persistent: a program per SM walking the tiles (S a multiple of BLOCK_M).
 AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap ws persistent",
                         defaults=(True, False, False))
 
@@ -259,7 +297,8 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
               AttnConfig(128, 64, 8, 2, True, True), AttnConfig(128, 128, 8, 2, True, True),
               AttnConfig(128, 128, 8, 3, True, True)]
 # Persistent and warp-specialized (the tile loop specialized: the producer
-# copies the next tile's K/V blocks during a tile's epilogue); not causal.
+# copies the next tile's K/V blocks during a tile's epilogue); causal tiles
+# longest first, their K/V blocks in one loop (_attn_step_causal).
 # 128x128 at D128 fits in 231936 of the 232448 bytes: the consumers' last V
 # (after the K/V loop) is not pipelined across tiles, and the O buffer of
 # the TMA store is the consumers' own.
@@ -273,11 +312,10 @@ def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
     128-column K/V blocks only for D 64, or D 128 when warp-specialized (the
     epilogue then reuses the K/V slots), and no more than two stages of K/V
     at D 256. Persistent configs: warp-specialized, rotated, D 64 and 128,
-    not causal (the causal kernel's two loops per tile are not specialized
-    in a tile loop), S a multiple of BLOCK_M."""
+    S a multiple of BLOCK_M."""
     if config.block_m % config.block_n:
         return False
-    if config.persistent and (causal or not config.ws or not config.overlap or head_dim > 128
+    if config.persistent and (not config.ws or not config.overlap or head_dim > 128
                               or seqlen % config.block_m):
         return False
     if head_dim > 64 and config.block_n > 64 and not (config.ws and head_dim <= 128):
@@ -344,9 +382,9 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
             raise ValueError(f"{name} must be contiguous")
     if config is not None and config.block_m % config.block_n:
         raise ValueError(f"{describe(config)}: BLOCK_M must be a multiple of BLOCK_N")
-    if config is not None and config.persistent and (causal or S % config.block_m):
-        raise ValueError(f"{describe(config)}: the persistent kernel is not causal and needs "
-                         f"S a multiple of its {config.block_m} rows (S {S})")
+    if config is not None and config.persistent and S % config.block_m:
+        raise ValueError(f"{describe(config)}: the persistent kernel needs S a multiple of "
+                         f"its {config.block_m} rows (S {S})")
     rows = Z * H * S
     # The blocks are set per config (by the pre_hook when autotuned).
     bm, bn = (config.block_m, config.block_n) if config else (1, 1)

@@ -53,8 +53,8 @@ def test_autotuned_configs_fit_each_head_dim():
 
 def test_persistent_configs():
     """'persist' in a config's text; the persistent config is in the
-    autotuned set for non-causal D 64 and 128 at lengths of whole 128-row
-    tiles only."""
+    autotuned set for D 64 and 128, causal or not, at lengths of whole
+    128-row tiles only."""
     import common
     m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
     assert attention.parse_args(["--configs", "128x128w8s2wspersist"]).configs == \
@@ -64,7 +64,7 @@ def test_persistent_configs():
     assert m.describe(config) == "128x128 w8 s2 ws persistent"
     assert config in m.CONFIGS
     assert [m.config_fits(config, d, False, 4096) for d in (64, 128, 256)] == [True, True, False]
-    assert not m.config_fits(config, 128, True, 4096) and not m.config_fits(config, 128, False, 1000)
+    assert m.config_fits(config, 128, True, 4096) and not m.config_fits(config, 128, False, 1000)
     assert not m.config_fits(m.AttnConfig(128, 128, 8, 2, True, False, True), 128, False, 4096)
 
 
@@ -97,11 +97,12 @@ def test_persistent_kernel_is_warp_specialized(head_dim):
     assert ir.count("tilegpu.warp_group_turn_pass") >= 2 and k.asm["cubin"]
 
 
-def test_causal_persistent_kernel_declines_with_a_warning():
-    """The causal tile has two K/V loops (off the diagonal, then on it); a
-    tile loop holding two loops of products is not specialized: the kernel
-    compiles unspecialized, with a WarpSpecializationWarning at its line
-    saying why (attention_call never asks for it: see test_gpu_attention)."""
+def test_persistent_kernels_are_warp_specialized_causal_too():
+    """The causal tile's K/V blocks run in one loop in the persistent kernel
+    (the diagonal's mask chosen per block), so its tile loop is specialized
+    like the non-causal one: no WarpSpecializationWarning."""
+    import warnings
+
     import numpy as np
     import common
     import warpforge
@@ -111,14 +112,14 @@ def test_causal_persistent_kernel_declines_with_a_warning():
     x = np.ones((rows, 64), np.float16)
     lse = np.ones(rows, np.float32)
     qo = TensorDescriptor.from_tensor(x, [128, 64])
-    kv = TensorDescriptor.from_tensor(x, [64, 64])
-    with pytest.warns(warpforge.WarpSpecializationWarning,
-                      match="the tile loop has more than one loop of tl.dot products"):
+    kv = TensorDescriptor.from_tensor(x, [128, 64])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
         k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=64,
-                                     BLOCK_M=128, BLOCK_N=64, CAUSAL=True, OVERLAP=True,
+                                     BLOCK_M=128, BLOCK_N=128, CAUSAL=True, OVERLAP=True,
                                      WS=True, PERSISTENT=True, num_warps=8, num_stages=2,
                                      grid=(1,))
-    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"] and k.asm["cubin"]
+    assert "tilegpu.warp_specialize" in k.asm["tilegpu"] and k.asm["cubin"]
 
 
 def test_flop_halves_for_causal():

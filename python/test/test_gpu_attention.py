@@ -202,32 +202,34 @@ def test_forward_warp_specialized_three_slots(D, S, causal):
 
 @pytest.mark.parametrize("programs", [None, 1, 5, 48, 200],
                          ids=lambda p: "sms" if p is None else f"{p}programs")
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 @pytest.mark.parametrize("S", [1024, 384])
 @pytest.mark.parametrize("D", [64, 128])
-def test_forward_persistent_warp_specialized(D, S, dtype, programs):
+def test_forward_persistent_warp_specialized(D, S, dtype, causal, programs):
     """The persistent kernel, warp-specialized on its tile loop (128x128
     blocks, rotated): each program walks tiles of several heads (2x3 heads
     of S/128 query blocks: 48 tiles at S 1024, 18 at S 384), the producer's
     count and the warpgroups' turns going on from tile to tile. One program
     takes every tile; 5 an uneven share; 48 one tile each at S 1024; 200 is
-    capped at the tiles (attention_call runs min(tiles, programs)). Must be
-    specialized (no warning)."""
+    capped at the tiles (attention_call runs min(tiles, programs)). Causal:
+    longest tiles first, the K/V blocks of a tile in one loop with the
+    diagonal's mask chosen per block. Must be specialized (no warning)."""
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        _run_forward(D, S, False, dtype, (128, 128, 8, 2, True, True, True), programs=programs)
+        _run_forward(D, S, causal, dtype, (128, 128, 8, 2, True, True, True), programs=programs)
 
 
-def test_persistent_config_rejects_causal_and_ragged_lengths():
+def test_persistent_config_rejects_ragged_lengths():
     m = _kernels()
     config = m.AttnConfig(128, 128, 8, 2, True, True, True)
-    for S, causal in ((1024, True), (1000, False)):
-        q = torch.empty((1, 1, S, 128), device="cuda", dtype=torch.float16)
-        with pytest.raises(ValueError, match="persistent kernel is not causal and needs S a "
-                                             "multiple of its 128 rows"):
-            m.attention_call(q, q, q, torch.empty_like(q), torch.empty(1, 1, S, device="cuda"),
+    for causal in (False, True):
+        q = torch.empty((1, 1, 1000, 128), device="cuda", dtype=torch.float16)
+        with pytest.raises(ValueError, match="persistent kernel needs S a multiple of its 128 "
+                                             r"rows \(S 1000\)"):
+            m.attention_call(q, q, q, torch.empty_like(q), torch.empty(1, 1, 1000, device="cuda"),
                              causal, 1.0, config)
-    assert not m.config_fits(config, 128, causal=True, seqlen=1024)
+    assert m.config_fits(config, 128, causal=True, seqlen=1024)
     assert not m.config_fits(config, 128, seqlen=1000)
     assert m.config_fits(config, 128, seqlen=1024) and m.config_fits(config, 64, seqlen=4096)
     assert not m.config_fits(config, 256, seqlen=1024)
@@ -242,7 +244,8 @@ for D, S, warps, overlap, causal, bn, persistent, programs in (
         (128, 4096, 8, False, False, 64, False, None), (128, 1531, 8, True, False, 64, False, None),
         (64, 1000, 4, False, False, 64, False, None), (128, 1000, 8, False, True, 64, False, None),
         (64, 1024, 8, True, True, 64, False, None), (128, 4096, 8, True, False, 128, True, None),
-        (64, 1024, 8, True, False, 128, True, 7), (128, 256, 8, True, False, 128, True, 1)):
+        (64, 1024, 8, True, False, 128, True, 7), (128, 256, 8, True, False, 128, True, 1),
+        (128, 2048, 8, True, True, 128, True, None), (64, 1024, 8, True, True, 128, True, 5)):
     q, k, v = t._inputs(2, 16, S, D, torch.float16, ("hang", D, S))
     o = torch.empty_like(q)
     lse = torch.empty((2, 16, S), device="cuda")
@@ -260,7 +263,8 @@ def test_warp_specialized_forward_does_not_hang():
     """Repeated launches of the warp-specialized forward (the producer's
     slots, the warpgroups' turns; causal: two loops in a row sharing the
     channel and handing the turn on; persistent: the turns and the count
-    going on from tile to tile, on every SM, 7 and 1 programs), in a child
+    going on from tile to tile, on every SM, 7 and 1 programs, causal on
+    every SM and on 5), in a child
     process under a timeout:
     a deadlock fails the test instead of hanging the suite."""
     from launch_helpers import run_without_hang

@@ -788,3 +788,31 @@ def test_attention_loop_too_large_either_way_is_out_of_resources(monkeypatch):
             pytest.raises(OutOfResources, match="num_stages=3 is too large"):
         attention_ws.warmup(q, kv, kv, aligned((128 * 256,)), 1024, BM=128, BN=64, D=256,
                             num_warps=8, num_stages=3, grid=(1,))
+
+
+@warpforge.jit
+def _two_product_loops_per_tile(a_desc, b_desc, c_ptr, K, num_tiles):
+    for tile in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0), warp_specialize=True):
+        acc = tl.zeros([128, 128], dtype=tl.float32)
+        for k in tl.range(0, K, 64):
+            acc = tl.dot(a_desc.load([tile * 128, k]), b_desc.load([0, k]).T, acc)
+        for k in tl.range(0, K, 64):
+            acc = tl.dot(a_desc.load([tile * 128, k]), b_desc.load([0, k]).T, acc)
+        offs = tl.arange(0, 128)
+        tl.store(c_ptr + (tile * 128 + offs)[:, None] * 128 + offs[None, :], acc)
+
+
+def test_tile_loop_with_two_product_loops_falls_back_with_a_warning(monkeypatch):
+    """A persistent tile loop holding two loops of products is not
+    specialized: it compiles without warp specialization, with a
+    WarpSpecializationWarning at the kernel saying why."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    x = np.ones((512, 256), np.float16)
+    desc = TensorDescriptor.from_tensor(x, [128, 64])
+    c = np.zeros((512, 128), np.float32)
+    with pytest.warns(warpforge.WarpSpecializationWarning,
+                      match="the tile loop has more than one loop of tl.dot products"):
+        k = _two_product_loops_per_tile.warmup(desc, desc, c, 256, 4, num_warps=4,
+                                               num_stages=2, grid=(1,))
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"] and k.asm["cubin"]
