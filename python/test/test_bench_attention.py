@@ -68,6 +68,24 @@ def test_persistent_configs():
     assert not m.config_fits(m.AttnConfig(128, 128, 8, 2, True, False, True), 128, False, 4096)
 
 
+def test_autotuner_tries_the_persistent_kernel_only_without_the_mask():
+    """The causal persistent kernel is correct (test_gpu_attention) but
+    slower than the unpersisted one on the H100, so the autotuner's set
+    leaves it out for causal cases; for whole-tile lengths without the mask
+    it is in."""
+    import common
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    configs = m.attn_fwd_autotuned.configs
+
+    def persistent(**kw):
+        return [c for c in m._prune(configs, {"S": kw.pop("S")}, **kw)
+                if c.kwargs["PERSISTENT"]]
+    assert len(persistent(S=4096, HEAD_DIM=128, CAUSAL=False)) == 1
+    assert persistent(S=4096, HEAD_DIM=128, CAUSAL=True) == []
+    assert persistent(S=1000, HEAD_DIM=128, CAUSAL=False) == []
+    assert persistent(S=4096, HEAD_DIM=256, CAUSAL=False) == []
+
+
 @pytest.mark.parametrize("head_dim", [64, 128])
 def test_persistent_kernel_is_warp_specialized(head_dim):
     """The persistent kernel compiles warp-specialized on its tile loop (no
