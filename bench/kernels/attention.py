@@ -225,9 +225,9 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
     qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
     if PERSISTENT:
-        # FlashAttention-3's schedule: a program per SM walks the tiles (not
-        # causal: a head's query blocks in a row, so that the programs
-        # running together share K and V in L2; causal: longest first). Warp-specialized, the tile
+        # FlashAttention-3's schedule: a program per SM walks the tiles, a
+        # head's query blocks in a row, so that the programs running
+        # together share K and V in L2 (causal: a head's longest first). Warp-specialized, the tile
         # loop is: the producer runs ahead into the next tile's K/V blocks
         # while the consumers finish a tile's epilogue, and the consumer
         # warpgroups' turns go on from tile to tile.
@@ -235,10 +235,13 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
         for tile in tl.range(tl.program_id(0), tiles_m * Z * H, tl.num_programs(0),
                              warp_specialize=WS):
             if CAUSAL:
-                # Longest first across all heads: every head's last query
-                # block, then the blocks before them.
-                off_hz = tile % (Z * H)
-                start_m = tiles_m - 1 - tile // (Z * H)
+                # A head's tiles in a row, longest first (as the unpersisted
+                # kernel's programs). Longest first across all heads (every
+                # head's last block, then the ones before) ran 237/369/410
+                # TFLOP/s at D128 against 284/451/487 this way (H100,
+                # 2026-11-27): K and V stay in L2.
+                off_hz = tile // tiles_m
+                start_m = tiles_m - 1 - tile % tiles_m
             else:
                 off_hz = tile // tiles_m
                 start_m = tile % tiles_m
@@ -298,7 +301,7 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
               AttnConfig(128, 128, 8, 3, True, True)]
 # Persistent and warp-specialized (the tile loop specialized: the producer
 # copies the next tile's K/V blocks during a tile's epilogue); causal tiles
-# longest first, their K/V blocks in one loop (_attn_step_causal).
+# a head's longest first, their K/V blocks in one loop (_attn_step_causal).
 # 128x128 at D128 fits in 231936 of the 232448 bytes: the consumers' last V
 # (after the K/V loop) is not pipelined across tiles, and the O buffer of
 # the TMA store is the consumers' own.
@@ -347,10 +350,10 @@ def _set_blocks(nargs):
 
 def _prune(configs, named_args, **kwargs):
     d = kwargs["HEAD_DIM"]
-    # The causal persistent kernel is correct but slow: 235/360/390 TFLOP/s
-    # at D128 S 1k/4k/16k against 318/498/575 unpersisted (H100, 2026-11-27
-    # 17:34 UTC, attention-2026-11-27-173421.md), so it is not autotuned;
-    # `--configs 128x128w8s2wspersist` still times it.
+    # The causal persistent kernel is correct but slower: 284/451/487
+    # TFLOP/s at D128 S 1k/4k/16k against 318/506/578 unpersisted (H100,
+    # 2026-11-27 17:45 UTC, bench/results/attention-causal-persistent-2026-11-27.md),
+    # so it is not autotuned; `--configs 128x128w8s2wspersist` still times it.
     return [c for c in configs
             if not (c.kwargs["PERSISTENT"] and kwargs["CAUSAL"]) and config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
                                       c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
