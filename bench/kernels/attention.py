@@ -78,7 +78,8 @@ def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_
 
 @jit_backend.jit
 def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
-               MASK: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_N: tl.constexpr):
+               MASK: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_N: tl.constexpr, lo=0,
+               MASK_FROM_LO: tl.constexpr = False):
     # The products rotated (FlashAttention-3's intra-warpgroup overlap):
     # QK^T of this block is issued, then PV of the previous block (p, the
     # previous block's probabilities; zero before the first block), and the
@@ -90,8 +91,20 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
     # cancels (TMA fills rows before the tensor with zeros).
     v = desc_v.load([kv_row + start_n - BLOCK_N, 0])
     acc = tl.dot(p, v, acc)
-    p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, MASK,
-                                       CAUSAL)
+    if MASK_FROM_LO:
+        # Every K/V block of a causal tile in one loop: the diagonal's mask
+        # (blocks from `lo` on) chosen per block by a uniform branch around
+        # the softmax, the products staying in the loop's body, so that a
+        # tile loop holds one loop of products and can be specialized.
+        if start_n >= lo:
+            p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
+                                               True, CAUSAL)
+        else:
+            p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
+                                               False, CAUSAL)
+    else:
+        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, MASK,
+                                           CAUSAL)
     l_i = l_i * alpha + tl.sum(p_ij, 1)
     acc = acc * alpha[:, None]
     return acc, l_i, m_ij, p_ij.to(v.dtype)
@@ -120,13 +133,13 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     if OVERLAP:
         p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)
         if CAUSAL and EVEN:
-            # One loop over the tile's K/V blocks (see _attn_step_causal).
+            # One loop over the tile's K/V blocks (_attn_step's MASK_FROM_LO).
             lo = start_m * BLOCK_M
             hi = lo + BLOCK_M
             for start_n in tl.range(0, hi, BLOCK_N, warp_specialize=WS):
-                acc, l_i, m_i, p = _attn_step_causal(acc, l_i, m_i, p, q, desc_k, desc_v,
-                                                     kv_row, start_n, lo, offs_m, offs_n, S,
-                                                     qk_scale, BLOCK_N)
+                acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
+                                              start_n, offs_m, offs_n, S, qk_scale, False,
+                                              CAUSAL, BLOCK_N, lo, True)
             last = hi - BLOCK_N
         elif CAUSAL:
             lo = start_m * BLOCK_M
@@ -190,28 +203,6 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
         offs_d = tl.arange(0, HEAD_DIM)
         o_ptrs = o_ptr + (q_row + tl.arange(0, BLOCK_M))[:, None] * HEAD_DIM + offs_d[None, :]
         tl.store(o_ptrs, out, mask=row_ok[:, None])
-
-
-@jit_backend.jit
-def _attn_step_causal(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, lo, offs_m, offs_n,
-                      S, qk_scale, BLOCK_N: tl.constexpr):
-    # _attn_step over every K/V block of a causal tile in one loop: the
-    # diagonal's mask is chosen per block (a uniform branch around the
-    # softmax; the products stay in the loop's body), so that a tile loop
-    # holds one loop of products and can be specialized.
-    k = desc_k.load([kv_row + start_n, 0]).T
-    qk = tl.dot(q, k)
-    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])
-    acc = tl.dot(p, v, acc)
-    if start_n >= lo:
-        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, True,
-                                           True)
-    else:
-        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, False,
-                                           True)
-    l_i = l_i * alpha + tl.sum(p_ij, 1)
-    acc = acc * alpha[:, None]
-    return acc, l_i, m_ij, p_ij.to(v.dtype)
 
 
 @jit_backend.jit
@@ -301,7 +292,7 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
               AttnConfig(128, 128, 8, 3, True, True)]
 # Persistent and warp-specialized (the tile loop specialized: the producer
 # copies the next tile's K/V blocks during a tile's epilogue); causal tiles
-# a head's longest first, their K/V blocks in one loop (_attn_step_causal).
+# a head's longest first, their K/V blocks in one loop (_attn_step's MASK_FROM_LO).
 # 128x128 at D128 fits in 231936 of the 232448 bytes: the consumers' last V
 # (after the K/V loop) is not pipelined across tiles, and the O buffer of
 # the TMA store is the consumers' own.
