@@ -209,3 +209,71 @@ tile.func public @in_order_products_keep_their_turns(%a: !tilegpu.memdesc<64x64x
   tile.return
 }
 }
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#da = #tilegpu.dot_op<opIdx = 0, parent = #w, kWidth = 2>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// FlashAttention-3's order: O (the previous iteration's PV, retired by the
+// wait the body ends with) is rescaled between QK^T and PV. The rescale
+// gets a wait of its own that leaves QK^T in flight (pendings 1), so that
+// ptxas sees O retired after the latest commit instead of injecting a full
+// wait there, which would hold PV back until QK^T is done.
+// CHECK-LABEL: tile.func public @carried_product_used_between_products(
+// CHECK: scf.for {{.*}} iter_args(%[[P:[^ ]*]] = %{{.*}}, %[[ACC:[^ ]*]] = %{{.*}}, %[[ALPHA:[^ ]*]] = %{{.*}})
+// CHECK-NEXT: %[[QK:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: %[[O:.*]] = tilegpu.warp_group_dot_wait %[[ACC]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[R:.*]] = arith.mulf %[[O]], %[[ALPHA]]
+// CHECK-NEXT: %[[PV:.*]] = tilegpu.warp_group_dot %[[P]], %{{.*}}, %[[R]]
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[QK]] {pendings = 1 : i32}
+// CHECK: tilegpu.warp_group_dot_wait %[[PV]], %[[P]] {pendings = 0 : i32}
+tile.func public @carried_product_used_between_products(%q: !tilegpu.memdesc<64x64xf16, #nv>, %k: !tilegpu.memdesc<64x64xf16, #nv>, %v: !tilegpu.memdesc<64x64xf16, #nv>, %p0: tensor<64x64xf16, #da>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #w>
+  %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %acc0, %alpha = %zero) -> (tensor<64x64xf16, #da>, tensor<64x64xf32, #w>, tensor<64x64xf32, #w>) : i32 {
+    %qk = tilegpu.warp_group_dot %q, %k, %zero : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %s = tilegpu.warp_group_dot_wait %qk {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %rescaled = arith.mulf %acc, %alpha : tensor<64x64xf32, #w>
+    %pv = tilegpu.warp_group_dot %p, %v, %rescaled : tensor<64x64xf16, #da> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o = tilegpu.warp_group_dot_wait %pv {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %e = math.exp2 %s : tensor<64x64xf32, #w>
+    %pn = arith.truncf %e : tensor<64x64xf32, #w> to tensor<64x64xf16, #w>
+    %pd = tilegpu.convert_layout %pn : tensor<64x64xf16, #w> -> tensor<64x64xf16, #da>
+    scf.yield %pd, %o, %e : tensor<64x64xf16, #da>, tensor<64x64xf32, #w>, tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A carried product that only the next product reads (accumulates into)
+// needs no wait of its own.
+// CHECK-LABEL: tile.func public @carried_product_read_by_a_product(
+// CHECK: scf.for
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
+// CHECK-NOT: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
+// CHECK: scf.yield
+tile.func public @carried_product_read_by_a_product(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #w>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %y = %zero) -> (tensor<64x64xf32, #w>, tensor<64x64xf32, #w>) : i32 {
+    %d1 = tilegpu.warp_group_dot %a, %b, %zero : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %s = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %d2 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %x = arith.addf %s, %y : tensor<64x64xf32, #w>
+    scf.yield %o, %x : tensor<64x64xf32, #w>, tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}

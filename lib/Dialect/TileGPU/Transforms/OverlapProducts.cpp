@@ -173,6 +173,52 @@ void joinTurns(Block &body) {
   }
 }
 
+/// A loop-carried product result (the body yields a wait's result, as
+/// FlashAttention-3's rotated loop yields O after PV) used in the next
+/// iteration after products of that iteration were issued: the loop
+/// rescales O between QK^T of block n and PV of block n-1. The wait at the
+/// end of the previous iteration retired the product, but ptxas proves a
+/// register written by a wgmma free only from a wait that follows the
+/// latest commit; from one before it, it injects a full wait
+/// (`warpgroup.wait 0`, info C7517) ahead of the use, which waits for
+/// QK^T and issues PV only after it. So the use gets a wait of its own
+/// whose `pendings` counts the products issued before it in this
+/// iteration: it leaves exactly those in flight, so at run time it finds
+/// nothing to wait for (the product it retires was retired already).
+void waitForCarriedProducts(Block &body) {
+  auto loop = dyn_cast<scf::ForOp>(body.getParentOp());
+  if (!loop)
+    return;
+  Operation *yield = body.getTerminator();
+  for (auto [index, yielded] : llvm::enumerate(yield->getOperands())) {
+    auto carried = yielded.getDefiningOp<WarpGroupDotWaitOp>();
+    if (!carried || carried->getBlock() != &body || carried.getPendings() != 0)
+      continue;
+    Value arg = loop.getRegionIterArgs()[index];
+    unsigned issued = 0;
+    Operation *user = nullptr;
+    for (Operation &op : body) {
+      if (uses(&op, arg)) {
+        user = &op;
+        break;
+      }
+      if (isa<WarpGroupDotOp>(op))
+        ++issued;
+      if (isa<WarpGroupDotWaitOp>(op))
+        issued = 0; // a wait of this iteration already guides ptxas
+    }
+    // A product accumulating into it (the plain loop) needs nothing.
+    if (!user || issued == 0 || isa<WarpGroupDotOp, WarpGroupDotWaitOp>(user))
+      continue;
+    OpBuilder b(user);
+    auto wait = WarpGroupDotWaitOp::create(b, user->getLoc(), TypeRange{arg.getType()},
+                                           ValueRange{arg}, issued);
+    arg.replaceUsesWithIf(wait.getResult(0), [&](OpOperand &use) {
+      return use.getOwner() != wait.getOperation();
+    });
+  }
+}
+
 void overlapProducts(Block &body) {
   SmallVector<WarpGroupDotOp> dots(body.getOps<WarpGroupDotOp>());
   if (dots.size() < 2)
@@ -195,7 +241,10 @@ void overlapProducts(Block &body) {
   }
   for (auto [wait, dot] : llvm::reverse(waits))
     sinkWait(wait, dot);
+  // After the turns are joined: the wait it adds between the products is
+  // no reason to give the turn up between them.
   joinTurns(body);
+  waitForCarriedProducts(body);
 }
 
 struct TileGPUOverlapProducts

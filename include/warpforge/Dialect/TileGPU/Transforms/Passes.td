@@ -88,6 +88,15 @@ def TileGPUOverlapProducts
     (the pass after the first and the wait before the next go), as
     FlashAttention-3 issues both GEMMs of an iteration in one scheduler
     turn. A turn followed by a wait for an earlier product is kept.
+
+    A product of the previous iteration (the body yields its wait's
+    result, `pendings = 0`) that the body reads after issuing products of
+    its own, other than as a product's accumulator (FlashAttention-3
+    rescales O between QK^T and PV), gets a wait of its own before that
+    read, whose `pendings` counts the products issued before it in the
+    iteration. It finds nothing left to wait for at run time, but without
+    it ptxas cannot see O retired after the latest commit and injects a
+    full wait there (info C7517), holding PV back until QK^T is done.
   }];
 }
 
