@@ -156,3 +156,47 @@ def test_table_reports_tflops_errors_and_ratios():
     assert headers[:4] == ["case", "warpforge", "sdpa:cudnn", "triton"]
     assert headers[-1] == "warpforge's config"
     assert rows == [["fp16 D128 S4096", "500", "600", "err", "-", "0.83", "-", "128x128 w8 s2 ws"]]
+
+
+def test_ceiling_tool_variants_apply_to_the_kernel():
+    """bench/tools/attention_ceiling.py edits copies of the benchmark kernel;
+    each edit must still match it, or the tool would time the wrong thing.
+    The correct variant (FlashAttention-3's order) compiles warp-specialized
+    and persistent, and ptxas injects no wait ahead of its PV."""
+    import warnings
+
+    import numpy as np
+    import warpforge
+    sys.path.insert(0, os.path.join(REPO, "bench", "tools"))
+    import attention_ceiling
+    import common
+    sources = attention_ceiling.variant_sources()
+    assert list(sources) == ["full", "no rescale", "no row sum", "no exp2", "max only",
+                             "products only", "fa3 order"]
+    assert [name for name, (_, correct, _) in sources.items() if correct] == \
+        ["full", "fa3 order"]
+    assert len({text for text, _, _ in sources.values()}) == len(sources)
+    kernel = open(attention_ceiling.KERNEL).read()
+    assert sources["full"][0] == kernel
+    assert "tl.math.exp2(qk)" not in sources["products only"][0]
+    with pytest.raises(ValueError, match="has changed"):
+        attention_ceiling._replace(kernel, "no such line", "")
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "attention_ceiling_fa3.py")
+        with open(path, "w") as f:
+            f.write(sources["fa3 order"][0])
+        m = common.load_kernels(path, "warpforge")
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    S, rows, D = 1024, 2 * 1024, 128
+    x = np.ones((rows, D), np.float16)
+    lse = np.ones(rows, np.float32)
+    qo = TensorDescriptor.from_tensor(x, [128, D])
+    kv = TensorDescriptor.from_tensor(x, [128, D])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
+                                     BLOCK_M=128, BLOCK_N=128, CAUSAL=False, OVERLAP=True,
+                                     WS=True, PERSISTENT=True, num_warps=8, num_stages=2,
+                                     grid=(1,))
+    assert "C7517" not in k.metadata.get("ptxas_log", "") and k.asm["cubin"]

@@ -1,0 +1,213 @@
+"""What the softmax costs the attention forward: the benchmark kernel
+(bench/kernels/attention.py) against copies of it with parts of the online
+softmax taken out, side by side in one process (interleaved rounds, as
+bench/attention.py), with SDPA's cuDNN backend as the yardstick:
+
+    python bench/tools/attention_ceiling.py [--seqlens 4096,16384]
+        [--configs 128x128w8s2wspersist,128x128w8s2ws] [--rounds 2]
+
+The copies compute wrong outputs on purpose; only their time means
+anything. `products only` keeps the loads, both products, the warpgroups'
+turns and the P conversion, and drops the rest: it is the ceiling that
+the kernel's structure leaves, whatever the softmax costs. `fa3 order`
+is a correct variant: O rescaled between QK^T and PV (FlashAttention-3's
+place for it) instead of after PV.
+
+Each edit must match the kernel source exactly once (checked, also by
+python/test/test_bench_attention.py, so that the tool fails loudly when
+the kernel changes under it). Results: JSON and Markdown in --results-dir
+("benchmark": "attention-ceiling"). B4 H32 fp16, D --head-dim, not causal.
+"""
+
+import argparse
+import datetime
+import math
+import os
+import statistics
+import sys
+import tempfile
+from typing import Dict, List, Tuple
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import attention  # noqa: E402
+import common  # noqa: E402
+
+KERNEL = os.path.join(common.BENCH_DIR, "kernels", "attention.py")
+
+_RESCALE = ("    l_i = l_i * alpha + tl.sum(p_ij, 1)\n"
+            "    acc = acc * alpha[:, None]\n"
+            "    return acc, l_i, m_ij, p_ij.to(v.dtype)")
+_EXP = "    return tl.math.exp2(qk), m_ij, tl.math.exp2(m_i - m_ij)"
+_MAX = ("        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)\n"
+        "        qk = qk * qk_scale - m_ij[:, None]\n")
+_NO_SUM_NO_RESCALE = "    return acc, l_i, m_ij, p_ij.to(v.dtype)"
+
+# name -> (what it leaves out, [(old, new), ...]) applied in order.
+VARIANTS: Dict[str, Tuple[str, List[Tuple[str, str]]]] = {
+    "full": ("nothing: the benchmark kernel", []),
+    "no rescale": ("O *= alpha (64 FMUL a thread per block)",
+                   [(_RESCALE, "    l_i = l_i * alpha + tl.sum(p_ij, 1)\n"
+                               + _NO_SUM_NO_RESCALE)]),
+    "no row sum": ("l += rowsum(P) (64 FADD and the shuffles)",
+                   [(_RESCALE, "    l_i = l_i * alpha\n    acc = acc * alpha[:, None]\n"
+                               + _NO_SUM_NO_RESCALE)]),
+    "no exp2": ("P = exp2(S - m) (64 MUFU.EX2)",
+                [(_EXP, "    return qk, m_ij, tl.math.exp2(m_i - m_ij)")]),
+    "max only": ("exp2, row sum and rescale: the row maximum and S - m are left",
+                 [(_RESCALE, _NO_SUM_NO_RESCALE), (_EXP, "    return qk, m_i, m_i")]),
+    "products only": ("the whole softmax: loads, products, turns and P's conversion are left",
+                      [(_RESCALE, _NO_SUM_NO_RESCALE), (_EXP, "    return qk, m_i, m_i"),
+                       (_MAX, "        m_ij = m_i\n")]),
+}
+
+
+def _fa3_order(src: str) -> str:
+    """O rescaled between QK^T of block n and PV of block n-1; alpha carried."""
+    edits = [
+        ("def _attn_step(acc, l_i, m_i, p, q,", "def _attn_step(acc, l_i, m_i, p, alpha, q,", 1),
+        ("    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])\n    acc = tl.dot(p, v, acc)",
+         "    acc = acc * alpha[:, None]\n"
+         "    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])\n    acc = tl.dot(p, v, acc)", 1),
+        (_RESCALE, "    l_i = l_i * alpha + tl.sum(p_ij, 1)\n"
+                   "    return acc, l_i, m_ij, p_ij.to(v.dtype), alpha", 1),
+        ("acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q,",
+         "acc, l_i, m_i, p, alpha = _attn_step(acc, l_i, m_i, p, alpha, q,", 5),
+        ("        p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)\n",
+         "        p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)\n"
+         "        alpha = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0\n", 1),
+        ("        v = desc_v.load([kv_row + last, 0])\n        acc = tl.dot(p, v, acc)",
+         "        acc = acc * alpha[:, None]\n"
+         "        v = desc_v.load([kv_row + last, 0])\n        acc = tl.dot(p, v, acc)", 1),
+    ]
+    for old, new, count in edits:
+        src = _replace(src, old, new, count)
+    return src
+
+
+def _replace(src: str, old: str, new: str, count: int = 1) -> str:
+    found = src.count(old)
+    if found != count:
+        raise ValueError(f"{os.path.relpath(KERNEL, common.REPO_DIR)} has changed: expected "
+                         f"{count} of {old.splitlines()[0].strip()!r}, found {found}")
+    return src.replace(old, new)
+
+
+def variant_sources() -> Dict[str, Tuple[str, bool, str]]:
+    """name -> (kernel source, computes right results, what it leaves out)."""
+    src = open(KERNEL, encoding="utf-8").read()
+    out = {}
+    for name, (what, edits) in VARIANTS.items():
+        text = src
+        for old, new in edits:
+            text = _replace(text, old, new)
+        out[name] = (text, not edits, what)
+    out["fa3 order"] = (_fa3_order(src), True, "nothing: O rescaled between QK^T and PV")
+    return out
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seqlens", default="4096", type=lambda t: [int(x) for x in t.split(",")])
+    p.add_argument("--head-dim", type=int, default=128)
+    p.add_argument("--configs", default="128x128w8s2wspersist,128x128w8s2ws",
+                   type=lambda t: [x for x in t.split(",") if x])
+    p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--results-dir", default=os.path.join(common.BENCH_DIR, "results"))
+    return p.parse_args(argv)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    import torch
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    now = datetime.datetime.now()
+    sources = variant_sources()
+    workdir = tempfile.mkdtemp(prefix="attention_ceiling_")
+    modules = {}
+    for i, (name, (text, _, _)) in enumerate(sources.items()):
+        path = os.path.join(workdir, f"attention_ceiling_{i}.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        modules[name] = common.load_kernels(path, "warpforge")
+    report = {"benchmark": "attention-ceiling", "date": now.strftime("%Y-%m-%d"),
+              "environment": common.environment(torch), "args": vars(args).copy(), "cases": []}
+    report["args"].pop("results_dir", None)
+    B, H, D = 4, 32, args.head_dim
+    for S in args.seqlens:
+        g = torch.Generator(device="cuda").manual_seed(S)
+        q, k, v = (torch.randn((B, H, S, D), generator=g, device="cuda",
+                               dtype=torch.float16) for _ in range(3))
+        sm_scale = 1 / math.sqrt(D)
+        ref = torch.nn.functional.scaled_dot_product_attention(
+            q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(), scale=sm_scale)
+        fns, errs = {}, {}
+        for name, m in modules.items():
+            for text in args.configs:
+                config = attention.config_of(m, text)
+                o = torch.full_like(q, float("nan"))
+                lse = torch.empty((B, H, S), device="cuda")
+                kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, False, sm_scale, config)
+                fns[f"{name}:{text}"] = (lambda kernel=kernel, grid=grid, a=a, meta=meta:
+                                         kernel[grid](*a, **meta))
+                fns[f"{name}:{text}"]()
+                torch.cuda.synchronize()
+                if sources[name][1]:
+                    errs[f"{name}:{text}"] = attention.check(torch, name, o[:1, :2], ref,
+                                                            "fp16")["max_rel_err"]
+
+        def cudnn():
+            with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=sm_scale)
+        fns["sdpa:cudnn"] = cudnn
+        rounds: Dict[str, List[float]] = {}
+        for _ in range(args.rounds):
+            for key, ts in common.bench_interleaved(fns, 100, 300).items():
+                rounds.setdefault(key, []).append(statistics.median(ts))
+        flop = 4 * B * H * S * S * D
+        case = {"dtype": "float16", "B": B, "H": H, "S": S, "D": D, "causal": False,
+                "providers": {}}
+        for key, ms in rounds.items():
+            name = key.partition(":")[0]
+            entry = {"ms": statistics.median(ms), "rounds_ms": ms,
+                     "tflops": flop / statistics.median(ms) / 1e9}
+            if key in errs:
+                entry["max_rel_err"] = errs[key]
+            if name in sources:
+                entry["leaves_out"] = sources[name][2]
+                entry["correct"] = sources[name][1]
+            case["providers"][key] = entry
+        report["cases"].append(case)
+    path = common.write_json(report, args.results_dir, "attention-ceiling", now)
+    headers, rows = table(report)
+    common.write_markdown(path, report, "Attention forward without parts of its softmax",
+                          "bench/tools/attention_ceiling.py",
+                          f"B{B} H{H} D{D} fp16, not causal, TFLOP/s (4 B H S^2 D), median of "
+                          f"{args.rounds} interleaved rounds; all but `full` and `fa3 order` "
+                          "compute wrong results on purpose.", headers, rows)
+    print(common.format_table(headers, rows))
+    return 0
+
+
+def table(report):
+    headers = ["S", "variant", "leaves out"]
+    configs = report["args"]["configs"]
+    headers += [f"{c} TFLOP/s" for c in configs] + [f"{c} / cuDNN" for c in configs]
+    rows = []
+    for case in report["cases"]:
+        prov = case["providers"]
+        cudnn = prov.get("sdpa:cudnn", {}).get("tflops")
+        names = dict.fromkeys(k.partition(":")[0] for k in prov if not k.startswith("sdpa"))
+        for name in names:
+            tf = [prov.get(f"{name}:{c}", {}).get("tflops") for c in configs]
+            what = next((p["leaves_out"] for k, p in prov.items()
+                         if k.startswith(name + ":")), "")
+            rows.append([str(case["S"]), name, what] + [common.fmt(t) for t in tf]
+                        + [common.fmt(t / cudnn if t and cudnn else None, ".2f") for t in tf])
+        rows.append([str(case["S"]), "SDPA cuDNN", "", common.fmt(cudnn)] +
+                    [""] * (2 * len(configs) - 1))
+    return headers, rows
+
+
+if __name__ == "__main__":
+    sys.exit(main())
