@@ -46,7 +46,15 @@ else:
 def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
                    MASK: tl.constexpr, CAUSAL: tl.constexpr):
     """The online softmax of one block of scores: (p, the new row maximum,
-    alpha = the factor that rescales what was accumulated before)."""
+    alpha = the factor that rescales what was accumulated before).
+
+    The maximum lags (FlashAttention-4's lazy rescaling): a row's moves only
+    when the block's exceeds it by more than 8 (log2 units), so p stays
+    below 2^8 (fp16, bf16 and the fp32 sums hold that easily) and alpha is
+    exactly 1 in most rows of most blocks. O and l are both relative to
+    the same maximum, so O / l and the LSE (m + log2 l) come out the same.
+    The compiler skips the rescale O * alpha in a warp whose alphas are
+    all 1 (tilegpu-skip-unit-scales)."""
     if MASK:
         cols = start_n + offs_n[None, :]
         if CAUSAL:
@@ -55,9 +63,11 @@ def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
             keep = cols < S
         qk = tl.where(keep, qk * qk_scale, float("-inf"))
         m_ij = tl.maximum(m_i, tl.max(qk, 1))
+        m_ij = tl.where(m_ij > m_i + 8.0, m_ij, m_i)
         qk -= m_ij[:, None]
     else:
         m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        m_ij = tl.where(m_ij > m_i + 8.0, m_ij, m_i)
         qk = qk * qk_scale - m_ij[:, None]
     return tl.math.exp2(qk), m_ij, tl.math.exp2(m_i - m_ij)
 

@@ -40,6 +40,7 @@ _RESCALE = ("    l_i = l_i * alpha + tl.sum(p_ij, 1)\n"
             "    return acc, l_i, m_ij, p_ij.to(v.dtype)")
 _EXP = "    return tl.math.exp2(qk), m_ij, tl.math.exp2(m_i - m_ij)"
 _MAX = ("        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)\n"
+        "        m_ij = tl.where(m_ij > m_i + 8.0, m_ij, m_i)\n"
         "        qk = qk * qk_scale - m_ij[:, None]\n")
 _NO_SUM_NO_RESCALE = "    return acc, l_i, m_ij, p_ij.to(v.dtype)"
 

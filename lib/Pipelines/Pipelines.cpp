@@ -86,6 +86,9 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
   // (tilegpu.num-stages buffers), one product in flight.
   pm.addPass(tilegpu::createTileGPUSoftwarePipeline());
   pm.addPass(tilegpu::createTileGPULowerTMA());
+  // A loop's rescale by a vector of ones (an online softmax whose maximum
+  // did not move) skipped warp by warp.
+  pm.addPass(tilegpu::createTileGPUSkipUnitScales());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
@@ -148,6 +151,9 @@ void warpforge::registerWarpforgePassesAndPipelines() {
     registerTileToTileGPUPasses();
     tilegpu::registerTileGPUPasses();
     registerTileGPUToLLVMPasses();
+    // The upstream conversion tilegpu-to-llvm runs first, for lit tests of
+    // lowerings that take structured control flow.
+    registerPass([] { return createSCFToControlFlowPass(); });
     for (const NamedPipeline &p : getNamedPipelines()) {
       auto build = p.build;
       if (p.takesOptions)

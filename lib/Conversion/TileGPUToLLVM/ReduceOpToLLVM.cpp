@@ -31,6 +31,9 @@
 // products keep the chain and the lane order: their bits depend on the
 // order (Triton's order, so the results match its own).
 //
+// `tilegpu.warp_all` is the warp's own AND of a condition: each thread's
+// elements and-ed, then one `vote.sync.all` (no shuffles, no scratch).
+//
 //===----------------------------------------------------------------------===//
 
 #include "warpforge/Conversion/TileGPUToLLVM/Patterns.h"
@@ -39,6 +42,7 @@
 #include "warpforge/Conversion/TileGPUToLLVM/ThreadUtility.h"
 #include "warpforge/Conversion/TileGPUToLLVM/Utility.h"
 
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -269,6 +273,33 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
   }
 };
 
+/// `tilegpu.warp_all`: the thread's elements and-ed, then `vote.sync.all`
+/// over the full warp (every lane executes it: the op is not under a
+/// lane-dependent condition, warp-uniform ones aside).
+struct WarpAllOpConversion : public OpConversionPattern<tilegpu::WarpAllOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpAllOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> elems =
+        unpackLLElements(loc, adaptor.getCondition(), rewriter);
+    Value all;
+    for (Value e : elems)
+      all = all ? LLVM::AndOp::create(rewriter, loc, all, e).getResult() : e;
+    if (!all)
+      all = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                     rewriter.getBoolAttr(true));
+    Value mask = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          rewriter.getI32IntegerAttr(-1));
+    Value vote = NVVM::VoteSyncOp::create(rewriter, loc, rewriter.getI1Type(),
+                                          mask, all, NVVM::VoteSyncKind::all);
+    rewriter.replaceOp(op, vote);
+    return success();
+  }
+};
+
 } // namespace
 
 int64_t warpforge::getReduceScratchBytes(tile::ReduceOp op) {
@@ -279,5 +310,6 @@ int64_t warpforge::getReduceScratchBytes(tile::ReduceOp op) {
 void warpforge::populateReduceOpToLLVMPatterns(
     TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
     const TargetInfo &targetInfo) {
-  patterns.add<ReduceOpConversion>(converter, patterns.getContext());
+  patterns.add<ReduceOpConversion, WarpAllOpConversion>(converter,
+                                                      patterns.getContext());
 }

@@ -992,3 +992,22 @@ tile.func public @schedule_after_wide(%x: f64) {
   tilegpu.schedule_after %x : f64
   tile.return
 }
+
+// -----
+
+#sh = #tilegpu.shared<order = [0]>
+tile.func public @warp_all_in_shared_layout(%c: tensor<64xi1, #sh>) {
+  // expected-error @+1 {{'tilegpu.warp_all' op takes a tensor in registers (a distributed layout), not 'tensor<64xi1, #tilegpu.shared<order = [0]>>'}}
+  %all = tilegpu.warp_all %c : tensor<64xi1, #sh>
+  tile.return
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 16]>
+tile.func public @warp_all_stored(%c: tensor<64x1xi1, #w>, %p: !tile.ptr<i1>) {
+  // expected-error @+1 {{'tilegpu.warp_all' op is the same within a warp only: its result may only decide a branch, not 'tile.store'}}
+  %all = tilegpu.warp_all %c : tensor<64x1xi1, #w>
+  tile.store %p, %all : !tile.ptr<i1>
+  tile.return
+}

@@ -271,3 +271,12 @@ tile.func public @barrier_ring(%i: i32) {
   tilegpu.init_barrier %bar, 128 : !tilegpu.memdesc<1xi64, #sh1, mutable>
   tile.return
 }
+
+// A warp's vote over the elements its threads hold.
+// CHECK-LABEL: tile.func public @warp_all(
+// CHECK-SAME: %[[C:.*]]: tensor<64x1xi1, #[[W]]>)
+tile.func public @warp_all(%c: tensor<64x1xi1, #w>) {
+  // CHECK-NEXT: %{{.*}} = tilegpu.warp_all %[[C]] : tensor<64x1xi1, #[[W]]>
+  %all = tilegpu.warp_all %c : tensor<64x1xi1, #w>
+  tile.return
+}

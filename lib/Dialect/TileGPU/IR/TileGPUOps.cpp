@@ -4,6 +4,7 @@
 #include "warpforge/Dialect/TileGPU/IR/ModuleAttrs.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -511,6 +512,21 @@ LogicalResult ScheduleAfterOp::verify() {
                          "(and tensors of them), not ")
              << v.getType();
   }
+  return success();
+}
+
+LogicalResult WarpAllOp::verify() {
+  Attribute encoding = getCondition().getType().getEncoding();
+  if (!encoding || isa<NVMMASharedEncodingAttr, SharedEncodingAttr>(encoding))
+    return emitOpError("takes a tensor in registers (a distributed layout), not ")
+           << getCondition().getType();
+  // Its value differs from warp to warp: only a branch may use it (a value
+  // the CTA's scalars are taken to share would be one warp's).
+  for (Operation *user : getResult().getUsers())
+    if (!isa<RegionBranchOpInterface, BranchOpInterface>(user))
+      return emitOpError("is the same within a warp only: its result may "
+                         "only decide a branch, not '")
+             << user->getName() << "'";
   return success();
 }
 

@@ -405,6 +405,32 @@ def TileGPU_ScheduleAfterOp : TileGPU_Op<"schedule_after", [
   let hasVerifier = 1;
 }
 
+def TileGPU_WarpAllOp : TileGPU_Op<"warp_all", [Pure]> {
+  let summary = "Whether a condition holds at every element a warp holds";
+  let description = [{
+    True in every thread of a warp when every element of `condition` held
+    by the threads of that warp is true (`vote.sync.all` over each thread's
+    own elements combined), false otherwise. The result is the same in all
+    threads of a warp and may differ from warp to warp, so it may only
+    guard work that each warp does on its own: no barrier, no layout
+    conversion through shared memory.
+
+    tilegpu-skip-unit-scales uses it to skip a loop's rescale of a
+    tile by a row vector (attention's `O * alpha[:, None]`) in the warps
+    where every factor is exactly 1.
+
+    Example:
+
+    ```mlir
+    %all = tilegpu.warp_all %ones : tensor<128x1xi1, #tilegpu.wgmma<...>>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[I1]>:$condition);
+  let results = (outs I1:$result);
+  let assemblyFormat = "$condition attr-dict `:` type($condition)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // mbarriers
 //===----------------------------------------------------------------------===//

@@ -100,6 +100,44 @@ def TileGPUOverlapProducts
   }];
 }
 
+def TileGPUSkipUnitScales
+    : Pass<"tilegpu-skip-unit-scales", "mlir::ModuleOp"> {
+  let summary = "In loops, skip a tile's multiplication by a row or column "
+                "vector in the warps where every factor is 1";
+  let description = [{
+    An online softmax rescales its accumulator every iteration:
+    `acc * alpha[:, None]`, 64 multiplications a thread per 64x128 block of
+    a warpgroup, after the wait for the product that wrote `acc` and ahead
+    of the next one. `alpha = exp2(m_old - m_new)` is exactly 1 in every
+    row whose maximum did not move, and a kernel that lets its maximum lag
+    (FlashAttention-4: raise it only when the block's exceeds it by more
+    than a threshold) has alpha 1 in most rows of most iterations.
+
+    In an `scf.for` body (at any depth), an `arith.mulf` of a tensor by a
+    `tile.broadcast` of a vector holding at most 1/8 of its elements per
+    thread, with at least `min-elements` elements a thread, becomes
+
+    ```mlir
+    %one = arith.constant dense<1.0> : <the vector's type>
+    %ones = arith.cmpf oeq, %v, %one
+    %all = tilegpu.warp_all %ones
+    %r = scf.if %all -> (...) { scf.yield %x } else { %m = arith.mulf %x, %b; scf.yield %m }
+    ```
+
+    `tilegpu.warp_all` is uniform within a warp only; the branch holds the
+    multiplication alone, so warps may take different sides. The result is
+    the same bits: `x * 1.0 == x` for every x, NaNs aside (the
+    multiplication quiets a signalling NaN). Not taken, the branch costs
+    its compare, vote and branch (about five instructions a thread).
+  }];
+  let options = [
+    Option<"minElements", "min-elements", "int", /*default=*/"32",
+           "Rewrite only products of at least this many elements a thread">,
+  ];
+  let dependentDialects = ["::warpforge::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileGPUCoalesce : Pass<"tilegpu-coalesce", "mlir::ModuleOp"> {
   let summary = "Give each global load and store a layout that runs along "
                 "its addresses' contiguous dimension";
