@@ -220,6 +220,20 @@ def test_forward_persistent_warp_specialized(D, S, dtype, causal, programs):
         _run_forward(D, S, causal, dtype, (128, 128, 8, 2, True, True, True), programs=programs)
 
 
+@pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("S", [1024, 1000])
+def test_forward_four_consumer_warpgroups(S, causal, overlap):
+    """256x64 blocks at D 64 with 16 warps: four consumer warpgroups taking
+    turns and the producer, 640 threads. They start with 96 registers each
+    (61440 in all, not the SM's 65536), so the consumers get 112 and the
+    producer 32. The 64K split (120 and 32) left setmaxnreg.inc waiting
+    forever: every launch of this config hung on the H100 (2026-11-27)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(64, S, causal, "float16", (256, 64, 16, 2, overlap, True))
+
+
 def test_persistent_config_rejects_ragged_lengths():
     m = _kernels()
     config = m.AttnConfig(128, 128, 8, 2, True, True, True)
@@ -270,6 +284,36 @@ def test_warp_specialized_forward_does_not_hang():
     from launch_helpers import run_without_hang
     run_without_hang(HANG_SCRIPT.format(test_dir=os.path.dirname(__file__), repeats=50), 240,
                      "the warp-specialized attention forward")
+
+
+HANG_SCRIPT_FOUR_GROUPS = """
+import math, sys, torch
+sys.path.insert(0, {test_dir!r})
+import test_gpu_attention as t
+m = t._kernels()
+for S, overlap, causal in ((4096, True, False), (1000, False, False), (2048, True, True)):
+    q, k, v = t._inputs(2, 16, S, 64, torch.float16, ("hang4", S))
+    o = torch.empty_like(q)
+    lse = torch.empty((2, 16, S), device="cuda")
+    kernel, grid, args, meta = m.attention_call(
+        q, k, v, o, lse, causal, 0.125, m.AttnConfig(256, 64, 16, 2, overlap, True))
+    for _ in range({repeats}):
+        kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+print("no hang")
+"""
+
+
+def test_four_consumer_warpgroups_do_not_hang():
+    """Four consumer warpgroups (16 warps) and the producer, launched
+    repeatedly in a child process under a timeout: their register requests
+    must fit what 640 threads start with (see
+    test_forward_four_consumer_warpgroups), and their turns go round four
+    named barriers."""
+    from launch_helpers import run_without_hang
+    run_without_hang(HANG_SCRIPT_FOUR_GROUPS.format(test_dir=os.path.dirname(__file__),
+                                                    repeats=20), 180,
+                     "the attention forward with four consumer warpgroups")
 
 
 def test_forward_rejects_a_causal_split_the_blocks_cannot_take():

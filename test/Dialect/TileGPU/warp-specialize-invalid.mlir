@@ -269,3 +269,22 @@ tile.func public @warp_group_turns_on_a_regions_own_barrier() {
   }
   tile.return
 }
+
+// -----
+
+// 16 consumer warps and a producer warpgroup: 640 threads start with 96
+// registers each (61440), not the SM's 65536; asking for 120 and 32 (the
+// 64K split) would leave setmaxnreg.inc waiting forever.
+module attributes {"tilegpu.num-warps" = 16 : i32} {
+tile.func public @registers_beyond_what_the_cta_starts_with() {
+  // expected-error @+1 {{requests 65536 registers, more than the 61440 its 640 threads start with (96 each): setmaxnreg.inc would wait forever}}
+  tilegpu.warp_specialize() attributes {requestedRegisters = array<i32: 32>, defaultRegisters = 120 : i32}
+  default() {
+    tilegpu.warp_yield
+  }
+  partition0() num_warps(4) {
+    tilegpu.warp_return
+  }
+  tile.return
+}
+}

@@ -680,16 +680,24 @@ LogicalResult WarpSpecializeOp::verify() {
                          "to 256, got ")
              << *r;
   // setmaxnreg.inc waits for registers other warps gave back: requests
-  // beyond the SM's 64K never complete.
+  // beyond what the CTA starts with never complete. It starts with every
+  // thread's even share of the SM's 64K in steps of 8 (the kernel's
+  // .maxnreg when registers move), which is less than 64K when the
+  // threads do not divide it (640 threads: 96 each, 61440).
   auto module = (*this)->getParentOfType<ModuleOp>();
   if (getRequestedRegisters() && module && hasCompileOptions(module)) {
-    int64_t total = int64_t(getNumWarps(module)) * 32 * *getDefaultRegisters();
-    for (auto [n, r] : llvm::zip(numWarps, *getRequestedRegisters()))
+    int64_t threads = int64_t(getNumWarps(module)) * 32;
+    int64_t total = threads * *getDefaultRegisters();
+    for (auto [n, r] : llvm::zip(numWarps, *getRequestedRegisters())) {
       total += int64_t(n) * 32 * r;
-    if (total > 65536)
+      threads += int64_t(n) * 32;
+    }
+    int64_t share = std::min<int64_t>(248, 65536 / threads / 8 * 8);
+    if (total > threads * share)
       return emitOpError("requests ")
-             << total << " registers, more than the 65536 of an SM: "
-             << "setmaxnreg.inc would wait forever";
+             << total << " registers, more than the " << threads * share
+             << " its " << threads << " threads start with (" << share
+             << " each): setmaxnreg.inc would wait forever";
   }
   return success();
 }

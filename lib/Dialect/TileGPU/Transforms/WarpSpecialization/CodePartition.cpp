@@ -100,15 +100,20 @@ using namespace warpforge::tilegpu::ws;
 
 namespace {
 
-/// Per-thread registers for the producer and each consumer warpgroup:
-/// their sum over the CTA's warpgroups stays within the 512 registers per
-/// thread-slot of a warpgroup that the SM's 64K allow (setmaxnreg.inc
-/// over-subscribed deadlocks), consumers capped at 248 (the most a kernel's
-/// .maxnreg can start from in steps of 8).
-std::pair<int32_t, int32_t> registerSplit(int consumerGroups) {
+/// Per-thread registers for the producer warpgroup and each of
+/// `consumerGroups` consumer warpgroups, out of the `pool` registers the
+/// CTA starts with (every thread's even share, FuncOpToLLVM's .maxnreg,
+/// times the threads): setmaxnreg.inc only takes registers that
+/// setmaxnreg.dec gave back, so requests beyond the pool wait forever.
+/// The pool is not always the SM's 64K: 640 threads (four consumer
+/// warpgroups and the producer) start with 96 registers each, 61440 in
+/// all, and a split of the 64K (120 and 32) hung on the H100. Consumers
+/// are capped at 248 (the most a kernel's .maxnreg can start from in steps
+/// of 8).
+std::pair<int32_t, int32_t> registerSplit(int consumerGroups, int64_t pool) {
   int32_t producer = consumerGroups <= 2 ? 40 : 32;
-  int32_t consumer = (512 - producer) / consumerGroups / 8 * 8;
-  return {producer, std::min<int32_t>(consumer, 248)};
+  int64_t consumer = (pool - 128 * producer) / (128 * consumerGroups) / 8 * 8;
+  return {producer, int32_t(std::min<int64_t>(consumer, 248))};
 }
 
 Value createI32(OpBuilder &b, Location loc, int64_t v) {
@@ -201,7 +206,8 @@ void assignRegisters(WarpSpecializeOp ws, int numWarps, bool pointerCopies) {
   int evenShare = std::min(248, 65536 / (totalWarps * 32) / 8 * 8);
   if (numWarps % 4 != 0 || pointerCopies)
     return;
-  auto [producerRegs, consumerRegs] = registerSplit(consumerWarps / 4);
+  auto [producerRegs, consumerRegs] =
+      registerSplit(consumerWarps / 4, int64_t(totalWarps) * 32 * evenShare);
   if (consumerRegs <= evenShare)
     return;
   SmallVector<int32_t> requested{producerRegs};
