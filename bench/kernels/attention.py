@@ -307,7 +307,14 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
 # (after the K/V loop) is not pipelined across tiles, and the O buffer of
 # the TMA store is the consumers' own.
 PERSISTENT_CONFIGS = [AttnConfig(128, 128, 8, 2, True, True, True)]
-CONFIGS += WS_CONFIGS + PERSISTENT_CONFIGS
+# Four consumer warpgroups (16 warps) on 256x64 blocks, D 64 only: each
+# consumer thread gets 112 registers (640 threads start with 96), enough
+# for 64x64 scores, P and a 64x64 O but not a 64x128 O. With four
+# warpgroups taking turns, three run products while one runs its softmax:
+# D 64 went from 422/444 to 469/484 TFLOP/s at S 4096/16384, cuDNN 466/484
+# (H100, 2026-11-27 19:52 UTC, bench/results/attention-2026-11-27-195212.md).
+FOUR_GROUP_CONFIGS = [AttnConfig(256, 64, 16, 2, True, True)]
+CONFIGS += WS_CONFIGS + PERSISTENT_CONFIGS + FOUR_GROUP_CONFIGS
 
 
 def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
@@ -315,8 +322,8 @@ def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
     """Whether `config` fits the registers and shared memory at `head_dim`:
     128-column K/V blocks only for D 64, or D 128 when warp-specialized (the
     epilogue then reuses the K/V slots), and no more than two stages of K/V
-    at D 256. Persistent configs: warp-specialized, rotated, D 64 and 128,
-    S a multiple of BLOCK_M."""
+    at D 256; 16 warps only at D 64. Persistent configs: warp-specialized,
+    rotated, D 64 and 128, S a multiple of BLOCK_M."""
     if config.block_m % config.block_n:
         return False
     if config.persistent and (not config.ws or not config.overlap or head_dim > 128
@@ -325,6 +332,10 @@ def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
     if head_dim > 64 and config.block_n > 64 and not (config.ws and head_dim <= 128):
         return False
     if head_dim > 128 and (config.num_stages > 2 or config.num_warps < 8):
+        return False
+    # 16 warps: at most 128 registers a thread (112 for the consumers of a
+    # warp-specialized kernel), too few for a 64x128 O.
+    if config.num_warps > 8 and head_dim > 64:
         return False
     return True
 

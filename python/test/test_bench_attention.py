@@ -49,6 +49,9 @@ def test_autotuned_configs_fit_each_head_dim():
     assert [m.config_fits(ws128, d) for d in (64, 128, 256)] == [True, True, False]
     assert [m.config_fits(m.AttnConfig(128, 128, 8, 2, False), d) for d in (64, 128)] == \
         [True, False]
+    four = m.AttnConfig(256, 64, 16, 2, True, True)
+    assert four in m.CONFIGS
+    assert [m.config_fits(four, d) for d in (64, 128, 256)] == [True, False, False]
 
 
 def test_persistent_configs():
