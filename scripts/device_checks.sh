@@ -11,7 +11,8 @@
 # `scripts/device_checks.sh mma` the mma.sync products,
 # `scripts/device_checks.sh clusters` the num_ctas=2 kernels (multicast),
 # `scripts/device_checks.sh attention-persistent` the persistent
-# warp-specialized attention, `scripts/device_checks.sh attention-ws`
+# warp-specialized attention, `scripts/device_checks.sh attention-four` the
+# one with four consumer warpgroups, `scripts/device_checks.sh attention-ws`
 # racecheck's reports on the
 # warp-specialized attention at one and eight CTAs, beside the hand-written
 # turn kernel.
@@ -86,6 +87,16 @@ attention_persistent() {
   run memcheck attention-persistent-5 python/test/test_gpu_attention.py -k "$five"
   run synccheck attention-persistent-5 python/test/test_gpu_attention.py -k "$five"
 }
+attention_four() {
+  # Four consumer warpgroups (16 warps, 256x64 blocks at D 64) and the
+  # producer: 640 threads, setmaxnreg 112/32 out of the 96 each starts
+  # with; turns round four named barriers. memcheck and synccheck, causal
+  # and not (racecheck's reports with more than one CTA are the tool's:
+  # see attention-ws).
+  local sel="test_forward_four_consumer_warpgroups and 1000 and overlapped"
+  run memcheck attention-four python/test/test_gpu_attention.py -k "$sel"
+  run synccheck attention-four python/test/test_gpu_attention.py -k "$sel"
+}
 mma() {
   # mma.sync: operands through swizzled shared buffers read by ldmatrix,
   # cp.async rings in the K loop, partial tiles; batched products (each
@@ -123,6 +134,10 @@ attention_ws() {
       "$OUT/sanitizer-racecheck-turns-${args// /-}.log" | tr '\n' ' ')"
   done
 }
+if [ "$only" = attention-four ]; then
+  attention_four
+  exit $status
+fi
 if [ "$only" = attention-persistent ]; then
   attention_persistent
   exit $status
