@@ -429,3 +429,25 @@ def test_temporaries_of_a_writer_that_is_gone_go_at_once(monkeypatch, tmp_path):
     monkeypatch.setattr(os, "replace", lambda a, b: seen.append(a) or real_replace(a, b))
     cache._write(str(folder / "entry.json"), {"a": 1})
     assert os.path.basename(seen[0]).startswith(f".tmp-{tag}-")
+
+
+def test_looking_up_a_held_stage_leaves_the_deferred_ones_alone():
+    """A launch looks up "cubin" (`asm.get`, `in`): that must not read the
+    list of stages still to be made. torch.compile traced it and guarded
+    on the list's first element, which a later fill empties: building the
+    guard raised IndexError (test_call_inside_torch_compile, H200,
+    2026-11-27)."""
+
+    class Untouchable(list):
+        def __contains__(self, item):
+            raise AssertionError("the deferred stages were read")
+
+        def __iter__(self):
+            raise AssertionError("the deferred stages were read")
+
+    stages = compiler_module._Stages({"ptx": "p", "cubin": b"c"}, ["ptx", "cubin", "llir"],
+                                     ["llir"], lambda: {"llir": "ir"})
+    stages._deferred = Untouchable(["llir"])
+    assert stages.get("cubin") == b"c" and "ptx" in stages
+    stages._deferred = ["llir"]
+    assert "llir" in stages and stages["llir"] == "ir" and stages.get("cubin") == b"c"

@@ -82,7 +82,10 @@ class _Stages(dict):
         raise KeyError(key)
 
     def __contains__(self, key):
-        return key in self._deferred or dict.__contains__(self, key)
+        # The stages it holds first: a launch looks up "cubin", and reading
+        # the deferred list there made torch.compile guard on its elements,
+        # which a later fill empties (IndexError building the guard).
+        return dict.__contains__(self, key) or key in self._deferred
 
     def get(self, key, default=None):
         return self[key] if key in self else default
