@@ -89,10 +89,11 @@ def test_autotuner_tries_the_persistent_kernel_only_without_the_mask():
     assert persistent(S=4096, HEAD_DIM=256, CAUSAL=False) == []
 
 
-def _compile_persistent(m, head_dim):
-    """The persistent 128x128 warp-specialized kernel of module `m` (a
-    loaded copy of bench/kernels/attention.py), compiled on the CPU; a
-    WarpSpecializationWarning (the fallback) fails the test."""
+def _compile_ws(m, head_dim, block_m=128, block_n=128, num_warps=8, persistent=True):
+    """A warp-specialized rotated kernel of module `m` (a loaded copy of
+    bench/kernels/attention.py; by default the persistent 128x128 one),
+    compiled on the CPU; a WarpSpecializationWarning (the fallback) fails
+    the test."""
     import warnings
 
     import numpy as np
@@ -101,14 +102,15 @@ def _compile_persistent(m, head_dim):
     S, rows = 1024, 2 * 1024
     x = np.ones((rows, head_dim), np.float16)
     lse = np.ones(rows, np.float32)
-    qo = TensorDescriptor.from_tensor(x, [128, head_dim])
-    kv = TensorDescriptor.from_tensor(x, [128, head_dim])
+    qo = TensorDescriptor.from_tensor(x, [block_m, head_dim])
+    kv = TensorDescriptor.from_tensor(x, [block_n, head_dim])
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
         return m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S,
-                                        HEAD_DIM=head_dim, BLOCK_M=128, BLOCK_N=128,
-                                        CAUSAL=False, OVERLAP=True, WS=True, PERSISTENT=True,
-                                        num_warps=8, num_stages=2, grid=(1,))
+                                        HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n,
+                                        CAUSAL=False, OVERLAP=True, WS=True,
+                                        PERSISTENT=persistent, num_warps=num_warps,
+                                        num_stages=2, grid=(1,))
 
 
 @pytest.mark.parametrize("head_dim", [64, 128])
@@ -119,7 +121,7 @@ def test_persistent_kernel_is_warp_specialized(head_dim):
     V is not pipelined across tiles)."""
     import common
     m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
-    k = _compile_persistent(m, head_dim)
+    k = _compile_ws(m, head_dim)
     ir = k.asm["tilegpu"]
     assert "tilegpu.warp_specialize" in ir and '"consumer-tiles"' in ir
     assert ir.count("tilegpu.warp_group_turn_pass") >= 2 and k.asm["cubin"]
@@ -193,7 +195,7 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
         with open(path, "w") as f:
             f.write(sources["fa3 order"][0])
         m = common.load_kernels(path, "warpforge")
-    k = _compile_persistent(m, 128)
+    k = _compile_ws(m, 128)
     assert "C7517" not in k.metadata.get("ptxas_log", "") and k.asm["cubin"]
 
 
@@ -203,23 +205,9 @@ def test_four_consumer_warpgroups_fit_the_registers_they_start_with():
     hand those round (consumers 112, producer 32); the SM's 64K split (120
     and 32) hung on the H100. The verifier rejects a split beyond the pool
     (lit warp-specialize-invalid.mlir)."""
-    import warnings
-
-    import numpy as np
     import common
-    import warpforge
-    from warpforge.tools.tensor_descriptor import TensorDescriptor
     m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
-    S, rows, D = 1024, 2 * 1024, 64
-    x = np.ones((rows, D), np.float16)
-    lse = np.ones(rows, np.float32)
-    q = TensorDescriptor.from_tensor(x, [256, D])
-    kv = TensorDescriptor.from_tensor(x, [64, D])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        k = m.attn_fwd_kernel.warmup(q, kv, kv, q, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
-                                     BLOCK_M=256, BLOCK_N=64, CAUSAL=False, OVERLAP=True,
-                                     WS=True, num_warps=16, num_stages=2, grid=(1,))
+    k = _compile_ws(m, 64, block_m=256, block_n=64, num_warps=16, persistent=False)
     ir = k.asm["tilegpu"]
     assert "defaultRegisters = 112 : i32, requestedRegisters = array<i32: 32>" in ir
     ptx = k.asm["ptx"]
