@@ -4,6 +4,8 @@ inputs, launched on a side stream under capture, and called from a
 function compiled by `torch.compile` (dynamo breaks its graph at the
 launch, the kernel runs eagerly between the two halves)."""
 
+import os
+
 import pytest
 
 import warpforge
@@ -96,8 +98,15 @@ def test_call_inside_torch_compile():
         return out.sin() + 1
 
     compiled = torch.compile(f, backend="aot_eager")
-    for seed in (5, 6):
+    for seed in (5, 6, 7):
         x, y, _ = _inputs(n, seed)
         got = compiled(x, y)
         torch.cuda.synchronize()
         torch.testing.assert_close(got, (3.0 * x + y).sin() + 1)
+    # Dynamo skips warpforge's files (warpforge.runtime.dynamo): it breaks
+    # the graph at the launch instead of tracing the launch path.
+    from torch._dynamo import trace_rules
+    from warpforge.runtime import dynamo
+    assert dynamo.registered()
+    package = os.path.dirname(warpforge.__file__)
+    assert any(package.startswith(d.rstrip("/")) for d in trace_rules.SKIP_DIRS)

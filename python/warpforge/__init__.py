@@ -20,6 +20,9 @@ from .runtime.allocation import set_allocator  # noqa: E402,F401
 from .runtime.autotuner import Autotuner, Config, Heuristics, autotune, heuristics  # noqa: E402,F401
 from . import testing  # noqa: E402,F401
 from . import knobs  # noqa: E402,F401
+from .runtime import dynamo as _dynamo  # noqa: E402
+
+_dynamo.install()  # launches inside torch.compile: a graph break, not traced
 
 
 def cdiv(x, y):
