@@ -76,7 +76,8 @@ def parse_args(argv=None):
                    help="also time warpforge's kernel with these configs, each a provider "
                         "'warpforge:<config>' (BMxBN w<warps> s<stages>, e.g. 128x64w8s2; "
                         "'seq' after it: products in order, not overlapped; 'ws': warp-specialized; "
-                        "'persist': persistent, S a multiple of BM only)")
+                        "'persist': persistent, S a multiple of BM only; 'c2': clusters of two "
+                        "CTAs, each BM/2 rows, K multicast)")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--warmup", type=float, default=25)
     p.add_argument("--rep", type=float, default=100)
@@ -88,8 +89,8 @@ def parse_args(argv=None):
         args.heads, args.seqlens, args.rounds = "128", "1024,4096", 1
     args.configs = [c for c in args.configs.split(",") if c]
     for c in args.configs:
-        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?(ws)?(persist)?", c):
-            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>[seq][ws][persist]")
+        if not re.fullmatch(r"\d+x\d+w\d+s\d+(seq)?(ws)?(persist)?(c[24])?", c):
+            p.error(f"--configs: {c!r} is not BMxBNw<warps>s<stages>[seq][ws][persist][c2|c4]")
     args.heads = [int(x) for x in args.heads.split(",")]
     args.seqlens = [int(x) for x in args.seqlens.split(",")]
     return args
@@ -102,9 +103,13 @@ def flop(B, H, S, D, causal) -> float:
 def config_of(kernels, text: str):
     """The AttnConfig of bench/kernels/attention.py (`kernels`) that a
     --configs entry names: BMxBNw<warps>s<stages>, 'seq' for the products in
-    order, 'ws' for warp specialization."""
-    return kernels.AttnConfig(*map(int, re.findall(r"\d+", text)), overlap="seq" not in text,
-                              ws="ws" in text, persistent="persist" in text)
+    order, 'ws' for warp specialization, 'persist' persistent, 'c2' (or
+    'c4') clusters of that many CTAs."""
+    shape = re.match(r"(\d+)x(\d+)w(\d+)s(\d+)", text)
+    ctas = re.search(r"c(\d+)$", text)
+    return kernels.AttnConfig(*map(int, shape.groups()), overlap="seq" not in text,
+                              ws="ws" in text, persistent="persist" in text,
+                              ctas=int(ctas.group(1)) if ctas else 1)
 
 
 def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, case_name):

@@ -263,8 +263,16 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
 # One point of the tuning space, independent of the JIT.
 # overlap: the products rotated (_attn_step) or in order (_attn_block);
 # persistent: a program per SM walking the tiles (S a multiple of BLOCK_M).
-AttnConfig = namedtuple("AttnConfig", "block_m block_n num_warps num_stages overlap ws persistent",
-                        defaults=(True, False, False))
+# ctas: CTAs per program (num_ctas, a thread-block cluster): each takes
+# block_m / ctas query rows. Persistent, the producers multicast K's blocks
+# to all of them (V's not: the tile's last V is the consumers' own load of
+# a whole block). On the H100 this gained nothing: 590/626 TFLOP/s at D128
+# S 4096/16384 against 598/633 for 128x128 persistent on one CTA, cuDNN
+# 585/597 (2026-11-27 20:52 UTC, bench/results/attention-2026-11-27-205205.md),
+# so no cluster config is autotuned; `--configs 256x128w8s2wspersistc2`.
+AttnConfig = namedtuple("AttnConfig",
+                        "block_m block_n num_warps num_stages overlap ws persistent ctas",
+                        defaults=(True, False, False, 1))
 
 # What the H100 favoured (bench/attention.py --configs, 2026-11-26, D 128,
 # S 4096): 128 query rows on two warpgroups with 64-column K/V blocks, in
@@ -345,10 +353,11 @@ def describe(config) -> str:
         kw = config.kwargs
         config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages,
                             kw.get("OVERLAP", True), kw.get("WS", False),
-                            kw.get("PERSISTENT", False))
+                            kw.get("PERSISTENT", False), config.num_ctas or 1)
     return (f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
             f"{'' if config.overlap else ' in order'}{' ws' if config.ws else ''}"
-            f"{' persistent' if config.persistent else ''}")
+            f"{' persistent' if config.persistent else ''}"
+            f"{f' c{config.ctas}' if config.ctas > 1 else ''}")
 
 
 def _set_blocks(nargs):
@@ -369,7 +378,7 @@ def _prune(configs, named_args, **kwargs):
     return [c for c in configs
             if not (c.kwargs["PERSISTENT"] and kwargs["CAUSAL"]) and config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
                                       c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
-                                      c.kwargs["PERSISTENT"]), d, kwargs["CAUSAL"],
+                                      c.kwargs["PERSISTENT"], c.num_ctas), d, kwargs["CAUSAL"],
                         named_args["S"])]
 
 
@@ -378,7 +387,7 @@ attn_fwd_autotuned = jit_backend.autotune(
                                  "OVERLAP": c.overlap, "WS": c.ws,
                                  "PERSISTENT": c.persistent},
                                 num_warps=c.num_warps, num_stages=c.num_stages,
-                                pre_hook=_set_blocks) for c in CONFIGS],
+                                num_ctas=c.ctas, pre_hook=_set_blocks) for c in CONFIGS],
     key=["S", "HEAD_DIM", "CAUSAL"],
     prune_configs_by={"early_config_prune": _prune})(attn_fwd_kernel)
 
@@ -413,18 +422,23 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     meta = {"HEAD_DIM": D, "CAUSAL": bool(causal)}
     sms = programs if programs is not None else _sm_count(q)
 
-    def grid_of(block_m, persistent):
+    def grid_of(block_m, persistent, ctas=1):
+        # Programs are clusters of `ctas` CTAs: a persistent kernel runs one
+        # per `ctas` SMs.
         tiles = jit_backend.cdiv(S, block_m)
-        return (min(tiles * Z * H, sms),) if persistent else (tiles, Z * H)
+        return (min(tiles * Z * H, max(sms // ctas, 1)),) if persistent else (tiles, Z * H)
 
     if config is None:
-        grid = lambda meta: grid_of(meta["BLOCK_M"], meta["PERSISTENT"])  # noqa: E731
+        grid = lambda meta: grid_of(meta["BLOCK_M"], meta["PERSISTENT"],  # noqa: E731
+                                    meta.get("num_ctas") or 1)
         return attn_fwd_autotuned, grid, args, meta
     meta.update({"BLOCK_M": config.block_m, "BLOCK_N": config.block_n,
                  "OVERLAP": bool(config.overlap), "WS": bool(config.ws),
                  "PERSISTENT": bool(config.persistent),
                  "num_warps": config.num_warps, "num_stages": config.num_stages})
-    return attn_fwd_kernel, grid_of(config.block_m, config.persistent), args, meta
+    if config.ctas > 1:
+        meta["num_ctas"] = config.ctas
+    return attn_fwd_kernel, grid_of(config.block_m, config.persistent, config.ctas), args, meta
 
 
 def _sm_count(t) -> int:

@@ -89,7 +89,8 @@ def test_autotuner_tries_the_persistent_kernel_only_without_the_mask():
     assert persistent(S=4096, HEAD_DIM=256, CAUSAL=False) == []
 
 
-def _compile_ws(m, head_dim, block_m=128, block_n=128, num_warps=8, persistent=True):
+def _compile_ws(m, head_dim, block_m=128, block_n=128, num_warps=8, persistent=True,
+                num_ctas=1):
     """A warp-specialized rotated kernel of module `m` (a loaded copy of
     bench/kernels/attention.py; by default the persistent 128x128 one),
     compiled on the CPU; a WarpSpecializationWarning (the fallback) fails
@@ -106,11 +107,12 @@ def _compile_ws(m, head_dim, block_m=128, block_n=128, num_warps=8, persistent=T
     kv = TensorDescriptor.from_tensor(x, [block_n, head_dim])
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        warnings.simplefilter("error", warpforge.ClusterWarning)
         return m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S,
                                         HEAD_DIM=head_dim, BLOCK_M=block_m, BLOCK_N=block_n,
                                         CAUSAL=False, OVERLAP=True, WS=True,
                                         PERSISTENT=persistent, num_warps=num_warps,
-                                        num_stages=2, grid=(1,))
+                                        num_stages=2, num_ctas=num_ctas, grid=(1,))
 
 
 @pytest.mark.parametrize("head_dim", [64, 128])
@@ -125,6 +127,36 @@ def test_persistent_kernel_is_warp_specialized(head_dim):
     ir = k.asm["tilegpu"]
     assert "tilegpu.warp_specialize" in ir and '"consumer-tiles"' in ir
     assert ir.count("tilegpu.warp_group_turn_pass") >= 2 and k.asm["cubin"]
+
+
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_persistent_kernel_on_clusters_multicasts_k_and_v(head_dim):
+    """'c2' in a config's text: clusters of two CTAs, each 128 of the
+    program's 256 rows. K's blocks are the same in both CTAs, so the
+    producers multicast them: each copies half of a block into both CTAs'
+    slots, and the launcher encodes K's tensor map for 64-row halves."""
+    import common
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    config = attention.config_of(m, "256x128w8s2wspersistc2")
+    assert config == m.AttnConfig(256, 128, 8, 2, True, True, True, 2)
+    assert m.describe(config) == "256x128 w8 s2 ws persistent c2"
+    assert attention.parse_args(["--configs", "256x128w8s2wspersistc2"]).configs == \
+        ["256x128w8s2wspersistc2"]
+    k = _compile_ws(m, head_dim, block_m=256, num_ctas=2)
+    assert k.metadata["num_ctas"] == 2
+    ptx = k.asm["ptx"]
+    assert ".reqnctapercluster 2, 1, 1" in ptx
+    assert "setmaxnreg" in ptx
+    # The producer's K copies (two 64-column boxes at D 128).
+    copies = [line for line in ptx.splitlines() if "cp.async.bulk.tensor" in line]
+    assert sum("multicast::cluster" in line for line in copies) >= 2
+    # The launcher's tensor maps: a CTA's 128 rows of Q and O, and K's
+    # 64-row halves. V is not multicast yet: the tile's last V (after the
+    # K/V loop) is the consumers' own load of the whole block, which a
+    # tensor map for halves could not serve.
+    assert k.metadata["descriptor_blocks"] == {"desc_q": [128, head_dim],
+                                               "desc_o": [128, head_dim],
+                                               "desc_k": [64, head_dim]}
 
 
 def test_persistent_kernels_are_warp_specialized_causal_too():

@@ -220,6 +220,25 @@ def test_forward_persistent_warp_specialized(D, S, dtype, causal, programs):
         _run_forward(D, S, causal, dtype, (128, 128, 8, 2, True, True, True), programs=programs)
 
 
+@pytest.mark.parametrize("programs", [None, 1, 5], ids=lambda p: "sms" if p is None else f"{p}programs")
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("S", [1024, 512])
+@pytest.mark.parametrize("D", [64, 128])
+def test_forward_persistent_on_clusters(D, S, dtype, causal, programs):
+    """The persistent warp-specialized kernel on clusters of two: 256-row
+    program tiles, each CTA 128 rows (the persistent 128x128 kernel's), K
+    multicast by the TMA into both CTAs' slots, a program (cluster)
+    per two SMs walking tiles of several heads; 1 and 5 programs: each
+    cluster walks many tiles, the multicast ring going on from tile to
+    tile. Must be specialized and clustered (no warning)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        warnings.simplefilter("error", warpforge.ClusterWarning)
+        _run_forward(D, S, causal, dtype, (256, 128, 8, 2, True, True, True, 2), num_ctas=2,
+                     programs=programs)
+
+
 @pytest.mark.parametrize("overlap", [True, False], ids=["overlapped", "in_order"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("S", [1024, 1000])
@@ -254,18 +273,20 @@ import math, sys, torch
 sys.path.insert(0, {test_dir!r})
 import test_gpu_attention as t
 m = t._kernels()
-for D, S, warps, overlap, causal, bn, persistent, programs in (
+for D, S, warps, overlap, causal, bn, persistent, programs, *ctas in (
         (128, 4096, 8, False, False, 64, False, None), (128, 1531, 8, True, False, 64, False, None),
         (64, 1000, 4, False, False, 64, False, None), (128, 1000, 8, False, True, 64, False, None),
         (64, 1024, 8, True, True, 64, False, None), (128, 4096, 8, True, False, 128, True, None),
         (64, 1024, 8, True, False, 128, True, 7), (128, 256, 8, True, False, 128, True, 1),
-        (128, 2048, 8, True, True, 128, True, None), (64, 1024, 8, True, True, 128, True, 5)):
+        (128, 2048, 8, True, True, 128, True, None), (64, 1024, 8, True, True, 128, True, 5),
+        (128, 4096, 8, True, False, 128, True, None, 2), (128, 1024, 8, True, True, 128, True, 3, 2)):
     q, k, v = t._inputs(2, 16, S, D, torch.float16, ("hang", D, S))
     o = torch.empty_like(q)
     lse = torch.empty((2, 16, S), device="cuda")
     kernel, grid, args, meta = m.attention_call(
         q, k, v, o, lse, causal, 1 / math.sqrt(D),
-        m.AttnConfig(128, bn, warps, 2, overlap, True, persistent), programs=programs)
+        m.AttnConfig(128 * (ctas or [1])[0], bn, warps, 2, overlap, True, persistent,
+                     (ctas or [1])[0]), programs=programs)
     for _ in range({repeats}):
         kernel[grid](*args, **meta)
     torch.cuda.synchronize()
@@ -278,7 +299,7 @@ def test_warp_specialized_forward_does_not_hang():
     slots, the warpgroups' turns; causal: two loops in a row sharing the
     channel and handing the turn on; persistent: the turns and the count
     going on from tile to tile, on every SM, 7 and 1 programs, causal on
-    every SM and on 5), in a child
+    every SM and on 5; on clusters of two, K and V multicast), in a child
     process under a timeout:
     a deadlock fails the test instead of hanging the suite."""
     from launch_helpers import run_without_hang
