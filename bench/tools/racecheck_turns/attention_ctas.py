@@ -5,7 +5,11 @@ longer ones ceil(S / 128).  Under racecheck (H100, 2026-11-27): one CTA
 (S 120) clean; two CTAs (S 250) and eight (S 1000) report hazards at the
 exchanges after the loop, as turns.py does once a second CTA runs.
 
-    compute-sanitizer --tool racecheck python3 attention_ctas.py S BLOCK_N
+    compute-sanitizer --tool racecheck python3 attention_ctas.py S BLOCK_N [BLOCK_M WARPS D]
+
+BLOCK_M WARPS D (default 128 8 128) pick another warp-specialized config:
+`250 64 256 16 64` is the four-consumer-warpgroup kernel (256x64 blocks,
+16 warps, D 64, products rotated) on one CTA.
 """
 import math
 import os
@@ -19,12 +23,15 @@ import test_gpu_attention as t  # noqa: E402
 
 m = t._kernels()
 S, bn = int(sys.argv[1]), int(sys.argv[2])
-q, k, v = t._inputs(1, 1, S, 128, torch.float16, ("rc", S))
+bm, warps, D = (int(x) for x in sys.argv[3:6]) if len(sys.argv) > 3 else (128, 8, 128)
+q, k, v = t._inputs(1, 1, S, D, torch.float16, ("rc", S))
 o = torch.full_like(q, float("nan"))
 lse = torch.empty((1, 1, S), device="cuda")
-kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1 / math.sqrt(128),
-                                            m.AttnConfig(128, bn, 8, 2, False, True))
+# The default config in order (the kernel first checked); others rotated
+# (the four-warpgroup config is autotuned that way).
+config = m.AttnConfig(bm, bn, warps, 2, len(sys.argv) > 3, True)
+kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1 / math.sqrt(D), config)
 kernel[grid](*args, **meta)
 torch.cuda.synchronize()
-ref, _ = t._reference(q, k, v, False, 1 / math.sqrt(128))
+ref, _ = t._reference(q, k, v, False, 1 / math.sqrt(D))
 print("S", S, "grid", grid, "err", t._rel_max(o, ref))
