@@ -4,7 +4,7 @@ softmax taken out, side by side in one process (interleaved rounds, as
 bench/attention.py), with SDPA's cuDNN backend as the yardstick:
 
     python bench/tools/attention_ceiling.py [--seqlens 4096,16384]
-        [--configs 128x128w8s2wspersist,128x128w8s2ws] [--rounds 2]
+        [--configs 128x128w8s2wspersist,128x128w8s2ws] [--variants full,...] [--rounds 2]
 
 The copies compute wrong outputs on purpose; only their time means
 anything. `products only` keeps the loads, both products, the warpgroups'
@@ -86,6 +86,50 @@ def _fa3_order(src: str) -> str:
     return src
 
 
+# 2^x on the FMA pipes (FlashAttention-4's trick for the exponential unit's
+# throughput): x = n + f with n = round(x) (1.5 * 2^23 added and taken
+# away) and f in [-1/2, 1/2], 2^f by a cubic (relative error 7.5e-5, a
+# sixth of an fp16 ulp; coefficients fitted to 2^f on [-1/2, 1/2] for
+# relative error), and 2^n added to the exponent bits: 8 instructions on
+# the FMA and integer pipes. x is clamped at -126 (-inf, a masked score,
+# gives 2^-126, which the fp16 P and the ftz sums take as 0).
+_POLY_EXP2 = """{{
+.reg .f32 x, t, j, f, p;
+.reg .b32 tb, pb;
+max.ftz.f32 x, ${i}, 0fC2FC0000;
+add.rn.ftz.f32 t, x, 0f4B400000;
+sub.rn.ftz.f32 j, t, 0f4B400000;
+sub.rn.ftz.f32 f, x, j;
+fma.rn.ftz.f32 p, f, 0f3D61FBA2, 0f3E786F10;
+fma.rn.ftz.f32 p, p, f, 0f3F31798E;
+fma.rn.ftz.f32 p, p, f, 0f3F7FFB49;
+mov.b32 tb, t;
+mov.b32 pb, p;
+shl.b32 tb, tb, 23;
+add.s32 ${o}, pb, tb;
+}}"""
+
+
+def _mixed_exp2(pack: int) -> str:
+    """A jit function: exp2 of `pack` elements at a time, the first on the
+    FMA pipes, the others ex2.approx.ftz (1/pack of them emulated)."""
+    lines = [_POLY_EXP2.format(i=pack, o=0)]
+    lines += [f"ex2.approx.ftz.f32 ${k}, ${pack + k};" for k in range(1, pack)]
+    asm = "\n".join(lines).replace("\n", "\\n")
+    constraints = ",".join(["=r"] * pack + ["r"] * pack)
+    return ("@jit_backend.jit\n"
+            "def _exp2_mixed(x):\n"
+            f"    return tl.inline_asm_elementwise(\"{asm}\", \"{constraints}\", [x],\n"
+            f"                                     dtype=tl.float32, is_pure=True, pack={pack})\n"
+            "\n\n")
+
+
+def _exp2_on_fma(src: str, pack: int) -> str:
+    src = _replace(src, "@jit_backend.jit\ndef _softmax_block(",
+                   _mixed_exp2(pack) + "@jit_backend.jit\ndef _softmax_block(")
+    return _replace(src, _EXP, "    return _exp2_mixed(qk), m_ij, tl.math.exp2(m_i - m_ij)")
+
+
 def _replace(src: str, old: str, new: str, count: int = 1) -> str:
     found = src.count(old)
     if found != count:
@@ -104,6 +148,10 @@ def variant_sources() -> Dict[str, Tuple[str, bool, str]]:
             text = _replace(text, old, new)
         out[name] = (text, not edits, what)
     out["fa3 order"] = (_fa3_order(src), True, "nothing: O rescaled between QK^T and PV")
+    for pack in (8, 4):
+        out[f"exp2 1/{pack} on FMA"] = (_exp2_on_fma(src, pack), True,
+                                         f"nothing: 1 in {pack} of P's exp2 by a cubic on the "
+                                         "FMA pipes")
     return out
 
 
@@ -113,6 +161,8 @@ def parse_args(argv=None):
     p.add_argument("--head-dim", type=int, default=128)
     p.add_argument("--configs", default="128x128w8s2wspersist,128x128w8s2ws",
                    type=lambda t: [x for x in t.split(",") if x])
+    p.add_argument("--variants", default="", type=lambda t: [x for x in t.split(",") if x],
+                   help="only these variants (names as in the table; default all)")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--results-dir", default=os.path.join(common.BENCH_DIR, "results"))
     return p.parse_args(argv)
@@ -124,6 +174,11 @@ def main(argv=None) -> int:
     from torch.nn.attention import SDPBackend, sdpa_kernel
     now = datetime.datetime.now()
     sources = variant_sources()
+    unknown = set(args.variants) - set(sources)
+    if unknown:
+        raise SystemExit(f"--variants: unknown {sorted(unknown)}; known: {list(sources)}")
+    if args.variants:
+        sources = {name: sources[name] for name in sources if name in args.variants}
     workdir = tempfile.mkdtemp(prefix="attention_ceiling_")
     modules = {}
     for i, (name, (text, _, _)) in enumerate(sources.items()):

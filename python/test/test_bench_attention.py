@@ -212,9 +212,10 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
     import common
     sources = attention_ceiling.variant_sources()
     assert list(sources) == ["full", "no rescale", "no row sum", "no exp2", "max only",
-                             "products only", "fa3 order"]
+                             "products only", "fa3 order", "exp2 1/8 on FMA",
+                             "exp2 1/4 on FMA"]
     assert [name for name, (_, correct, _) in sources.items() if correct] == \
-        ["full", "fa3 order"]
+        ["full", "fa3 order", "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
     assert len({text for text, _, _ in sources.values()}) == len(sources)
     kernel = open(attention_ceiling.KERNEL).read()
     assert sources["full"][0] == kernel
@@ -229,6 +230,34 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
         m = common.load_kernels(path, "warpforge")
     k = _compile_ws(m, 128)
     assert "C7517" not in k.metadata.get("ptxas_log", "") and k.asm["cubin"]
+
+
+def test_ceiling_tool_exp2_on_fma_computes_in_accumulator_registers():
+    """The 'exp2 1/8 on FMA' variant's inline PTX (8 elements an invocation,
+    the first by a cubic) computes in the wgmma accumulator's registers:
+    before tilegpu-remove-layout-conversions took pure inline asm there,
+    its scores went through shared memory to a blocked layout and back, and
+    the persistent 128x128 kernel needed 297968 bytes of shared memory."""
+    sys.path.insert(0, os.path.join(REPO, "bench", "tools"))
+    import tempfile
+
+    import attention_ceiling
+    import common
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "attention_ceiling_exp2.py")
+        with open(path, "w") as f:
+            f.write(attention_ceiling.variant_sources()["exp2 1/8 on FMA"][0])
+        m = common.load_kernels(path, "warpforge")
+    k = _compile_ws(m, 128)
+    ir = k.asm["tilegpu"]
+    asm = [line for line in ir.splitlines() if "tile.elementwise_inline_asm" in line]
+    assert asm and all("#wgmma> -> tensor<128x128xf32, #wgmma>" in line for line in asm)
+    ptx = k.asm["ptx"]
+    # 7 of each 8 of the 64x128 scores a warpgroup thread holds by MUFU,
+    # 1 by the cubic (its leading coefficient), plus the two alphas.
+    assert ptx.count("ex2.approx.ftz.f32") == 56 + 2
+    assert ptx.count("0f3D61FBA2") == 8
+    assert k.metadata["spill_stores"] == 0
 
 
 def test_four_consumer_warpgroups_fit_the_registers_they_start_with():

@@ -68,6 +68,23 @@ def two_results_packed(A, B, C, D, BLOCK: tl.constexpr):
 
 
 @warpforge.jit
+def dot_then_packed_asm(A, B, C, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr):
+    rm, rn, rk = tl.arange(0, M), tl.arange(0, N), tl.arange(0, K)
+    a = tl.load(A + rm[:, None] * K + rk[None, :])
+    b = tl.load(B + rk[:, None] * N + rn[None, :])
+    acc = tl.dot(a, b)
+    # Four elements an invocation, each doubled and offset: computed in
+    # the wgmma accumulator's registers (no trip through shared memory).
+    y = tl.inline_asm_elementwise(
+        "fma.rn.f32 $0, $4, 0f40000000, 0f3F800000;\n"
+        "fma.rn.f32 $1, $5, 0f40000000, 0f3F800000;\n"
+        "fma.rn.f32 $2, $6, 0f40000000, 0f3F800000;\n"
+        "fma.rn.f32 $3, $7, 0f40000000, 0f3F800000;",
+        "=r,=r,=r,=r,r,r,r,r", [acc], dtype=tl.float32, is_pure=True, pack=4)
+    tl.store(C + rm[:, None] * N + rn[None, :], y)
+
+
+@warpforge.jit
 def sm_and_clock(Out, T):
     tl.store(Out + tl.program_id(0), tl.extra.cuda.smid())
     start = tl.extra.cuda.globaltimer()
@@ -100,6 +117,20 @@ def test_packed_and_several_results_assemble():
     assert "and.b32" in k.asm["ptx"] and "cubin" in k.asm
     k = two_results_packed.warmup(U8, F32, np.zeros(512, np.int32), F32, BLOCK=512, grid=(1,))
     assert "cvt.u32.u8" in k.asm["ptx"] and "cubin" in k.asm
+
+
+def test_packed_asm_on_a_product_stays_in_its_registers():
+    """Pure inline PTX on a wgmma accumulator (sm_90) computes in the
+    accumulator's layout, as the arithmetic around it does: no conversion
+    through shared memory before it (a thread's 32 elements of the 64x64
+    product, 4 per invocation)."""
+    h = np.zeros(64 * 64, np.float16)
+    k = dot_then_packed_asm.warmup(h, h, np.zeros(64 * 64, np.float32), M=64, N=64, K=64,
+                                   grid=(1,))
+    ir = k.asm["tilegpu"]
+    asm = [line for line in ir.splitlines() if "tile.elementwise_inline_asm" in line]
+    assert len(asm) == 1 and "tensor<64x64xf32, #wgmma> -> tensor<64x64xf32, #wgmma>" in asm[0]
+    assert k.asm["ptx"].count("fma.rn.f32") >= 32
 
 
 def test_impure_asm_is_kept():
@@ -180,6 +211,15 @@ def test_inline_asm_gpu():
     two_results_packed[(1,)](ta, tf, tc, td, BLOCK=512)
     np.testing.assert_array_equal(tc.cpu().numpy(), a.astype(np.int32))
     np.testing.assert_array_equal(td.cpu().numpy(), np.maximum(a.astype(np.float32), f))
+
+    # In a wgmma accumulator's registers: 2 * (A @ B) + 1, every element.
+    ah = rs.standard_normal((64, 64)).astype(np.float16)
+    bh = rs.standard_normal((64, 64)).astype(np.float16)
+    out = torch.full((64, 64), float("nan"), device="cuda")
+    dot_then_packed_asm[(1,)](torch.from_numpy(ah).cuda(), torch.from_numpy(bh).cuda(), out,
+                              M=64, N=64, K=64)
+    ref = 2 * (ah.astype(np.float64) @ bh.astype(np.float64)) + 1
+    np.testing.assert_allclose(out.cpu().numpy(), ref, rtol=1e-3, atol=1e-2)
 
 
 @pytest.mark.gpu

@@ -119,3 +119,64 @@ tile.func public @p_from_registers(%p: tensor<64x64xf16, #w>, %v: !tilegpu.memde
   tile.return
 }
 }
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// Pure inline PTX is arithmetic: it computes in the accumulator's
+// registers, four of a thread's 32 elements per invocation (an exp2 partly
+// on the FMA pipes); only the f16 result is converted, for its store.
+// CHECK-LABEL: tile.func public @pure_inline_asm_in_accumulator_registers(
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.elementwise_inline_asm {{.*}} : tensor<64x64xf32, #wgmma> -> tensor<64x64xf32, #wgmma>
+// CHECK: arith.truncf %{{.*}} : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+// CHECK-NEXT: tilegpu.convert_layout %{{.*}} : tensor<64x64xf16, #wgmma> -> tensor<64x64xf16, #blocked>
+tile.func public @pure_inline_asm_in_accumulator_registers(%acc: tensor<64x64xf32, #w>, %out: tensor<64x64x!tile.ptr<f16>, #b>) {
+  %x = tilegpu.convert_layout %acc : tensor<64x64xf32, #w> -> tensor<64x64xf32, #b>
+  %e = tile.elementwise_inline_asm "ex2.approx.ftz.f32 $0, $4;\0Aex2.approx.ftz.f32 $1, $5;\0Aex2.approx.ftz.f32 $2, $6;\0Aex2.approx.ftz.f32 $3, $7;" {constraints = "=r,=r,=r,=r,r,r,r,r", packed_element = 4 : i32, pure = true} %x : tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  %h = arith.truncf %e : tensor<64x64xf32, #b> to tensor<64x64xf16, #b>
+  tile.store %out, %h : tensor<64x64x!tile.ptr<f16>, #b>
+  tile.return
+}
+
+// Inline PTX that may touch memory keeps the blocked layout (it is not
+// moved): the conversion stays before it.
+// CHECK-LABEL: tile.func public @impure_inline_asm_stays_blocked(
+// CHECK: %[[X:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #wgmma> -> tensor<64x64xf32, #blocked>
+// CHECK: tile.elementwise_inline_asm {{.*}} %[[X]] : tensor<64x64xf32, #blocked> -> tensor<64x64xf32, #blocked>
+tile.func public @impure_inline_asm_stays_blocked(%acc: tensor<64x64xf32, #w>, %out: tensor<64x64x!tile.ptr<f32>, #b>) {
+  %x = tilegpu.convert_layout %acc : tensor<64x64xf32, #w> -> tensor<64x64xf32, #b>
+  %e = tile.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = false} %x : tensor<64x64xf32, #b> -> tensor<64x64xf32, #b>
+  tile.store %out, %e : tensor<64x64x!tile.ptr<f32>, #b>
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#b = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#rows = #tilegpu.slice<dim = 1, parent = #b>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A pack must divide a thread's elements: the row maximum sits in the
+// accumulator's row slice (2 rows a thread), too few for a pack of 4, so
+// the inline PTX stays in the blocked row slice (8 rows a thread) and the
+// row vector is converted before it.
+// CHECK-LABEL: tile.func public @inline_asm_pack_must_divide_the_elements(
+// CHECK: %[[M:.*]] = tile.reduce %{{.*}} axis = 1 : tensor<64x64xf32, #wgmma> -> tensor<64xf32, #[[SL:slice[0-9]*]]>
+// CHECK: %[[C:.*]] = tilegpu.convert_layout %[[M]] : tensor<64xf32, #[[SL]]> -> tensor<64xf32, #[[ROWS:slice[0-9]*]]>
+// CHECK: tile.elementwise_inline_asm {{.*}} %[[C]] : tensor<64xf32, #[[ROWS]]> -> tensor<64xf32, #[[ROWS]]>
+tile.func public @inline_asm_pack_must_divide_the_elements(%acc: tensor<64x64xf32, #w>, %out: tensor<64x!tile.ptr<f32>, #rows>) {
+  %x = tilegpu.convert_layout %acc : tensor<64x64xf32, #w> -> tensor<64x64xf32, #b>
+  %m = "tile.reduce"(%x) <{axis = 1 : i32}> ({
+  ^bb0(%l: f32, %r: f32):
+    %v = arith.maxnumf %l, %r : f32
+    tile.reduce.return %v : f32
+  }) : (tensor<64x64xf32, #b>) -> tensor<64xf32, #rows>
+  %e = tile.elementwise_inline_asm "ex2.approx.ftz.f32 $0, $4;\0Aex2.approx.ftz.f32 $1, $5;\0Aex2.approx.ftz.f32 $2, $6;\0Aex2.approx.ftz.f32 $3, $7;" {constraints = "=r,=r,=r,=r,r,r,r,r", packed_element = 4 : i32, pure = true} %m : tensor<64xf32, #rows> -> tensor<64xf32, #rows>
+  tile.store %out, %e : tensor<64x!tile.ptr<f32>, #rows>
+  tile.return
+}
+}

@@ -50,7 +50,22 @@ bool isElementwise(Operation *op) {
     return true;
   return isa<tile::AddPtrOp, tile::BitcastOp, tile::FpToFpOp, tile::IntToPtrOp,
              tile::PtrToIntOp, tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp,
-             tile::AtomicCASOp, tile::AssertOp>(op);
+             tile::AtomicCASOp, tile::AssertOp, tile::ElementwiseInlineAsmOp>(
+      op);
+}
+
+/// Whether `op`'s tensors can take `layout`: an inline asm packing several
+/// elements per invocation needs a thread's count of them to be a multiple
+/// of its pack (its lowering groups a thread's elements in order).
+bool packFits(Operation *op, Attribute layout) {
+  auto inlineAsm = dyn_cast<tile::ElementwiseInlineAsmOp>(op);
+  if (!inlineAsm || inlineAsm.getPackedElement() <= 1 ||
+      inlineAsm->getNumResults() == 0)
+    return true;
+  auto type = dyn_cast<RankedTensorType>(inlineAsm->getResult(0).getType());
+  return !type || getTotalElemsPerThread(layout, type.getShape()) %
+                          inlineAsm.getPackedElement() ==
+                      0;
 }
 
 /// The layouts this pass gives values: blocked layouts (every op can be
@@ -72,6 +87,9 @@ bool takesWgmmaLayout(Operation *op) {
   if (isa<tile::BroadcastOp, tile::ExpandDimsOp, tile::ReduceOp,
           tile::SplatOp, tile::MakeRangeOp, arith::ConstantOp>(op))
     return true;
+  // Pure inline PTX is arithmetic too (an exp2 partly on the FMA pipes).
+  if (isa<tile::ElementwiseInlineAsmOp>(op))
+    return isMemoryEffectFree(op);
   return op->hasTrait<OpTrait::Elementwise>() && isMemoryEffectFree(op) &&
          op->getNumRegions() == 0;
 }
@@ -101,6 +119,8 @@ FailureOr<Attribute> resultLayoutFor(Operation *op, Attribute layout) {
   if (!isAssignable(layout) || op->hasAttr(kCoalescedAttr))
     return failure();
   if (isWgmmaRooted(layout) && !takesWgmmaLayout(op))
+    return failure();
+  if (!packFits(op, layout))
     return failure();
   Attribute result;
   if (isElementwise(op) || isa<tile::BroadcastOp, tile::ScanOp>(op)) {
@@ -137,6 +157,8 @@ FailureOr<Attribute> operandLayoutForRemat(Operation *op, Attribute layout) {
       op->getNumRegions() != 0)
     return failure();
   if (isWgmmaRooted(layout) && !takesWgmmaLayout(op))
+    return failure();
+  if (!packFits(op, layout))
     return failure();
   if (isa<tile::SplatOp, tile::MakeRangeOp>(op))
     return Attribute();
