@@ -274,3 +274,17 @@ def test_four_consumer_warpgroups_fit_the_registers_they_start_with():
     ptx = k.asm["ptx"]
     assert "setmaxnreg.inc.sync.aligned.u32 \t112" in ptx and ".maxnreg 96" in ptx
     assert k.metadata["spill_stores"] == 0
+
+
+def test_clocks_tool_arguments_name_ceiling_variants():
+    """bench/tools/attention_clocks.py times attention_ceiling's variants
+    (it needs torch and a GPU to run); its defaults name variants the
+    ceiling tool has."""
+    sys.path.insert(0, os.path.join(REPO, "bench", "tools"))
+    import attention_ceiling
+    import attention_clocks
+    args = attention_clocks.parse_args([])
+    assert args.variants == ["full", "no exp2", "products only"]
+    assert set(args.variants) <= set(attention_ceiling.variant_sources())
+    assert attention_clocks.parse_args(["--variants", "full,exp2 1/8 on FMA"]).variants == \
+        ["full", "exp2 1/8 on FMA"]
