@@ -78,3 +78,20 @@ def test_a_torch_without_the_hook_is_left_alone(fake_torch):
         print(rules.X, dynamo.registered())
     """)
     assert out == "1 False"
+
+
+def test_a_failing_hook_warns_and_torch_still_imports(fake_torch):
+    (fake_torch / "torch" / "_dynamo" / "trace_rules.py").write_text(
+        "X = 2\n\ndef add(name):\n    raise AssertionError('no spec')\n")
+    out = _run(fake_torch, """
+        import warnings
+        warnings.simplefilter("always")
+        import warpforge
+        from warpforge.runtime import dynamo
+        with warnings.catch_warnings(record=True) as caught:
+            import torch._dynamo.trace_rules as rules
+        print(rules.X, dynamo.registered(),
+              [str(w.message).split(";")[0] for w in caught])
+    """)
+    assert out == ("2 False [\"warpforge: could not add warpforge to torch.compile's skipped "
+                   "files (AssertionError: no spec)\"]")

@@ -24,6 +24,7 @@ wraps that one module's loader and removes itself once used.
 import importlib.abc
 import sys
 import threading
+import warnings
 
 _TRACE_RULES = "torch._dynamo.trace_rules"
 _PACKAGE = __name__.partition(".")[0]  # "warpforge"
@@ -40,7 +41,13 @@ def _register(trace_rules) -> bool:
         add = getattr(trace_rules, "add", None)
         if add is None:  # a torch without the hook: launches are traced
             return False
-        add(_PACKAGE)
+        try:
+            add(_PACKAGE)
+        except Exception as e:  # never break torch's own import
+            warnings.warn(f"warpforge: could not add warpforge to torch.compile's skipped "
+                          f"files ({type(e).__name__}: {e}); a launch inside torch.compile "
+                          "may be traced", RuntimeWarning, stacklevel=2)
+            return False
         _registered = True
         return True
 
