@@ -164,42 +164,12 @@ attention_ws() {
       "$OUT/sanitizer-racecheck-turns-${args// /-}.log" | tr '\n' ' ')"
   done
 }
-if [ "$only" = attention-four ]; then
-  attention_four
-  exit $status
-fi
-if [ "$only" = attention-clusters ]; then
-  attention_clusters
-  exit $status
-fi
-if [ "$only" = attention-persistent ]; then
-  attention_persistent
-  exit $status
-fi
-if [ "$only" = attention-ws ]; then
-  attention_ws
-  exit $status
-fi
-if [ "$only" = clusters ]; then
-  clusters
-  exit $status
-fi
-if [ "$only" = mma ]; then
-  mma
-  exit $status
-fi
-if [ "$only" = attention ]; then
-  attention
-  exit $status
-fi
-if [ "$only" = tma ]; then
-  tma
-  exit $status
-fi
-if [ "$only" = ws ]; then
-  ws
-  exit $status
-fi
+# One group (its function's name, dashes for underscores), or all below.
+case "$only" in
+  attention-four|attention-clusters|attention-persistent|attention-ws|clusters|mma|attention|tma|ws)
+    "${only//-/_}"
+    exit $status ;;
+esac
 run memcheck kernels python/test/test_gpu_kernels.py -k "vector_add and (97 or 98433) or math or histogram"
 run memcheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or layer_norm or cumsum"
 run racecheck reductions python/test/test_gpu_reductions.py -k "37-50 and 4] or softmax or cumsum"
