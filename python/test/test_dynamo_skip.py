@@ -41,9 +41,10 @@ def test_registered_when_dynamo_is_imported_after_warpforge(fake_torch):
         assert "torch" not in sys.modules and not dynamo.registered()
         import torch._dynamo.trace_rules as rules
         print(rules.ADDED, dynamo.registered(),
-              any(isinstance(f, dynamo._Finder) for f in sys.meta_path))
+              any(isinstance(f, dynamo._Finder) for f in sys.meta_path),
+              "def add" in rules.__loader__.get_source(rules.__name__))
     """)
-    assert out == "['warpforge'] True False"
+    assert out == "['warpforge'] True False True"
 
 
 def test_registered_at_once_when_dynamo_is_already_loaded(fake_torch):

@@ -65,6 +65,11 @@ class _RegisteringLoader(importlib.abc.Loader):
         self._loader.exec_module(module)
         _register(module)
 
+    def __getattr__(self, name):
+        # The rest of the real loader's interface (get_source for
+        # linecache and inspect, get_filename, ...), as it is.
+        return getattr(self._loader, name)
+
 
 class _Finder(importlib.abc.MetaPathFinder):
     """Finds nothing itself: wraps the loader the other finders give
