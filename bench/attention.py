@@ -12,7 +12,9 @@ Providers, for O = softmax(Q K^T / sqrt(D)) V with Q, K, V of (B, H, S, D):
   * "triton" and "triton:ws": the same tutorial under Triton 3.6, with
     warp_specialize False and True (the tutorial's Hopper benchmark turns it
     on for the non-causal forward);
-  * "sdpa:flash" and "sdpa:cudnn": torch.nn.functional.scaled_dot_product_attention
+  * "sdpa": torch.nn.functional.scaled_dot_product_attention as torch
+    dispatches it (the case records the backend it chose, from
+    torch._fused_sdp_choice), and "sdpa:flash" and "sdpa:cudnn": the same
     restricted to its FlashAttention-2 and cuDNN backends.
 The tutorial's kernel needs S to be a multiple of its 128-row block: its
 providers skip other lengths. Its autotuner keeps its 128-row configs only
@@ -52,11 +54,11 @@ from typing import Any, Dict, List
 import common
 
 PROVIDERS = ("warpforge", "warpforge:tutorial", "warpforge:tutorial-ws", "triton", "triton:ws",
-             "sdpa:flash", "sdpa:cudnn")
+             "sdpa", "sdpa:flash", "sdpa:cudnn")
 DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
 TOLERANCE = {"fp16": 1e-2, "bf16": 2e-2}
 # (faster-is-above-1, other): the ratios reported.
-RATIO_PAIRS = (("warpforge", "sdpa:flash"), ("warpforge", "sdpa:cudnn"), ("warpforge", "triton"),
+RATIO_PAIRS = (("warpforge", "sdpa"), ("warpforge", "sdpa:flash"), ("warpforge", "sdpa:cudnn"), ("warpforge", "triton"),
                ("warpforge", "triton:ws"), ("warpforge:tutorial", "triton"),
                ("warpforge:tutorial-ws", "triton:ws"))
 TUTORIAL = os.path.join(common.REPO_DIR, "python", "test", "tutorial06_kernels.py")
@@ -119,7 +121,12 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
     B, H, S, D = q.shape
     fns: Dict[str, Any] = {}
     for name in names:
-        if name.startswith("sdpa:"):
+        if name == "sdpa":
+            def run():
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=sm_scale)
+            fns[name] = run
+            fns[name].backend = sdpa_choice(torch, q, k, v, causal, sm_scale)
+        elif name.startswith("sdpa:"):
             backend = {"sdpa:flash": SDPBackend.FLASH_ATTENTION,
                        "sdpa:cudnn": SDPBackend.CUDNN_ATTENTION}[name]
 
@@ -150,6 +157,17 @@ def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, c
             ws = name in ("triton:ws", "warpforge:tutorial-ws")
             fns[name] = lambda tut=tut, ws=ws: tut.attention(q, k, v, causal, sm_scale, ws)
     return fns
+
+
+def sdpa_choice(torch, q, k, v, causal, sm_scale) -> str:
+    """The backend torch's dispatcher picks for these inputs ("flash",
+    "cudnn", ...), or "unknown" where torch does not say."""
+    from torch.nn.attention import SDPBackend
+    try:
+        index = torch._fused_sdp_choice(q, k, v, is_causal=causal, scale=sm_scale)
+        return SDPBackend(index).name.lower().replace("_attention", "")
+    except Exception:  # a private API: its absence must not stop the benchmark
+        return "unknown"
 
 
 def check(torch, name, out, ref, dtype) -> Dict[str, float]:
@@ -205,6 +223,8 @@ def run_case(torch, args, kernels, dtype, D, S, causal, failures) -> Dict[str, A
         tuner = getattr(timers[pname], "autotuner", None)
         if getattr(tuner, "best_config", None) is not None:  # this case's: its last launch
             entry["config"] = kernels["warpforge"].describe(tuner.best_config)
+        if getattr(timers[pname], "backend", None):
+            entry["backend"] = timers[pname].backend
         entry["ms_rounds"] = rounds[pname]
         entry["ms"] = float(statistics.median(rounds[pname]))
         entry["tflops"] = case["flop"] / (entry["ms"] * 1e-3) / 1e12
@@ -227,8 +247,8 @@ def run_case(torch, args, kernels, dtype, D, S, causal, failures) -> Dict[str, A
 
 def table(report):
     providers = list(dict.fromkeys(p for c in report["cases"] for p in c["providers"]))
-    headers = ["case", *providers, "wf/sdpa:flash", "wf/sdpa:cudnn", "wf/triton",
-               "warpforge's config"]
+    headers = ["case", *providers, "wf/sdpa", "wf/sdpa:flash", "wf/sdpa:cudnn", "wf/triton",
+               "warpforge's config", "sdpa's backend"]
     rows = []
     for c in report["cases"]:
         label = f"{c['dtype']} D{c['D']} S{c['S']}{' causal' if c['causal'] else ''}"
@@ -236,10 +256,12 @@ def table(report):
         for p in providers:
             e = c["providers"].get(p)
             cells.append("err" if e and "error" in e else common.fmt(e.get("tflops") if e else None))
-        for pair in ("warpforge/sdpa:flash", "warpforge/sdpa:cudnn", "warpforge/triton"):
+        for pair in ("warpforge/sdpa", "warpforge/sdpa:flash", "warpforge/sdpa:cudnn",
+                     "warpforge/triton"):
             r = c.get("ratios", {}).get(pair)
             cells.append(common.fmt(r["ratio"] if r else None, ".2f"))
         cells.append(c["providers"].get("warpforge", {}).get("config", "-"))
+        cells.append(c["providers"].get("sdpa", {}).get("backend", "-"))
         rows.append(cells)
     return headers, rows
 

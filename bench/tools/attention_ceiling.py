@@ -60,6 +60,10 @@ VARIANTS: Dict[str, Tuple[str, List[Tuple[str, str]]]] = {
     "products only": ("the whole softmax: loads, products, turns and P's conversion are left",
                       [(_RESCALE, _NO_SUM_NO_RESCALE), (_EXP, "    return qk, m_i, m_i"),
                        (_MAX, "        m_ij = m_i\n")]),
+    "no last PV": ("the tile's last PV and its V load, after the K/V loop: what the "
+                   "consumers' own load of that V costs a tile",
+                   [("        v = desc_v.load([kv_row + last, 0])\n        acc = tl.dot(p, v, acc)\n",
+                     "")]),
 }
 
 

@@ -198,8 +198,54 @@ def test_table_reports_tflops_errors_and_ratios():
         "ratios": {"warpforge/sdpa:cudnn": {"ratio": 0.8333, "per_launch": None}}}]}
     headers, rows = attention.table(report)
     assert headers[:4] == ["case", "warpforge", "sdpa:cudnn", "triton"]
-    assert headers[-1] == "warpforge's config"
-    assert rows == [["fp16 D128 S4096", "500", "600", "err", "-", "0.83", "-", "128x128 w8 s2 ws"]]
+    assert headers[-2:] == ["warpforge's config", "sdpa's backend"]
+    assert rows == [["fp16 D128 S4096", "500", "600", "err", "-", "-", "0.83", "-",
+                     "128x128 w8 s2 ws", "-"]]
+
+
+def test_table_names_the_backend_sdpa_chose():
+    report = {"cases": [{
+        "dtype": "fp16", "D": 128, "S": 4096, "causal": False,
+        "providers": {"warpforge": {"tflops": 660.0, "ms": 1.0},
+                      "sdpa": {"tflops": 600.0, "ms": 1.1, "backend": "cudnn"}},
+        "ratios": {"warpforge/sdpa": {"ratio": 1.1, "per_launch": None}}}]}
+    headers, rows = attention.table(report)
+    assert headers.index("wf/sdpa") < headers.index("wf/sdpa:flash")
+    assert rows[0][headers.index("wf/sdpa")] == "1.10"
+    assert rows[0][-1] == "cudnn"
+    assert "sdpa" in attention.PROVIDERS and ("warpforge", "sdpa") in attention.RATIO_PAIRS
+
+
+def test_sdpa_choice_names_the_backend_or_says_unknown():
+    """The dispatcher's choice comes from a private torch API: its index is
+    named through SDPBackend, and its absence gives "unknown"."""
+    import enum
+    import types
+
+    class SDPBackend(enum.IntEnum):
+        FLASH_ATTENTION = 1
+        CUDNN_ATTENTION = 3
+
+    attn = types.ModuleType("torch.nn.attention")
+    attn.SDPBackend = SDPBackend
+    saved = {m: sys.modules.get(m) for m in ("torch", "torch.nn", "torch.nn.attention")}
+    torch = types.ModuleType("torch")
+    torch.nn = types.ModuleType("torch.nn")
+    torch.nn.attention = attn
+    sys.modules.update({"torch": torch, "torch.nn": torch.nn, "torch.nn.attention": attn})
+    try:
+        torch._fused_sdp_choice = lambda *a, **k: 3
+        assert attention.sdpa_choice(torch, None, None, None, False, 1.0) == "cudnn"
+        torch._fused_sdp_choice = lambda *a, **k: 1
+        assert attention.sdpa_choice(torch, None, None, None, False, 1.0) == "flash"
+        del torch._fused_sdp_choice
+        assert attention.sdpa_choice(torch, None, None, None, False, 1.0) == "unknown"
+    finally:
+        for m, mod in saved.items():
+            if mod is None:
+                sys.modules.pop(m, None)
+            else:
+                sys.modules[m] = mod
 
 
 def test_ceiling_tool_variants_apply_to_the_kernel():
@@ -212,7 +258,7 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
     import common
     sources = attention_ceiling.variant_sources()
     assert list(sources) == ["full", "no rescale", "no row sum", "no exp2", "max only",
-                             "products only", "fa3 order", "exp2 1/8 on FMA",
+                             "products only", "no last PV", "fa3 order", "exp2 1/8 on FMA",
                              "exp2 1/4 on FMA"]
     assert [name for name, (_, correct, _) in sources.items() if correct] == \
         ["full", "fa3 order", "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
