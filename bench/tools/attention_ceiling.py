@@ -134,6 +134,26 @@ def _exp2_on_fma(src: str, pack: int) -> str:
     return _replace(src, _EXP, "    return _exp2_mixed(qk), m_ij, tl.math.exp2(m_i - m_ij)")
 
 
+_LOOP_FROM_ZERO = """            full = (S // BLOCK_N) * BLOCK_N
+            for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
+"""
+
+
+def _first_block_peeled(src: str) -> str:
+    """Not causal: the first K/V block's QK^T and softmax before the
+    rotated loop (FlashAttention-3's prologue), so that no PV multiplies
+    the zero P of "block -1"; K's first block is the consumers' own load.
+    Right for S >= BLOCK_N (the lengths the tool times)."""
+    return _replace(src, _LOOP_FROM_ZERO, """            full = (S // BLOCK_N) * BLOCK_N
+            k = desc_k.load([kv_row, 0]).T
+            p_ij, m_i, alpha = _softmax_block(tl.dot(q, k), m_i, offs_m, offs_n, 0, S,
+                                              qk_scale, False, CAUSAL)
+            l_i = tl.sum(p_ij, 1)
+            p = p_ij.to(desc_q.dtype)
+            for start_n in tl.range(BLOCK_N, full, BLOCK_N, warp_specialize=WS):
+""")
+
+
 def _replace(src: str, old: str, new: str, count: int = 1) -> str:
     found = src.count(old)
     if found != count:
@@ -152,6 +172,9 @@ def variant_sources() -> Dict[str, Tuple[str, bool, str]]:
             text = _replace(text, old, new)
         out[name] = (text, not edits, what)
     out["fa3 order"] = (_fa3_order(src), True, "nothing: O rescaled between QK^T and PV")
+    out["first block peeled"] = (_first_block_peeled(src), True,
+                                 "the PV of block -1 (zero P): block 0's QK^T and softmax "
+                                 "before the loop")
     for pack in (8, 4):
         out[f"exp2 1/{pack} on FMA"] = (_exp2_on_fma(src, pack), True,
                                          f"nothing: 1 in {pack} of P's exp2 by a cubic on the "

@@ -258,10 +258,10 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
     import common
     sources = attention_ceiling.variant_sources()
     assert list(sources) == ["full", "no rescale", "no row sum", "no exp2", "max only",
-                             "products only", "no last PV", "fa3 order", "exp2 1/8 on FMA",
-                             "exp2 1/4 on FMA"]
+                             "products only", "no last PV", "fa3 order", "first block peeled",
+                             "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
     assert [name for name, (_, correct, _) in sources.items() if correct] == \
-        ["full", "fa3 order", "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
+        ["full", "fa3 order", "first block peeled", "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
     assert len({text for text, _, _ in sources.values()}) == len(sources)
     kernel = open(attention_ceiling.KERNEL).read()
     assert sources["full"][0] == kernel
