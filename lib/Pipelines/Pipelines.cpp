@@ -96,6 +96,9 @@ void warpforge::buildTileGPUOptimizePipeline(OpPassManager &pm) {
 void warpforge::buildTileGPUToLLVMPipeline(OpPassManager &pm) {
   // Channels between warp partitions become full/empty mbarrier rings.
   pm.addPass(tilegpu::createTileGPULowerChannels());
+  // Lone TMA loads start before the loops they do not depend on; it must
+  // know what the allocator will place, so it runs right before it.
+  pm.addPass(createTileGPUIssueTMALoadsEarly());
   pm.addPass(createTileGPUAllocateSharedMemory());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertTileGPUToLLVM());

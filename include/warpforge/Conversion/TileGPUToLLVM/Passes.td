@@ -5,6 +5,44 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileGPUIssueTMALoadsEarly
+    : Pass<"tilegpu-issue-tma-loads-early", "mlir::ModuleOp"> {
+  let summary = "Start lone TMA loads in a loop body before the loops "
+                "they do not depend on";
+  let description = [{
+    A descriptor load that no pipeline owns is issued by
+    `tilegpu-lower-tma` where its tile is first used and waited for right
+    there.  In a loop body (a persistent kernel's tile loop), this pass
+    moves the issue (the buffer and mbarrier allocations, the barrier's
+    init, fence and CTA barrier, `barrier_expect` and the copy), with the
+    pure ops that compute its coordinates, above the loops before it in
+    the block, and leaves the wait where it was: attention's last V block
+    lands while the loop over K/V blocks runs.
+
+    A loop is crossed only when it writes no global memory and allocates,
+    frees and needs no shared memory (so the allocator, which runs next,
+    places what it placed before), and only when every reader of the
+    buffer follows the copy in the block with a full `warp_group_dot_wait`
+    after the last product that reads it (the previous iteration's reads
+    are retired before the group's own CTA barrier).  Loads in the kernel's
+    body or directly in a `warp_specialize` region stay: there the
+    allocator reuses a finished loop's bytes (channel slots included),
+    which an earlier buffer could no longer take.
+
+    Example (in a loop body):
+
+    ```mlir
+    scf.for %j = ... { ... }   // K/V loop
+    %buf = tilegpu.local_alloc ...
+    ... tilegpu.async_tma_copy_global_to_local %desc[%row, %c0] %buf, %bar, %true ...
+    tilegpu.wait_barrier %bar, %c0_i32 ...
+    ```
+
+    becomes the allocations and the copy before the `scf.for`, the wait
+    after it.
+  }];
+}
+
 def TileGPUAllocateSharedMemory
     : Pass<"tilegpu-allocate-shared-memory", "mlir::ModuleOp"> {
   let summary = "Assign shared-memory offsets to allocations and scratch";
