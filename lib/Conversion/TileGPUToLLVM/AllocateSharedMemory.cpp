@@ -83,6 +83,20 @@ bool readByWgmma(Value value) {
   return false;
 }
 
+/// The alignment `alloc` is placed at: 1024 bytes (what 128-byte
+/// swizzled layouts need) except for dense i64 buffers without an initial
+/// value, 128 bytes: mbarriers (which need 8) are such buffers, and so is
+/// a dense TMA destination of i64 elements, which needs 128 (their types
+/// are the same). An mbarrier at 1024 took a kilobyte of its own, and a
+/// persistent attention kernel at D128 is within 512 bytes of the limit.
+int64_t getAllocationAlignment(LocalAllocOp alloc) {
+  MemDescType type = alloc.getType();
+  if (!alloc.getSrc() && type.getElementType().isInteger(64) &&
+      isa<SharedEncodingAttr>(type.getEncoding()))
+    return 128;
+  return kSharedAllocationAlignment;
+}
+
 /// Whether `alloc` is a TMA destination that `region` alone fills and
 /// reads: a mutable buffer without an initial value whose users are all
 /// inside `region`, TMA copies into it each waited for there (on its
@@ -245,16 +259,16 @@ struct TileGPUAllocateSharedMemory
     // Bytes in multi-buffered allocations (the software pipeliner's rings):
     // fewer stages can only help when there are some.
     int64_t ringBytes = 0;
-    // The lowest aligned offset where `bytes` fit between live blocks.
-    auto firstFit = [&](int64_t bytes) {
+    // The lowest offset aligned to `align` where `bytes` fit between live
+    // blocks.
+    auto firstFit = [&](int64_t bytes, int64_t align) {
       SmallVector<std::pair<int64_t, int64_t>> sorted(live);
       llvm::sort(sorted);
       int64_t offset = 0;
       for (auto [start, size] : sorted) {
         if (offset + bytes <= start)
           break;
-        offset = std::max<int64_t>(offset, llvm::alignTo(start + size,
-                                                kSharedAllocationAlignment));
+        offset = std::max<int64_t>(offset, llvm::alignTo(start + size, align));
       }
       total = std::max(total, offset + bytes);
       return offset;
@@ -262,10 +276,11 @@ struct TileGPUAllocateSharedMemory
     // Every placement in order, and those the running regions of
     // warp_specialize ops keep from the regions after them.
     SmallVector<std::pair<int64_t, int64_t>> log, reserved;
-    auto firstFitBeside = [&](int64_t bytes) {
+    auto firstFitBeside = [&](int64_t bytes,
+                              int64_t align = kSharedAllocationAlignment) {
       size_t before = live.size();
       live.append(reserved.begin(), reserved.end());
-      int64_t offset = firstFit(bytes);
+      int64_t offset = firstFit(bytes, align);
       live.resize(before);
       log.push_back({offset, bytes});
       return offset;
@@ -343,7 +358,7 @@ struct TileGPUAllocateSharedMemory
         // Whether the bytes were used before (by a buffer now freed or by
         // scratch), before firstFitBeside logs this placement.
         size_t before = log.size();
-        int64_t offset = firstFitBeside(bytes);
+        int64_t offset = firstFitBeside(bytes, getAllocationAlignment(alloc));
         bool reused = llvm::any_of(
             ArrayRef(log).take_front(before), [&](auto range) {
               return range.first < offset + bytes &&

@@ -569,3 +569,26 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
     tile.return
   }
 }
+
+// -----
+
+// mbarriers (dense i64 buffers without an initial value) are placed at
+// 128 bytes, not 1024: two barriers share the kilobyte after a buffer, and
+// the next buffer starts at the next kilobyte.
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#bar = #tilegpu.shared<order = [0]>
+// CHECK: module attributes {{{.*}}tilegpu.shared = 6144 : i32}
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @barriers_pack
+  tile.func public @barriers_pack() {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32} : () -> !tilegpu.memdesc<32x64xf16
+    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x64xf16, #nv, mutable>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 4096 : i32} : () -> !tilegpu.memdesc<1xi64
+    %b0 = tilegpu.local_alloc : () -> !tilegpu.memdesc<1xi64, #bar, mutable>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 4224 : i32} : () -> !tilegpu.memdesc<2xi64
+    %b1 = tilegpu.local_alloc : () -> !tilegpu.memdesc<2xi64, #bar, mutable>
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 5120 : i32} : () -> !tilegpu.memdesc<8x64xf16
+    %c = tilegpu.local_alloc : () -> !tilegpu.memdesc<8x64xf16, #nv, mutable>
+    tile.return
+  }
+}
