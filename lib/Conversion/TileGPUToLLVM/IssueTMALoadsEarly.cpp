@@ -1,4 +1,4 @@
-//===- IssueTMALoadsEarly.cpp - Start lone TMA loads before loops ---------===//
+//===- IssueTMALoadsEarly.cpp - Start lone TMA loads early ----------------===//
 //
 // tilegpu-lower-tma issues a load that no pipeline owns where its tile is
 // first used and waits for it right there: the copy's whole latency (about
@@ -14,6 +14,11 @@
 // up above such loops, with the pure ops computing its coordinates, and
 // leaves the wait (wait_barrier, tile.barrier, inval_barrier, dealloc)
 // where it was: the copy then lands while the loop runs.
+//
+// A lone load that starts the body (a persistent kernel's Q block, whose
+// coordinates depend on the tile index alone) is prefetched instead: the
+// iteration before copies it into the same buffer once its own reads are
+// retired (see prefetchNextIteration).
 //
 // It runs right before tilegpu-allocate-shared-memory because the move
 // lengthens the buffer's life, and must not cost shared memory: a crossed
@@ -44,6 +49,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -241,6 +247,207 @@ bool issueEarly(AsyncTMACopyGlobalToLocalOp copy) {
   return true;
 }
 
+/// Whether no wgmma product of `block` is still in flight at its end: a
+/// full wait at its top level follows every top-level op that is or holds
+/// a product.
+bool productsRetiredAtEnd(Block &block) {
+  bool pending = false;
+  for (Operation &op : block) {
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op);
+        wait && wait.getPendings() == 0) {
+      pending = false;
+      continue;
+    }
+    bool products = false;
+    op.walk([&](WarpGroupDotOp) { products = true; });
+    pending |= products;
+  }
+  return !pending;
+}
+
+/// The op of `block` after which no thread reads `buffer` any more in this
+/// iteration: the last top-level op holding a reader, or, when products
+/// read it, the first full wait at or after that op (a loop whose
+/// products are retired at its end counts as one).  Null when there is
+/// none, or when a reader is not a product, a local_load or a view.
+Operation *lastReadRetired(Value buffer, Block *block,
+                           llvm::ArrayRef<Operation *> ignore) {
+  Operation *last = nullptr;
+  bool products = false;
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (llvm::is_contained(ignore, user))
+        continue;
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top)
+        return nullptr;
+      if (isa<MemDescTransOp, MemDescIndexOp, MemDescSubsliceOp>(user)) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      if (!isa<WarpGroupDotOp, LocalLoadOp>(user))
+        return nullptr;
+      products |= isa<WarpGroupDotOp>(user);
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+    }
+  }
+  if (!last || !products)
+    return last;
+  if (auto loop = dyn_cast<scf::ForOp>(last);
+      loop && productsRetiredAtEnd(*loop.getBody()))
+    return last;
+  for (Operation *op = last; op; op = op->getNextNode())
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op);
+        wait && wait.getPendings() == 0)
+      return op;
+  return nullptr;
+}
+
+/// The ops of `block` before `end` that compute `values` (all pure and
+/// without regions, and depending on nothing of the block but the loop's
+/// induction variable `iv`), in program order; failure otherwise.
+FailureOr<SmallVector<Operation *>> ivSlice(ValueRange values, Block *block,
+                                            Value iv, Operation *end) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist(values.begin(), values.end());
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (v == iv)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == block)
+        return failure(); // an iter_arg: unknown for the next iteration
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    Operation *top = block->findAncestorOpInBlock(*def);
+    if (!top)
+      continue; // defined outside the loop
+    if (top != def || !def->isBeforeInBlock(end) || def->getNumRegions() ||
+        !isMemoryEffectFree(def))
+      return failure();
+    if (slice.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  }
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
+/// A lone load at the top of a loop body, whose block depends only on the
+/// induction variable: iteration i + 1's copy is issued in iteration i, as
+/// soon as every thread is done with the buffer (lastReadRetired), into
+/// the same buffer and on the same mbarrier, which now lives across the
+/// loop (initialized before it, invalidated after it); each iteration
+/// waits for its phase, ((iv - lb) / step) & 1.  The first copy goes
+/// before the loop.  Both are predicated on their iteration existing.
+/// A persistent kernel's Q block then lands during the previous tile's
+/// last products and epilogue.  Every re-arm of the barrier follows a CTA
+/// barrier that every thread reaches after its wait for the phase before,
+/// and after its last reads of the buffer.
+bool prefetchNextIteration(AsyncTMACopyGlobalToLocalOp copy) {
+  auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
+  if (!loop)
+    return false;
+  Block *body = loop.getBody();
+  SmallVector<Operation *> group = matchIssueGroup(copy);
+  if (group.empty())
+    return false;
+  Value buffer = copy.getResult(), barrier = copy.getBarrier();
+  // Only pure ops before the group: it starts the iteration.
+  for (Operation *op = group.front()->getPrevNode(); op; op = op->getPrevNode())
+    if (op->getNumRegions() || !isMemoryEffectFree(op))
+      return false;
+  // The completion tilegpu-lower-tma made: wait for phase 0, a CTA barrier,
+  // inval, dealloc.
+  Operation *op = copy->getNextNode();
+  while (op && op->hasTrait<OpTrait::ConstantLike>())
+    op = op->getNextNode();
+  auto wait = dyn_cast_or_null<WaitBarrierOp>(op);
+  if (!wait || wait.getBarrier() != barrier)
+    return false;
+  auto ctaBarrier = dyn_cast_or_null<tile::BarrierOp>(wait->getNextNode());
+  auto inval = ctaBarrier ? dyn_cast_or_null<InvalBarrierOp>(
+                                ctaBarrier->getNextNode())
+                          : InvalBarrierOp();
+  auto dealloc = inval ? dyn_cast_or_null<LocalDeallocOp>(inval->getNextNode())
+                       : LocalDeallocOp();
+  if (!inval || inval.getBarrier() != barrier || !dealloc ||
+      dealloc.getSrc() != barrier)
+    return false;
+  for (Operation *user : barrier.getUsers())
+    if (!llvm::is_contained(group, user) && user != wait && user != inval &&
+        user != dealloc)
+      return false;
+  auto expect = cast<BarrierExpectOp>(*llvm::find_if(
+      group, [](Operation *o) { return isa<BarrierExpectOp>(o); }));
+  if (!matchPattern(copy.getPred(), m_One()) ||
+      expect.getPred() != copy.getPred())
+    return false;
+  Operation *freed = lastReadRetired(buffer, body, {copy});
+  if (!freed || freed->isBeforeInBlock(wait))
+    return false;
+  FailureOr<SmallVector<Operation *>> slice =
+      ivSlice(copy.getIndices(), body, loop.getInductionVar(), group.front());
+  if (failed(slice))
+    return false;
+
+  Location loc = copy.getLoc();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep(), iv = loop.getInductionVar();
+  // The coordinates of the iteration at `at`, cloned at `b`.
+  auto indicesAt = [&](OpBuilder &b, Value at) {
+    IRMapping map;
+    map.map(iv, at);
+    for (Operation *def : *slice)
+      b.clone(*def, map);
+    return llvm::map_to_vector(copy.getIndices(), [&](Value v) {
+      return map.lookupOrDefault(v);
+    });
+  };
+  auto issue = [&](OpBuilder &b, Value at) {
+    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         at, ub);
+    SmallVector<Value> indices = indicesAt(b, at);
+    BarrierExpectOp::create(b, loc, barrier, expect.getBytes(), exists);
+    AsyncTMACopyGlobalToLocalOp::create(b, loc, copy.getDesc(), indices,
+                                        buffer, barrier, exists,
+                                        /*multicast=*/nullptr);
+  };
+  // Before the loop: the buffer, the barrier (init, fence, CTA barrier)
+  // and the first iteration's copy.
+  for (Operation *g : group)
+    if (!isa<BarrierExpectOp, AsyncTMACopyGlobalToLocalOp>(g) &&
+        !g->hasTrait<OpTrait::ConstantLike>())
+      g->moveBefore(loop);
+  OpBuilder b(loop);
+  issue(b, lb);
+  // In the body: the wait for this iteration's phase.
+  b.setInsertionPoint(wait);
+  Value count = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, lb), step);
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 32);
+  wait.getPhaseMutable().assign(arith::AndIOp::create(b, loc, count, one));
+  // Once every thread is done with the buffer: the next iteration's copy.
+  b.setInsertionPointAfter(freed);
+  tile::BarrierOp::create(b, loc);
+  issue(b, arith::AddIOp::create(b, loc, iv, step));
+  // After the loop: no thread polls the barrier any more.
+  b.setInsertionPointAfter(loop);
+  tile::BarrierOp::create(b, loc);
+  InvalBarrierOp::create(b, loc, barrier);
+  LocalDeallocOp::create(b, loc, barrier);
+  for (Operation *dead : {(Operation *)dealloc, (Operation *)inval,
+                          (Operation *)ctaBarrier, (Operation *)copy,
+                          (Operation *)expect})
+    dead->erase();
+  return true;
+}
+
 struct TileGPUIssueTMALoadsEarly
     : public warpforge::impl::TileGPUIssueTMALoadsEarlyBase<
           TileGPUIssueTMALoadsEarly> {
@@ -248,8 +455,15 @@ struct TileGPUIssueTMALoadsEarly
     SmallVector<AsyncTMACopyGlobalToLocalOp> copies;
     getOperation().walk(
         [&](AsyncTMACopyGlobalToLocalOp copy) { copies.push_back(copy); });
+    // Loads start above the loops before them; then a load that starts an
+    // iteration is prefetched by the iteration before (in this order: the
+    // prefetch puts a copy after the loops the other loads would cross).
+    SmallVector<AsyncTMACopyGlobalToLocalOp> stay;
     for (AsyncTMACopyGlobalToLocalOp copy : copies)
-      issueEarly(copy);
+      if (!issueEarly(copy))
+        stay.push_back(copy);
+    for (AsyncTMACopyGlobalToLocalOp copy : stay)
+      prefetchNextIteration(copy);
   }
 };
 

@@ -7,8 +7,8 @@ include "mlir/Pass/PassBase.td"
 
 def TileGPUIssueTMALoadsEarly
     : Pass<"tilegpu-issue-tma-loads-early", "mlir::ModuleOp"> {
-  let summary = "Start lone TMA loads in a loop body before the loops "
-                "they do not depend on";
+  let summary = "Start lone TMA loads in a loop body early: above the "
+                "loops they do not depend on, or in the iteration before";
   let description = [{
     A descriptor load that no pipeline owns is issued by
     `tilegpu-lower-tma` where its tile is first used and waited for right
@@ -28,6 +28,16 @@ def TileGPUIssueTMALoadsEarly
     body or directly in a `warp_specialize` region stay: there the
     allocator reuses a finished loop's bytes (channel slots included),
     which an earlier buffer could no longer take.
+
+    A lone load that starts a loop body, its coordinates a function of the
+    induction variable alone (a persistent kernel's Q block), is prefetched
+    instead: its buffer and mbarrier move before the loop, which copies the
+    first iteration's block; each iteration waits for its phase
+    (`((iv - lb) / step) & 1`) and, once its reads of the buffer are
+    retired (the loop or full wait after the last product reading it) and
+    a CTA barrier has passed, copies the next iteration's block into the
+    same buffer; both copies are predicated on their iteration existing,
+    and the barrier is invalidated after the loop.
 
     Example (in a loop body):
 
