@@ -98,6 +98,10 @@ attention_four() {
   local sel="test_forward_four_consumer_warpgroups and 1000 and overlapped"
   run memcheck attention-four python/test/test_gpu_attention.py -k "$sel"
   run synccheck attention-four python/test/test_gpu_attention.py -k "$sel"
+  # Persistent (256-row tiles, Q prefetched by the tile before), 5 CTAs.
+  local persistent="test_forward_persistent_four_consumer_warpgroups and 512 and float16 and 5programs"
+  run memcheck attention-four-persistent python/test/test_gpu_attention.py -k "$persistent"
+  run synccheck attention-four-persistent python/test/test_gpu_attention.py -k "$persistent"
   # racecheck on one CTA (S 250: one 256-row block), beside the
   # hand-written kernel with the same barriers (turns4.ptx: four
   # warpgroups' turns on barriers 3-6, an exchange across bar.sync 1, 512).

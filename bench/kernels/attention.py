@@ -314,7 +314,14 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
 # 128x128 at D128 fits in 231936 of the 232448 bytes: the consumers' last V
 # (after the K/V loop) is not pipelined across tiles, and the O buffer of
 # the TMA store is the consumers' own.
-PERSISTENT_CONFIGS = [AttnConfig(128, 128, 8, 2, True, True, True)]
+# With Q prefetched by the tile before and the last V issued before the
+# K/V loop (tilegpu-issue-tma-loads-early), 128x128 ran 546/621/661 TFLOP/s
+# at D128 S 1k/4k/16k against cuDNN's 557/591/618, and the four-warpgroup
+# 256x64 config (D 64, three slots) 395/468/482 against 395/448/462 and
+# 361/451/476 unpersisted (H100, 2026-11-27 23:20 UTC,
+# bench/results/attention-2026-11-27-232012.md, -232048.md).
+PERSISTENT_CONFIGS = [AttnConfig(128, 128, 8, 2, True, True, True),
+                      AttnConfig(256, 64, 16, 3, True, True, True)]
 # Four consumer warpgroups (16 warps) on 256x64 blocks, D 64 only: each
 # consumer thread gets 112 registers (640 threads start with 96), enough
 # for 64x64 scores, P and a 64x64 O but not a 64x128 O. With four

@@ -84,6 +84,9 @@ def test_autotuner_tries_the_persistent_kernel_only_without_the_mask():
         return [c for c in m._prune(configs, {"S": kw.pop("S")}, **kw)
                 if c.kwargs["PERSISTENT"]]
     assert len(persistent(S=4096, HEAD_DIM=128, CAUSAL=False)) == 1
+    assert [(c.kwargs["BLOCK_M"], c.num_warps)
+            for c in persistent(S=4096, HEAD_DIM=64, CAUSAL=False)] == [(128, 8), (256, 16)]
+    assert len(persistent(S=3968, HEAD_DIM=64, CAUSAL=False)) == 1  # 31 tiles of 128 rows
     assert persistent(S=4096, HEAD_DIM=128, CAUSAL=True) == []
     assert persistent(S=1000, HEAD_DIM=128, CAUSAL=False) == []
     assert persistent(S=4096, HEAD_DIM=256, CAUSAL=False) == []

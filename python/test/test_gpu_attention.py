@@ -253,6 +253,20 @@ def test_forward_four_consumer_warpgroups(S, causal, overlap):
         _run_forward(64, S, causal, "float16", (256, 64, 16, 2, overlap, True))
 
 
+@pytest.mark.parametrize("programs", [None, 1, 5], ids=lambda p: "sms" if p is None else f"{p}programs")
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("S", [1024, 512])
+def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs):
+    """The four-warpgroup kernel (256x64 blocks at D 64, three slots)
+    persistent: each program walks 256-row tiles of several heads, its Q
+    block prefetched by the tile before and its last V issued before the
+    K/V loop (tilegpu-issue-tma-loads-early). Must be specialized."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(64, S, causal, dtype, (256, 64, 16, 3, True, True, True), programs=programs)
+
+
 def test_persistent_config_rejects_ragged_lengths():
     m = _kernels()
     config = m.AttnConfig(128, 128, 8, 2, True, True, True)
@@ -312,12 +326,16 @@ import math, sys, torch
 sys.path.insert(0, {test_dir!r})
 import test_gpu_attention as t
 m = t._kernels()
-for S, overlap, causal in ((4096, True, False), (1000, False, False), (2048, True, True)):
+for S, overlap, causal, stages, persistent, programs in (
+        (4096, True, False, 2, False, None), (1000, False, False, 2, False, None),
+        (2048, True, True, 2, False, None), (4096, True, False, 3, True, None),
+        (1024, True, False, 3, True, 3), (2048, True, True, 3, True, 5)):
     q, k, v = t._inputs(2, 16, S, 64, torch.float16, ("hang4", S))
     o = torch.empty_like(q)
     lse = torch.empty((2, 16, S), device="cuda")
     kernel, grid, args, meta = m.attention_call(
-        q, k, v, o, lse, causal, 0.125, m.AttnConfig(256, 64, 16, 2, overlap, True))
+        q, k, v, o, lse, causal, 0.125,
+        m.AttnConfig(256, 64, 16, stages, overlap, True, persistent), programs=programs)
     for _ in range({repeats}):
         kernel[grid](*args, **meta)
     torch.cuda.synchronize()
@@ -330,7 +348,8 @@ def test_four_consumer_warpgroups_do_not_hang():
     repeatedly in a child process under a timeout: their register requests
     must fit what 640 threads start with (see
     test_forward_four_consumer_warpgroups), and their turns go round four
-    named barriers."""
+    named barriers; persistent too (the Q block prefetched from tile to
+    tile, on every SM, 3 and 5 programs, causal on 5)."""
     from launch_helpers import run_without_hang
     run_without_hang(HANG_SCRIPT_FOUR_GROUPS.format(test_dir=os.path.dirname(__file__),
                                                     repeats=20), 180,
