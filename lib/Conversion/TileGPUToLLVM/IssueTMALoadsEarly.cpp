@@ -175,12 +175,20 @@ bool readsRetireInBlock(Value buffer, Block *block, Operation *from) {
   return false;
 }
 
+/// The ops of `slice` (all in one block) in program order.
+SmallVector<Operation *>
+inProgramOrder(const llvm::SetVector<Operation *> &slice) {
+  SmallVector<Operation *> ordered(slice.begin(), slice.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ordered;
+}
+
 /// The pure ops of `block` from `point` on (and before `end`) that compute
 /// `values`, in program order; failure when one is not pure, has regions
 /// or is a crossed loop.
-FailureOr<SmallVector<Operation *>> operandSlice(ValueRange values,
-                                                 Operation *point,
-                                                 Operation *end) {
+FailureOr<SmallVector<Operation *>>
+operandSlice(ValueRange values, Operation *point, Operation *end) {
   Block *block = point->getBlock();
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist(values.begin(), values.end());
@@ -196,10 +204,7 @@ FailureOr<SmallVector<Operation *>> operandSlice(ValueRange values,
     slice.insert(def);
     llvm::append_range(worklist, def->getOperands());
   }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
+  return inProgramOrder(slice);
 }
 
 /// Moves the issue of `copy` above the loops before it in its block, when
@@ -332,10 +337,7 @@ FailureOr<SmallVector<Operation *>> ivSlice(ValueRange values, Block *block,
     if (slice.insert(def))
       llvm::append_range(worklist, def->getOperands());
   }
-  SmallVector<Operation *> ordered(slice.begin(), slice.end());
-  llvm::sort(ordered,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ordered;
+  return inProgramOrder(slice);
 }
 
 /// A lone load at the top of a loop body, whose block depends only on the
@@ -371,9 +373,9 @@ bool prefetchNextIteration(AsyncTMACopyGlobalToLocalOp copy) {
   if (!wait || wait.getBarrier() != barrier)
     return false;
   auto ctaBarrier = dyn_cast_or_null<tile::BarrierOp>(wait->getNextNode());
-  auto inval = ctaBarrier ? dyn_cast_or_null<InvalBarrierOp>(
-                                ctaBarrier->getNextNode())
-                          : InvalBarrierOp();
+  auto inval = ctaBarrier
+                   ? dyn_cast_or_null<InvalBarrierOp>(ctaBarrier->getNextNode())
+                   : InvalBarrierOp();
   auto dealloc = inval ? dyn_cast_or_null<LocalDeallocOp>(inval->getNextNode())
                        : LocalDeallocOp();
   if (!inval || inval.getBarrier() != barrier || !dealloc ||
@@ -405,17 +407,16 @@ bool prefetchNextIteration(AsyncTMACopyGlobalToLocalOp copy) {
     map.map(iv, at);
     for (Operation *def : *slice)
       b.clone(*def, map);
-    return llvm::map_to_vector(copy.getIndices(), [&](Value v) {
-      return map.lookupOrDefault(v);
-    });
+    return llvm::map_to_vector(copy.getIndices(),
+                               [&](Value v) { return map.lookupOrDefault(v); });
   };
   auto issue = [&](OpBuilder &b, Value at) {
-    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         at, ub);
+    Value exists =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, at, ub);
     SmallVector<Value> indices = indicesAt(b, at);
     BarrierExpectOp::create(b, loc, barrier, expect.getBytes(), exists);
-    AsyncTMACopyGlobalToLocalOp::create(b, loc, copy.getDesc(), indices,
-                                        buffer, barrier, exists,
+    AsyncTMACopyGlobalToLocalOp::create(b, loc, copy.getDesc(), indices, buffer,
+                                        barrier, exists,
                                         /*multicast=*/nullptr);
   };
   // Before the loop: the buffer, the barrier (init, fence, CTA barrier)
@@ -441,9 +442,9 @@ bool prefetchNextIteration(AsyncTMACopyGlobalToLocalOp copy) {
   tile::BarrierOp::create(b, loc);
   InvalBarrierOp::create(b, loc, barrier);
   LocalDeallocOp::create(b, loc, barrier);
-  for (Operation *dead : {(Operation *)dealloc, (Operation *)inval,
-                          (Operation *)ctaBarrier, (Operation *)copy,
-                          (Operation *)expect})
+  for (Operation *dead :
+       {(Operation *)dealloc, (Operation *)inval, (Operation *)ctaBarrier,
+        (Operation *)copy, (Operation *)expect})
     dead->erase();
   return true;
 }
