@@ -77,7 +77,8 @@ def _configs():
     return module
 
 
-def _run_forward(D, S, causal, dtype, config=None, num_ctas=1, programs=None):
+def _run_forward(D, S, causal, dtype, config=None, num_ctas=1, programs=None,
+                 idle_programs=0):
     m = _kernels()
     dt = getattr(torch, dtype)
     Z, H = 2, 3
@@ -95,6 +96,8 @@ def _run_forward(D, S, causal, dtype, config=None, num_ctas=1, programs=None):
                                                 programs=programs)
     if num_ctas > 1:
         meta["num_ctas"] = num_ctas
+    if idle_programs:  # persistent: programs past the tiles run no tile
+        grid = (grid[0] + idle_programs, *grid[1:])
     compiled = kernel[grid](*args, **meta)
     torch.cuda.synchronize()
     if num_ctas > 1:
@@ -265,6 +268,20 @@ def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs)
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
         _run_forward(64, S, causal, dtype, (256, 64, 16, 3, True, True, True), programs=programs)
+
+
+@pytest.mark.parametrize("D, config", [(128, (128, 128, 8, 2, True, True, True)),
+                                       (64, (256, 64, 16, 3, True, True, True))],
+                         ids=["128x128", "256x64w16"])
+def test_persistent_programs_without_tiles(D, config):
+    """More programs than tiles (12 and 6 tiles here, 7 more programs): a
+    program whose tile loop runs no iteration must neither copy the Q block
+    it would have prefetched for its first tile (the copy is predicated
+    off) nor wait for it, and still invalidate its barrier; the others
+    compute right (tilegpu-issue-tma-loads-early)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(D, 256, False, "float16", config, idle_programs=7)
 
 
 def test_persistent_config_rejects_ragged_lengths():
