@@ -311,7 +311,7 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
 # Persistent and warp-specialized (the tile loop specialized: the producer
 # copies the next tile's K/V blocks during a tile's epilogue); causal tiles
 # a head's longest first, their K/V blocks in one loop (_attn_step's MASK_FROM_LO).
-# 128x128 at D128 fits in 231936 of the 232448 bytes: the consumers' last V
+# 128x128 at D128 fits in 230912 of the 232448 bytes: the consumers' last V
 # (after the K/V loop) is not pipelined across tiles, and the O buffer of
 # the TMA store is the consumers' own.
 # With Q prefetched by the tile before and the last V issued before the
