@@ -353,7 +353,9 @@ FailureOr<SmallVector<Operation *>> ivSlice(ValueRange values, Block *block,
 /// and after its last reads of the buffer.
 bool prefetchNextIteration(AsyncTMACopyGlobalToLocalOp copy) {
   auto loop = dyn_cast<scf::ForOp>(copy->getParentOp());
-  if (!loop)
+  // The phase (an i32 operand of wait_barrier) is computed from the
+  // induction variable: i32 loops only.
+  if (!loop || !loop.getInductionVar().getType().isInteger(32))
     return false;
   Block *body = loop.getBody();
   SmallVector<Operation *> group = matchIssueGroup(copy);

@@ -264,4 +264,28 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
     }
     tile.return %r#0 : tensor<128x128xf32, #w>
   }
+
+  // An i64 loop: the phase wait_barrier takes is an i32 computed from the
+  // induction variable, so the load stays as tilegpu-lower-tma made it.
+  // CHECK-LABEL: tile.func public @kept_in_i64_loop(
+  // CHECK: scf.for
+  // CHECK: tilegpu.local_alloc
+  // CHECK: tilegpu.async_tma_copy_global_to_local
+  // CHECK: tilegpu.inval_barrier
+  // CHECK: scf.yield
+  tile.func public @kept_in_i64_loop(%da: !tile.tensordesc<tensor<128x64xf16>>, %sb: !tilegpu.memdesc<64x128xf16, #nv>, %n: i64) -> tensor<128x128xf32, #w> {
+    %acc = arith.constant dense<0.0> : tensor<128x128xf32, #w>
+    %c0 = arith.constant 0 : i32
+    %z = arith.constant 0 : i64
+    %one = arith.constant 1 : i64
+    %r = scf.for %t = %z to %n step %one iter_args(%c = %acc) -> (tensor<128x128xf32, #w>) : i64 {
+      %row = arith.trunci %t : i64 to i32
+      %a = tile.descriptor_load %da[%row, %c0] : !tile.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #b>
+      %sa = tilegpu.local_alloc %a : (tensor<128x64xf16, #b>) -> !tilegpu.memdesc<128x64xf16, #nv>
+      %d = tilegpu.warp_group_dot %sa, %sb, %c : !tilegpu.memdesc<128x64xf16, #nv> * !tilegpu.memdesc<64x128xf16, #nv> -> tensor<128x128xf32, #w>
+      %w = tilegpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<128x128xf32, #w>
+      scf.yield %w : tensor<128x128xf32, #w>
+    }
+    tile.return %r : tensor<128x128xf32, #w>
+  }
 }
