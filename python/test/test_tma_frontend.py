@@ -712,7 +712,9 @@ def test_attention_loops_in_a_row_share_one_producer(monkeypatch):
     """Two warp-specialized loops in a row over the same K and V blocks (the
     causal attention's blocks left of the diagonal, then the diagonal's):
     one channel and one producer partition for both, each side's second
-    loop counting on from where its first stopped; no warning."""
+    loop counting on from where its first stopped; no warning. Q, read by
+    both loops, is the producer's too: a one-slot channel of its own, copied
+    once before the first loop's blocks."""
     import re
     import warnings
     from warpforge.compiler.options import WarpSpecializationWarning
@@ -724,10 +726,13 @@ def test_attention_loops_in_a_row_share_one_producer(monkeypatch):
         k = attention_two_loops_ws.warmup(q, kv, kv, aligned((128 * 64,)), 1024, BM=128,
                                           BN=64, D=64, num_warps=8, grid=(1,))
     tilegpu = k.asm["tilegpu"]
-    assert tilegpu.count("tilegpu.create_channel") == 1
+    channels = re.findall(r"tilegpu.create_channel [^\n]*-> !tilegpu.channel<(\d+)>", tilegpu)
+    assert len(channels) == 2 and channels.count("1") == 1, channels
     assert tilegpu.count('{tilegpu.partition = "producer"}') == 2
     assert tilegpu.count('{tilegpu.partition = "consumer"}') == 2
-    assert len(re.findall(r"tilegpu.channel_tma_load", tilegpu)) == 4
+    # K and V in each loop, Q once.
+    assert len(re.findall(r"tilegpu.channel_tma_load", tilegpu)) == 5
+    assert "tile.descriptor_load" not in tilegpu[tilegpu.index("tilegpu.warp_specialize"):]
     assert "cubin" in k.asm
 
 
@@ -747,16 +752,20 @@ def _attention_ws_without_warning(monkeypatch, D, BN, **options):
 
 def test_attention_loop_is_warp_specialized(monkeypatch):
     """An attention loop under warp_specialize=True: the producer copies K
-    and V; Q (loaded before the loop) and P (the softmax, in registers:
-    the second product's A operand) stay with the consumers. Two consumer
-    warpgroups take turns issuing each product; no warning."""
+    and V, and Q (loaded before the loop) through a one-slot channel of its
+    own; P (the softmax, in registers: the second product's A operand)
+    stays with the consumers. Two consumer warpgroups take turns issuing
+    each product; no warning."""
     import re
     k = _attention_ws_without_warning(monkeypatch, 64, 64)
     tilegpu = k.asm["tilegpu"]
     assert "tilegpu.warp_specialize" in tilegpu
     assert k.metadata["partition_warps"] == 4 and k.metadata["num_threads"] == 384
-    # K and V through the channel, in the producer; Q loaded by the consumers.
-    assert len(re.findall(r"tilegpu.channel_tma_load", tilegpu)) == 2
+    # K and V through the channel, Q through its own, all in the producer.
+    assert len(re.findall(r"tilegpu.channel_tma_load", tilegpu)) == 3
+    assert re.search(r"tilegpu.channel_tma_load %\w+\[%\w+\] %\w+\[[^]]*\] -> 0 : !tilegpu.channel<1>",
+                     tilegpu)
+    assert "tile.descriptor_load" not in tilegpu[tilegpu.index("tilegpu.warp_specialize"):]
     assert tilegpu.count("tilegpu.warp_group_turn_wait 3, 2 loc") == 2
     assert tilegpu.count("tilegpu.warp_group_turn_pass 3, 2 loc") == 2
     assert "tilegpu.warp_group_turn_pass 3, 2 only 1" in tilegpu

@@ -190,9 +190,11 @@ bool productsInFlightAfter(Operation *region) {
 /// of that region after which their bytes are free (the loop itself, or
 /// the first full wait after it when products may still read a slot then);
 /// null when there is none.  Slots are the op's captured buffers (rings
-/// allocated before it, mbarriers excluded) that the default region reads
-/// only inside its consumer loops, each a loop directly in the region
-/// (not in a persistent tile loop).  Once the last consumer loop has
+/// allocated before it, mbarriers excluded) that the default region uses,
+/// through views of them, only in or before its consumer loops, each a
+/// loop directly in the region (not in a persistent tile loop): the rings
+/// of the loops' blocks, and the one-slot buffer of a block the producer
+/// copies once before them (attention's Q).  Once the last consumer loop has
 /// waited for its last slot, every copy the producer made has landed (the
 /// producer copies exactly the blocks the consumers wait for), and once
 /// its products are retired nothing reads the slots: the epilogue's
@@ -219,14 +221,25 @@ slotsFreedInDefaultRegion(WarpSpecializeOp ws) {
         alloc.getType().getElementType().isInteger(64))
       continue;
     BlockArgument arg = block.getArgument(index);
-    bool onlyInLoops = llvm::all_of(arg.getUsers(), [&](Operation *user) {
-      Operation *top = block.findAncestorOpInBlock(*user);
-      auto mark = top ? top->getAttrOfType<StringAttr>("tilegpu.partition")
-                      : StringAttr();
-      return top && mark && mark.getValue() == "consumer" &&
-             !lastLoop->isBeforeInBlock(top);
-    });
-    if (onlyInLoops && !arg.use_empty())
+    // Every use, through views of the buffer, in or before the last
+    // consumer loop: the ring's slots in the loops, and a one-slot
+    // channel's buffer (a block copied once, Q) whose view is taken before
+    // the loops that read it.
+    bool onlyUpToLastLoop = !arg.use_empty();
+    SmallVector<Value> worklist{arg};
+    while (onlyUpToLastLoop && !worklist.empty()) {
+      Value value = worklist.pop_back_val();
+      for (Operation *user : value.getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (!top || lastLoop->isBeforeInBlock(top)) {
+          onlyUpToLastLoop = false;
+          break;
+        }
+        if (isa<MemDescIndexOp, MemDescTransOp>(user))
+          llvm::append_range(worklist, user->getResults());
+      }
+    }
+    if (onlyUpToLastLoop)
       slots.push_back(alloc);
   }
   if (slots.empty())

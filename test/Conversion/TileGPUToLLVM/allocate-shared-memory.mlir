@@ -472,6 +472,76 @@ module attributes {"tilegpu.num-warps" = 4 : i32} {
 
 // -----
 
+// A one-slot buffer (the block the producer copies once: attention's Q)
+// whose view is taken before the consumer loop that reads it is free after
+// that loop too.
+// CHECK: module attributes {{{.*}}tilegpu.shared = 2048 : i32}
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @view_before_the_loop_is_freed
+  tile.func public @view_before_the_loop_is_freed(%n: i32) {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %q = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+    tilegpu.warp_specialize(%q, %n)
+    default(%dq: !tilegpu.memdesc<32x32xf16, #shared, mutable>, %dn: i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %z = arith.constant dense<0.0> : tensor<32x32xf16, #row>
+      %view = tilegpu.memdesc_index %dq[%c0] : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      %acc = scf.for %i = %c0 to %dn step %c1 iter_args(%a = %z) -> (tensor<32x32xf16, #row>) : i32 {
+        %v = tilegpu.local_load %view : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> tensor<32x32xf16, #row>
+        %sum = arith.addf %a, %v : tensor<32x32xf16, #row>
+        scf.yield %sum : tensor<32x32xf16, #row>
+      } {tilegpu.partition = "consumer"}
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 0 : i32}
+      %epilogue = tilegpu.local_alloc %acc : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #shared>
+      tilegpu.warp_yield
+    }
+    partition0(%pq: !tilegpu.memdesc<32x32xf16, #shared, mutable>, %pn: i32) num_warps(4) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}
+
+// -----
+
+// The same buffer stays when its view is read after the loop.
+// CHECK: module attributes {{{.*}}tilegpu.shared = 4096 : i32}
+#row = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#shared = #tilegpu.shared<order = [1, 0]>
+module attributes {"tilegpu.num-warps" = 4 : i32} {
+  // CHECK-LABEL: tile.func public @view_read_after_the_loop_stays
+  tile.func public @view_read_after_the_loop_stays(%n: i32) {
+    // CHECK: tilegpu.local_alloc {tilegpu.offset = 0 : i32}
+    %q = tilegpu.local_alloc : () -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+    tilegpu.warp_specialize(%q, %n)
+    default(%dq: !tilegpu.memdesc<32x32xf16, #shared, mutable>, %dn: i32) {
+      %c0 = arith.constant 0 : i32
+      %c1 = arith.constant 1 : i32
+      %z = arith.constant dense<0.0> : tensor<32x32xf16, #row>
+      %view = tilegpu.memdesc_index %dq[%c0] : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> !tilegpu.memdesc<32x32xf16, #shared, mutable>
+      %acc = scf.for %i = %c0 to %dn step %c1 iter_args(%a = %z) -> (tensor<32x32xf16, #row>) : i32 {
+        %v = tilegpu.local_load %view : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> tensor<32x32xf16, #row>
+        %sum = arith.addf %a, %v : tensor<32x32xf16, #row>
+        scf.yield %sum : tensor<32x32xf16, #row>
+      } {tilegpu.partition = "consumer"}
+      %w = tilegpu.local_load %view : !tilegpu.memdesc<32x32xf16, #shared, mutable> -> tensor<32x32xf16, #row>
+      %r = arith.addf %acc, %w : tensor<32x32xf16, #row>
+      // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.offset = 2048 : i32}
+      %epilogue = tilegpu.local_alloc %r : (tensor<32x32xf16, #row>) -> !tilegpu.memdesc<32x32xf16, #shared>
+      tilegpu.warp_yield
+    }
+    partition0(%pq: !tilegpu.memdesc<32x32xf16, #shared, mutable>, %pn: i32) num_warps(4) {
+      tilegpu.warp_return
+    }
+    tile.return
+  }
+}
+
+// -----
+
 // A TMA destination an if in the kernel's body makes, fills (waiting for
 // the copy there) and alone reads (the masked last K/V block of attention)
 // is free after the if: the epilogue's buffer takes its bytes.

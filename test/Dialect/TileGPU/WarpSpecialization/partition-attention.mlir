@@ -4,29 +4,38 @@
 // Triton's tutorial 06 forward loop (warp_specialize=True, 128 query rows,
 // 128-row K/V blocks, 8 warps), as it reaches warp specialization.  The
 // producer copies K and V (operands 0 and 1, through the descriptors it
-// makes itself); Q (loaded before the loop, read by every QK^T) and P (the
-// softmax in registers, PV's left operand) stay with the consumers.  The
-// two consumer warpgroups take turns at each product; the slot is released
-// after PV's wait.
+// makes itself) and Q (loaded once before the loop, read by every QK^T),
+// Q through a one-slot channel of its own before the K/V loop; P (the
+// softmax in registers, PV's left operand) stays with the consumers.  The
+// two consumer warpgroups take turns at each product; the K/V slot is
+// released after PV's wait, Q's after the loop.
 
 // CHECK-LABEL: tile.func public @_attn_fwd
+// CHECK: %[[QBUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nvmma, mutable>
+// CHECK-NEXT: %[[QCH:.*]] = tilegpu.create_channel %[[QBUF]] : {{.*}} -> !tilegpu.channel<1>
 // CHECK: tilegpu.warp_specialize
-// CHECK: default(
-// CHECK: tile.descriptor_load
-// CHECK-NEXT: tilegpu.local_alloc
+// CHECK: default(%{{[^:]*}}: !tilegpu.channel<2>, %[[CQ:[^:]*]]: !tilegpu.channel<1>
+// CHECK-NOT: tile.descriptor_load
+// CHECK: %[[Q:.*]] = tilegpu.channel_wait %[[CQ]], %[[ZERO:[^ ]*]] : !tilegpu.channel<1>
 // CHECK: tilegpu.warp_group_turn_pass 3, 2 only 1
 // CHECK-NEXT: scf.for
 // CHECK: %[[SLOT:.*]]:2 = tilegpu.channel_wait
 // CHECK: tilegpu.warp_group_turn_wait 3, 2{{$}}
-// CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<128x128xf16, #nvmma>
+// CHECK-NEXT: tilegpu.warp_group_dot %[[Q]], %{{.*}}, %{{.*}} : !tilegpu.memdesc<128x128xf16, #nvmma, mutable>
 // CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2{{$}}
 // CHECK: tilegpu.warp_group_turn_wait 3, 2{{$}}
 // CHECK-NEXT: tilegpu.warp_group_dot %{{.*}}, %[[SLOT]]#1, %{{.*}} : tensor<128x128xf16, #dot_op>
 // CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2{{$}}
 // CHECK-NEXT: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // CHECK-NEXT: tilegpu.channel_release
-// CHECK: tilegpu.warp_group_turn_wait 3, 2 only 0
-// CHECK: partition0(
+// CHECK: } {tilegpu.partition = "consumer"}
+// CHECK-NEXT: tilegpu.channel_release %[[CQ]], %[[ZERO]] : !tilegpu.channel<1>
+// CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2 only 0
+// CHECK: partition0(%{{[^:]*}}: !tilegpu.channel<2>, %[[PQ:[^:]*]]: !tilegpu.channel<1>
+// CHECK: tilegpu.channel_acquire %[[PQ]], %[[PZERO:[^ ]*]] : !tilegpu.channel<1>
+// CHECK-NEXT: tilegpu.channel_tma_load %[[PQ]][%[[PZERO]]] %{{.*}} -> 0
+// CHECK-NEXT: tilegpu.channel_commit %[[PQ]], %[[PZERO]]
+// CHECK-NEXT: scf.for
 // CHECK: tilegpu.channel_acquire
 // CHECK-NEXT: tilegpu.channel_tma_load %{{.*}} -> 0
 // CHECK-NEXT: tilegpu.channel_tma_load %{{.*}} -> 1
@@ -34,8 +43,6 @@
 // CHECK-NOT: warp_group_dot
 // CHECK: tilegpu.warp_return
 
-// tilegpu-overlap-products: PV's wait moves past the row sums' update to
-// the yield (past the turn), and the release goes with it.
 // OVERLAP-LABEL: tile.func public @_attn_fwd
 // OVERLAP: tilegpu.warp_group_dot %{{.*}} : tensor<128x128xf16, #dot_op>
 // OVERLAP-NEXT: tilegpu.warp_group_turn_pass 3, 2{{$}}

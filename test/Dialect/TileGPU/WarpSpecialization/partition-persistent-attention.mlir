@@ -3,46 +3,64 @@
 // A persistent attention (the tile loop marked warp_specialize=True) whose
 // tile loop has a product of its own after its K/V loop: the rotated loop's
 // last P V.  The tile loop is still the tile loop: the producer copies the
-// K/V loop's K and V blocks tile after tile (not the last V, which the
-// consumers load themselves, as any load outside the specialized loop), and
-// the tile loop's own loads are not pipelined across tiles (tile.num_stages
-// = 1: a ring of them would not fit beside the producer's slots).  The
-// consumer warpgroups take turns at the K/V loop's products, and the turns
-// go on from one tile to the next: the prime before the tile loop, the
-// drain after it (a drain and a prime inside it, with the tile's epilogue
-// between them, could let the last warpgroup arrive twice on warpgroup 0's
-// barrier in one phase).
+// K/V loop's K and V blocks tile after tile, and the two blocks read once a
+// tile, Q (before the K/V loop) and the last V (after it), each through a
+// one-slot channel of its own, used once a tile: its use in a tile is the
+// tile's index, (tile - lower) / step, in both partitions.  The consumers
+// release Q after the K/V loop and the last V after the wait for the
+// product reading it.  The tile loop's own loads are not pipelined across
+// tiles (tile.num_stages = 1).  The consumer warpgroups take turns at the
+// K/V loop's products, and the turns go on from one tile to the next: the
+// prime before the tile loop, the drain after it (a drain and a prime
+// inside it, with the tile's epilogue between them, could let the last
+// warpgroup arrive twice on warpgroup 0's barrier in one phase).
 
 // CHECK-LABEL: tile.func public @attn(
-// CHECK: tilegpu.warp_specialize(
-// CHECK: default(%[[CH:[^:]*]]: !tilegpu.channel<2>
+// CHECK: %[[QCH:.*]] = tilegpu.create_channel %{{.*}} : !tilegpu.memdesc<128x64xf16, #nvmma, mutable> -> !tilegpu.channel<1>
+// CHECK: %[[VCH:.*]] = tilegpu.create_channel %{{.*}} : !tilegpu.memdesc<64x64xf16, #nvmma, mutable> -> !tilegpu.channel<1>
+// CHECK: tilegpu.warp_specialize(%{{[^,]*}}, %[[QCH]], %[[VCH]],
+// CHECK: default(%[[CH:[^:]*]]: !tilegpu.channel<2>, %[[CQ:[^:]*]]: !tilegpu.channel<1>, %[[CV:[^:]*]]: !tilegpu.channel<1>
+// CHECK-NOT: tile.descriptor_load
 // CHECK: tilegpu.warp_group_turn_pass 3, 2 only 1
-// CHECK-NEXT: %[[TILES:.*]] = scf.for
-// CHECK: tile.descriptor_load
-// CHECK: scf.for
+// CHECK-NEXT: %[[TILES:.*]] = scf.for %[[TILE:[^ ]*]] = %[[LB:[^ ]*]] to %{{[^ ]*}} step %[[STEP:[^ ]*]] iter_args
+// CHECK: %[[OFF:.*]] = arith.subi %[[TILE]], %[[LB]] : i32
+// CHECK-NEXT: %[[USE:.*]] = arith.divsi %[[OFF]], %[[STEP]] : i32
+// CHECK-NEXT: %[[Q:.*]] = tilegpu.channel_wait %[[CQ]], %[[USE]] : !tilegpu.channel<1>
+// CHECK-NEXT: scf.for
 // CHECK: tilegpu.channel_wait %[[CH]]
 // CHECK: tilegpu.warp_group_turn_wait 3, 2{{$}}
-// CHECK-NEXT: tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot %[[Q]],
 // CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2{{$}}
 // CHECK: tilegpu.warp_group_turn_wait 3, 2{{$}}
 // CHECK-NEXT: tilegpu.warp_group_dot
 // CHECK-NEXT: tilegpu.warp_group_turn_pass 3, 2{{$}}
 // CHECK: tilegpu.channel_release %[[CH]]
 // CHECK: } {tilegpu.partition = "consumer"}
+// CHECK-NEXT: tilegpu.channel_release %[[CQ]], %[[USE]] : !tilegpu.channel<1>
 // CHECK-NOT: tilegpu.warp_group_turn
-// CHECK: tile.descriptor_load
+// CHECK: %[[V:.*]] = tilegpu.channel_wait %[[CV]], %[[VUSE:[^ ]*]] : !tilegpu.channel<1>
 // CHECK-NOT: tilegpu.warp_group_turn
-// CHECK: tilegpu.warp_group_dot
+// CHECK: tilegpu.warp_group_dot %{{.*}}, %[[V]], %{{.*}}
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// CHECK-NEXT: tilegpu.channel_release %[[CV]], %[[VUSE]] : !tilegpu.channel<1>
 // CHECK-NOT: tilegpu.warp_group_turn
 // CHECK: } {tile.num_stages = 1 : i32, tilegpu.partition = "consumer-tiles"}
 // CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2 only 0
-// CHECK: partition0(
-// CHECK: scf.for
-// CHECK: scf.for
+// CHECK: partition0(%{{[^:]*}}: !tilegpu.channel<2>, %[[PQ:[^:]*]]: !tilegpu.channel<1>, %[[PV:[^:]*]]: !tilegpu.channel<1>
+// CHECK: scf.for %[[PTILE:[^ ]*]] = %[[PLB:[^ ]*]] to %{{[^ ]*}} step %[[PSTEP:[^ ]*]] iter_args
+// CHECK: %[[POFF:.*]] = arith.subi %[[PTILE]], %[[PLB]] : i32
+// CHECK-NEXT: %[[PUSE:.*]] = arith.divsi %[[POFF]], %[[PSTEP]] : i32
+// CHECK-NEXT: tilegpu.channel_acquire %[[PQ]], %[[PUSE]] : !tilegpu.channel<1>
+// CHECK-NEXT: tilegpu.channel_tma_load %[[PQ]][%[[PUSE]]] %{{.*}} -> 0
+// CHECK-NEXT: tilegpu.channel_commit %[[PQ]], %[[PUSE]]
+// CHECK-NEXT: scf.for
 // CHECK: tilegpu.channel_acquire
 // CHECK-COUNT-2: tilegpu.channel_tma_load
 // CHECK-NEXT: tilegpu.channel_commit
 // CHECK: } {tilegpu.partition = "producer"}
+// CHECK-NEXT: tilegpu.channel_acquire %[[PV]], %[[PUSE]] : !tilegpu.channel<1>
+// CHECK-NEXT: tilegpu.channel_tma_load %[[PV]][%[[PUSE]]] %{{.*}} -> 0
+// CHECK-NEXT: tilegpu.channel_commit %[[PV]], %[[PUSE]]
 // CHECK: } {tilegpu.partition = "producer-tiles"}
 
 #blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>

@@ -10,16 +10,20 @@
 // first loop to the second: no drain after the first loop and no prime
 // before the second (that pair would let warpgroup 1 arrive twice on
 // warpgroup 0's barrier, a deadlock), one prime before the first loop and
-// one drain after the last.
+// one drain after the last.  Q, loaded once before both loops and read by
+// both, is the first loop's to copy (a one-slot channel of its own, copied
+// before that loop's blocks) and is released after the second loop.
 
 // The module counts the kernels specialized (the frontend's cue to compile
 // again without, should the specialized kernel not fit).
 // CHECK: module attributes {{{.*}}"tilegpu.warp-specialized" = 1 : i32
 // CHECK-LABEL: tile.func public @_attn_fwd
-// CHECK: %[[CH:.*]] = tilegpu.create_channel
+// CHECK: %[[QCH:.*]] = tilegpu.create_channel %{{.*}} -> !tilegpu.channel<1>
+// CHECK: %[[CH:.*]] = tilegpu.create_channel %{{.*}} -> !tilegpu.channel<2>
 // CHECK-NOT: tilegpu.create_channel
-// CHECK: tilegpu.warp_specialize(%[[CH]],
-// CHECK: default(
+// CHECK: tilegpu.warp_specialize(%[[CH]], %[[QCH]],
+// CHECK: default(%{{[^:]*}}: !tilegpu.channel<2>, %[[CQ:[^:]*]]: !tilegpu.channel<1>
+// CHECK: tilegpu.channel_wait %[[CQ]], %[[ZERO:[^ ]*]] : !tilegpu.channel<1>
 // CHECK: tilegpu.warp_group_turn_pass 3, 2 only 1
 // CHECK-NEXT: %[[FIRST:.*]]:4 = scf.for {{.*}} iter_args({{.*}}, %{{.*}} = %c0_i32{{.*}})
 // CHECK: tilegpu.channel_wait
@@ -30,9 +34,13 @@
 // CHECK: tilegpu.channel_wait
 // CHECK: tilegpu.channel_release
 // CHECK: } {tilegpu.partition = "consumer"}
+// CHECK-NEXT: tilegpu.channel_release %[[CQ]], %[[ZERO]] : !tilegpu.channel<1>
 // CHECK-NEXT: tilegpu.warp_group_turn_wait 3, 2 only 0
-// CHECK: partition0(
-// CHECK: %[[P1:.*]]:3 = scf.for {{.*}} iter_args(%{{.*}} = %c0_i32{{.*}}, 
+// CHECK: partition0(%{{[^:]*}}: !tilegpu.channel<2>, %[[PQ:[^:]*]]: !tilegpu.channel<1>
+// CHECK: tilegpu.channel_acquire %[[PQ]]
+// CHECK-NEXT: tilegpu.channel_tma_load %[[PQ]]
+// CHECK-NEXT: tilegpu.channel_commit %[[PQ]]
+// CHECK-NEXT: %[[P1:.*]]:3 = scf.for {{.*}} iter_args(%{{.*}} = %c0_i32{{.*}}, 
 // CHECK: tilegpu.channel_acquire
 // CHECK-NEXT: tilegpu.channel_tma_load %{{.*}} -> 0
 // CHECK-NEXT: tilegpu.channel_tma_load %{{.*}} -> 1

@@ -17,6 +17,20 @@
 // the channel's slot s: one acquire, wait and release covers all the
 // operands of an iteration.
 //
+// Each block the producer copies once per tile (attention's Q and last V:
+// TileOperand) gets a channel of its own, of one buffer and one slot,
+// marked `tilegpu.ws.tile_channel` with the block's index:
+//
+//   %q = tilegpu.local_alloc : !tilegpu.memdesc<128x128xf16, #nvmma, mutable>
+//   %chq = tilegpu.create_channel %q {tilegpu.ws.tile_channel = 0 : i32}
+//       : ... -> !tilegpu.channel<1>
+//
+// One slot, not a ring: the next tile's block can be copied only after the
+// consumers are done with this tile's, which leaves the copy the time
+// between that release and the block's first use (Q: the last P V product
+// and the epilogue) and costs no shared memory beyond the consumers' own
+// load.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TaskPartition.h"
@@ -69,9 +83,23 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
     MLIRContext *ctx = loop.getContext();
     Location loc = loop.getLoc();
     auto func = loop->getParentOfType<FunctionOpInterface>();
+    OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
+    // A block copied once per tile: one buffer, one slot, used once per
+    // tile (the producer refills it for the next tile once the consumers
+    // have released it).
+    for (TileOperand &tile : plan->tileOperands) {
+      Value buffer = LocalAllocOp::create(
+          b, loc,
+          getTMABufferType(
+              tile.load.descLoad.getDesc().getType().getBlockType(), 1),
+          Value());
+      auto channel = CreateChannelOp::create(b, loc, ChannelType::get(ctx, 1),
+                                             ValueRange{buffer});
+      channel->setAttr(kTileChannelMark,
+                       tile.load.descLoad->getAttr(kTileOperandMark));
+    }
     if (!withChannel.insert(func).second)
       continue;
-    OpBuilder b = OpBuilder::atBlockBegin(&func.getFunctionBody().front());
     SmallVector<Value> rings;
     for (auto [operand, block] : llvm::zip(plan->operands, plan->blocks)) {
       MemDescType ring;

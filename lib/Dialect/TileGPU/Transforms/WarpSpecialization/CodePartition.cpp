@@ -43,6 +43,17 @@
 // the count runs on across tiles, so the producer runs ahead into the next
 // tile while the consumers finish this one's epilogue.
 //
+// Blocks loaded once a tile (tile operands, TaskPartition.h: attention's Q
+// and last V) go through one-slot channels of their own: the producer
+// acquires, copies and commits each where the tile's code has it (before
+// or after its loop's blocks), the consumers wait for it where it was
+// loaded and release it once no product reads it, and both count one use
+// a tile: the tile's index, (tile - lower) / step, 0 without a tile loop.
+// The producer copies tile t+1's Q as soon as the consumers' K/V loop of
+// tile t is over, so the copy lands under the tile's last products and
+// epilogue, with no CTA barrier among the consumers (their loads needed
+// one before refilling a buffer other warpgroups may still read).
+//
 // A slot is released after the wait for the products that read it, never
 // before: releasing earlier lets the producer overwrite a buffer wgmma
 // still reads.  Where the loop's one product is only carried, its wait
@@ -587,7 +598,97 @@ void recordDescriptorBlock(ModuleOp module, unsigned arg,
   module->setAttr(tile::TileDialect::kDescriptorBlocks, b.getArrayAttr(blocks));
 }
 
-void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
+/// The use of a tile operand's channel in the tile of `iv` in a tile loop
+/// from `lower` by `step`: the tile's index among the loop's tiles, as an
+/// i32.
+Value tileCount(OpBuilder &b, Location loc, Value iv, Value lower,
+                Value step) {
+  Value index = arith::DivSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
+  Type i32 = b.getI32Type();
+  if (index.getType().isIndex())
+    return arith::IndexCastOp::create(b, loc, i32, index);
+  if (index.getType().getIntOrFloatBitWidth() > 32)
+    return arith::TruncIOp::create(b, loc, i32, index);
+  if (index.getType().getIntOrFloatBitWidth() < 32)
+    return arith::ExtSIOp::create(b, loc, i32, index);
+  return index;
+}
+
+/// The consumers' side of tile operand `tile`, whose channel the consumers
+/// call `channel`: the wait where the block was loaded, the products
+/// reading the slot in place, and the release once none reads it any
+/// more: after the loop of the last product reading it (or the full wait
+/// that drains that loop, deferRelease's), or after the full wait that
+/// follows the last such product of the block.  `slotType` is the
+/// channel's buffer.
+LogicalResult consumeTileOperand(TileOperand &tile, Value channel,
+                                 Type slotType) {
+  tile::DescriptorLoadOp load = tile.load.descLoad;
+  Block *scope = load->getBlock();
+  Location loc = load.getLoc();
+  MLIRContext *ctx = load.getContext();
+  OpBuilder b(load);
+  auto tiles = dyn_cast<scf::ForOp>(scope->getParentOp());
+  Value count = tiles ? tileCount(b, loc, tiles.getInductionVar(),
+                                  tiles.getLowerBound(), tiles.getStep())
+                      : createI32(b, loc, 0);
+  auto wait =
+      ChannelWaitOp::create(b, loc, TypeRange{slotType}, channel, count);
+  Value buffer = wait.getBuffers()[0];
+  if (tile.load.transposed) {
+    b.setInsertionPoint(tile.load.alloc);
+    MemDescType want = tile.load.alloc.getType();
+    buffer = MemDescTransOp::create(
+        b, tile.load.alloc.getLoc(),
+        MemDescType::get(ctx, want.getShape(), want.getElementType(),
+                         want.getEncoding(), /*isMutable=*/true, 1),
+        buffer);
+  }
+  tile.load.alloc.getResult().replaceAllUsesWith(buffer);
+  tile.load.alloc.erase();
+  for (Operation *op : llvm::reverse(tile.load.chain))
+    if (op->use_empty())
+      op->erase();
+  if (load->use_empty())
+    load->erase();
+  Operation *last = nullptr;
+  for (Operation *reader : buffer.getUsers()) {
+    Operation *inScope = scope->findAncestorOpInBlock(*reader);
+    if (inScope && (!last || last->isBeforeInBlock(inScope)))
+      last = inScope;
+  }
+  if (!last)
+    return wait.emitOpError("no product reads the block copied once a tile");
+  Operation *at = nullptr;
+  if (isa<scf::ForOp>(last)) {
+    at = last;
+    for (Operation *op = last->getNextNode();
+         op && isa<WarpGroupTurnWaitOp, WarpGroupTurnPassOp,
+                   WarpGroupDotWaitOp>(op);
+         op = op->getNextNode())
+      if (auto drain = dyn_cast<WarpGroupDotWaitOp>(op);
+          drain && drain.getPendings() == 0) {
+        at = drain;
+        break;
+      }
+  } else {
+    for (Operation *op = last->getNextNode(); op && !at;
+         op = op->getNextNode())
+      if (auto retire = dyn_cast<WarpGroupDotWaitOp>(op);
+          retire && retire.getPendings() == 0)
+        at = retire;
+  }
+  if (!at)
+    return last->emitOpError("reads the block copied once a tile, and no "
+                             "full wait retires it");
+  b.setInsertionPointAfter(at);
+  ChannelReleaseOp::create(b, loc, channel, count);
+  return success();
+}
+
+LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
+                const DenseMap<int64_t, CreateChannelOp> &tileChannels,
                 int numWarps, bool remarks, bool pingPong) {
   // Loops after the first (a kernel's sequence of specialized loops, as
   // the causal attention's two) share the channel, the producer partition
@@ -668,6 +769,17 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   // producer needs and whatever the default region uses from outside.
   SetVector<Value> captureSet;
   captureSet.insert(channel);
+  // Each tile operand's channel, by the operand.
+  DenseMap<Operation *, Value> tileChannelOf;
+  for (Plan &each : plans)
+    for (TileOperand &tile : each.tileOperands) {
+      auto index =
+          tile.load.descLoad->getAttrOfType<IntegerAttr>(kTileOperandMark);
+      CreateChannelOp tileChannel = tileChannels.lookup(index.getInt());
+      tileChannel->removeAttr(kTileChannelMark);
+      tileChannelOf[tile.load.descLoad] = tileChannel;
+      captureSet.insert(tileChannel);
+    }
   for (Plan &each : plans)
     captureSet.insert(each.captures.begin(), each.captures.end());
   ws.getDefaultRegion().walk([&](Operation *op) {
@@ -684,8 +796,12 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
           use.getOwner()->getParentRegion());
     });
   }
-  // What the consumers now call the channel.
+  // What the consumers now call the channel (and each tile operand's).
   Value consumerChannel = defaultBlock->getArgument(0);
+  auto consumerView = [&](Value outside) {
+    return defaultBlock->getArgument(llvm::find(captures, outside) -
+                                     captures.begin());
+  };
 
   // The producer: the captured arguments, the slices cloned, one copy of
   // each operand per iteration.
@@ -832,6 +948,25 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
     producerLoop->setAttr("tilegpu.partition", pb.getStringAttr("producer"));
     return producerLoop;
   };
+  // The blocks copied once a tile, before or after the loop's blocks:
+  // one use of each one's channel a tile.
+  auto copyTileOperands = [&](OpBuilder &tb, Value count, bool before) {
+    for (TileOperand &tile : plan.tileOperands) {
+      if (tile.beforeLoop != before)
+        continue;
+      tile::DescriptorLoadOp load = tile.load.descLoad;
+      Value tileChannel = map.lookup(tileChannelOf.lookup(load));
+      SmallVector<Value> indices;
+      for (Value index : load.getIndices())
+        indices.push_back(map.lookup(index));
+      ChannelAcquireOp::create(tb, load.getLoc(), tileChannel, count);
+      ChannelTMALoadOp::create(tb, load.getLoc(), tileChannel, count,
+                               map.lookup(load.getDesc()), indices,
+                               tb.getI32IntegerAttr(0),
+                               /*multicast=*/IntegerAttr());
+      ChannelCommitOp::create(tb, load.getLoc(), tileChannel, count);
+    }
+  };
   if (scf::ForOp tileLoop = plan.tileLoop) {
     // Persistent: the producer walks the tiles too, with one count across
     // them, so it runs ahead into the next tile while the consumers finish
@@ -845,17 +980,29 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
           map.map(tileLoop.getInductionVar(), iv);
           for (Operation *op : plan.tileSlice)
             cloneForProducer(tb, op, map);
+          Value tileUse =
+              plan.tileOperands.empty()
+                  ? Value()
+                  : tileCount(tb, loc, iv,
+                              map.lookup(tileLoop.getLowerBound()),
+                              map.lookup(tileLoop.getStep()));
+          copyTileOperands(tb, tileUse, /*before=*/true);
           scf::ForOp inner = buildProducerLoop(tb, args[0]);
+          copyTileOperands(tb, tileUse, /*before=*/false);
           scf::YieldOp::create(tb, loc, inner.getResults().take_front(1));
         });
     producerTiles->setAttr("tilegpu.partition",
                            b.getStringAttr("producer-tiles"));
     producerLoop = producerTiles;
   } else {
+    Value once = plan.tileOperands.empty() ? Value() : createI32(b, loc, 0);
+    copyTileOperands(b, once, /*before=*/true);
     producerLoop = buildProducerLoop(b, producerStart);
+    b.setInsertionPointAfter(producerLoop);
+    copyTileOperands(b, once, /*before=*/false);
   }
   producerStart = producerLoop->getResult(0);
-  b.setInsertionPointAfter(producerLoop);
+  // (The builder stands after the producer's loop and the copies after it.)
   }
   WarpReturnOp::create(b, loc);
   // Address math cloned for pointers the maps replaced.
@@ -957,6 +1104,19 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   }
   if (turns)
     joinTurnsOfLoopsInARow(ws);
+  // The blocks copied once a tile, now that the loops reading them are in
+  // their final form (the release goes after their drain).
+  for (Plan &plan : plans)
+    for (TileOperand &tile : plan.tileOperands) {
+      Value outside = tileChannelOf.lookup(tile.load.descLoad);
+      Type slot = cast<MemDescType>(
+                      outside.getDefiningOp<CreateChannelOp>()
+                          .getBuffers()[0]
+                          .getType())
+                      .getSingleBuffer();
+      if (failed(consumeTileOperand(tile, consumerView(outside), slot)))
+        return failure();
+    }
   // Descriptors only the producer uses: it made its own.
   for (Plan &plan : plans)
     for (Operation *op : plan.outerSlice)
@@ -975,6 +1135,11 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   }
   assignRegisters(ws, numWarps, pointerCopies);
   if (remarks) {
+    for (Plan &each : plans)
+      for (TileOperand &tile : each.tileOperands)
+        llvm::raw_string_ostream(planText)
+            << " a block once a tile, "
+            << (tile.beforeLoop ? "before" : "after") << " the loop;";
     InFlightDiagnostic remark = emitRemark(loc, "warp-specialized:");
     remark << planText;
     if (ws.getPartitionRegions().size() > 1)
@@ -989,6 +1154,7 @@ void specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
     else
       remark << "unmoved";
   }
+  return success();
 }
 
 } // namespace
@@ -999,6 +1165,8 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
   // one: a sequence, see tilegpu-ws-task-partition) share its channel.
   ModuleAxisInfoAnalysis axisInfo(module);
   SmallVector<std::pair<SmallVector<Plan, 1>, CreateChannelOp>, 1> work;
+  // Each kernel's one-slot channels of the blocks copied once a tile.
+  DenseMap<Operation *, DenseMap<int64_t, CreateChannelOp>> tileChannels;
   DenseMap<Operation *, unsigned> workOf;
   WalkResult walk = module.walk([&](scf::ForOp loop) {
     if (!loop->hasAttr(kLoopMark))
@@ -1017,6 +1185,23 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
                      "tilegpu-ws-buffer-allocation first");
       return WalkResult::interrupt();
     }
+    DenseMap<int64_t, CreateChannelOp> &ofFunc = tileChannels[func];
+    if (ofFunc.empty())
+      func->walk([&](CreateChannelOp op) {
+        if (auto index = op->getAttrOfType<IntegerAttr>(kTileChannelMark))
+          ofFunc[index.getInt()] = op;
+      });
+    for (TileOperand &tile : plan->tileOperands) {
+      auto index =
+          tile.load.descLoad->getAttrOfType<IntegerAttr>(kTileOperandMark);
+      CreateChannelOp tileChannel = ofFunc.lookup(index.getInt());
+      if (!tileChannel || tileChannel.getNumOperands() != 1) {
+        tile.load.descLoad.emitError(
+            "no one-slot channel for this block the producer copies once a "
+            "tile: run tilegpu-ws-buffer-allocation first");
+        return WalkResult::interrupt();
+      }
+    }
     if (channel.getNumOperands() != plan->operands.size()) {
       loop.emitError("the channel has ")
           << channel.getNumOperands() << " rings for "
@@ -1031,9 +1216,12 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
   });
   if (walk.wasInterrupted())
     return failure();
-  for (auto &[plans, channel] : work)
-    specialize(plans, channel, getNumWarps(module), remarks,
-               getPingPong(module));
+  for (auto &[plans, channel] : work) {
+    Operation *func = plans.front().loop->getParentOfType<FunctionOpInterface>();
+    if (failed(specialize(plans, channel, tileChannels[func],
+                          getNumWarps(module), remarks, getPingPong(module))))
+      return failure();
+  }
   return success();
 }
 

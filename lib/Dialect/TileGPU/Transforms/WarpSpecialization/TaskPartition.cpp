@@ -14,11 +14,13 @@
 // read, whose address math the producer's warps can redo from the
 // kernel's arguments (and the tile loop's index, for a persistent
 // kernel): the loads go to the producer, everything else (the products,
-// the math, the epilogue) stays with the consumers.  Operands the
-// consumers hold themselves are theirs to keep: a left operand in
-// registers (the RS form: attention's P, the softmax of the first
-// product) and a buffer filled before the loop (attention's Q, loaded
-// once and read by every product).  Why this split: the
+// the math, the epilogue) stays with the consumers.  A left operand in
+// registers (the RS form: attention's P, the softmax of the first product)
+// is the consumers' to keep.  A block loaded once outside the loop and
+// read only by products (a tile operand: attention's Q before the K/V
+// loop, read by every QK^T, and the rotated loop's last V after it) is the
+// producer's too, once a tile (collectTileOperands), marked
+// `tilegpu.ws.tile_operand = i`.  Why this split: the
 // producer needs nothing the consumers compute, so it runs ahead by up to
 // a ring of slots and the consumers find their operands landed; the
 // consumers keep everything that holds the tile's registers.
@@ -211,6 +213,100 @@ static SmallVector<scf::ForOp> getProductLoops(scf::ForOp loop) {
   return found;
 }
 
+/// Whether a full wait (pendings = 0) follows product `dot` in its block.
+static bool retiredInItsBlock(Operation *dot) {
+  for (Operation *op = dot->getNextNode(); op; op = op->getNextNode())
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op))
+      if (wait.getPendings() == 0)
+        return true;
+  return false;
+}
+
+/// Adds to the plan the blocks the producer can copy once per tile (see
+/// TileOperand): in the block of the loop of products (the tile loop's
+/// body, or the kernel's), a descriptor load whose tile only goes into an
+/// allocation that only products read, each product retired in its own
+/// block (a full wait after it: the release goes after that wait, or after
+/// the product's loop), in that block or in a loop directly in it.  Each
+/// such block belongs to one loop of products, the first that reads it
+/// (Q of the causal attention's two K/V loops: the first), or else the
+/// last before it (the rotated attention's last V): the producer of that
+/// loop copies it.  A block whose address the producer cannot compute
+/// stays the consumers' own load, as in a ping-pong kernel, where one
+/// slot would make each group's tile wait for the other group's to
+/// release it.
+static void collectTileOperands(Plan &plan, DenseSet<Operation *> &seen) {
+  Block *scope = plan.loop->getBlock();
+  if (getPingPong(plan.loop->getParentOfType<ModuleOp>()))
+    return;
+  SmallVector<scf::ForOp> productLoops;
+  for (Operation &op : *scope)
+    if (auto inner = dyn_cast<scf::ForOp>(op))
+      if (!inner.getBody()->getOps<WarpGroupDotOp>().empty())
+        productLoops.push_back(inner);
+  for (Operation &op : *scope) {
+    auto alloc = dyn_cast<LocalAllocOp>(op);
+    std::optional<TMAOperand> tma =
+        alloc ? matchTMAOperand(alloc) : std::nullopt;
+    if (!tma || tma->load->getBlock() != scope)
+      continue;
+    scf::ForOp owner;
+    bool readable = true;
+    for (Operation *user : alloc->getUsers()) {
+      readable &= retiredInItsBlock(user);
+      if (user->getBlock() == scope)
+        continue;
+      auto inner = dyn_cast<scf::ForOp>(user->getParentOp());
+      if (!inner || inner->getBlock() != scope) {
+        readable = false;
+        continue;
+      }
+      if (!owner || inner->isBeforeInBlock(owner))
+        owner = inner;
+    }
+    if (!readable)
+      continue;
+    if (!owner)
+      for (scf::ForOp inner : productLoops)
+        if (inner->isBeforeInBlock(tma->load))
+          owner = inner;
+    if (owner != plan.loop)
+      continue;
+    // After the loop, only once a tile of a persistent kernel.  Without a
+    // tile loop the consumers' own load after the loop takes the bytes of
+    // the slots they are done with (tilegpu-allocate-shared-memory), where
+    // the producer's copy would need bytes of its own for the whole kernel
+    // (the D128 attention with three 128x128 slots would no longer fit);
+    // in a persistent kernel the slots are never done with, and the
+    // block's buffer is the same either way.
+    bool beforeLoop = tma->load->isBeforeInBlock(plan.loop);
+    if (!beforeLoop && !plan.tileLoop)
+      continue;
+    // Its address math on a trial copy: what cannot be computed by the
+    // producer leaves the plan as it was.
+    DenseSet<Operation *> trialSeen = seen;
+    Plan trial;
+    trial.loop = plan.loop;
+    trial.tileLoop = plan.tileLoop;
+    trial.captures = plan.captures;
+    std::string why;
+    SmallVector<Value> needs{tma->load.getDesc()};
+    llvm::append_range(needs, tma->load.getIndices());
+    if (llvm::any_of(needs, [&](Value v) {
+          return failed(collectSlice(v, trial, trialSeen, why));
+        }))
+      continue;
+    seen = std::move(trialSeen);
+    plan.captures = std::move(trial.captures);
+    PipelinedLoad load;
+    load.alloc = alloc;
+    load.descLoad = tma->load;
+    load.transposed = tma->transposed;
+    load.chain = tma->chain;
+    plan.tileOperands.push_back({load, beforeLoop});
+  }
+}
+
 FailureOr<Plan> analyze(scf::ForOp loop,
                         const ModuleAxisInfoAnalysis &axisInfo,
                         std::string &why) {
@@ -225,8 +321,8 @@ FailureOr<Plan> analyze(scf::ForOp loop,
   // A tile loop with products of its own besides its loop of products (the
   // rotated attention's last P V, after its K/V loop) is still the tile
   // loop: the producer feeds the inner loop, whose products are the
-  // kernel's bulk, and the consumers load what the tile loop's own products
-  // read themselves, as any load outside the specialized loop.
+  // kernel's bulk, and copies what the tile loop's own products read once a
+  // tile (collectTileOperands).
   if (!plan.tileLoop) {
     SmallVector<scf::ForOp> inner = getProductLoops(loop);
     if (inner.size() > 1) {
@@ -256,9 +352,9 @@ FailureOr<Plan> analyze(scf::ForOp loop,
   DenseSet<Operation *> seenAllocs;
   for (WarpGroupDotOp dot : dots) {
     for (Value operand : {Value(dot.getA()), Value(dot.getB())}) {
-      // What the consumers hold themselves: a left operand in registers
-      // (the RS form, attention's P) and a buffer filled before the loop
-      // (attention's Q, loaded once and read by every product).
+      // Not the loop's: a left operand in registers (the RS form,
+      // attention's P) and a buffer filled before the loop (attention's Q,
+      // a tile operand when the producer can copy it).
       if (!isa<MemDescType>(operand.getType()))
         continue;
       if (Operation *def = operand.getDefiningOp();
@@ -353,6 +449,7 @@ FailureOr<Plan> analyze(scf::ForOp loop,
                         plan.tileLoop.getStep()})
       if (failed(collectSlice(bound, plan, seen, why)))
         return failure();
+  collectTileOperands(plan, seen);
   // Program order: the kernel body, the tile loop's, the product loop's.
   kernelScope->walk([&](Operation *op) {
     if (!seen.contains(op))
@@ -396,6 +493,8 @@ FailureOr<Plan> getMarkedPlan(scf::ForOp loop,
     same &= index && index.getInt() == static_cast<int64_t>(i) && copy &&
             copy.getValue() == getCopyKind(*plan, i);
   }
+  for (TileOperand &tile : plan->tileOperands)
+    same &= tile.load.descLoad->hasAttr(kTileOperandMark);
   if (!same) {
     loop.emitError("the loads tilegpu-ws-task-partition marked for the "
                    "producer are no longer the ones it would choose (was the "
@@ -474,6 +573,8 @@ void runTaskPartition(ModuleOp module) {
   });
   // The first loop specialized in each kernel, for the loops after it.
   DenseMap<Operation *, Plan> specializedFuncs;
+  // Each kernel's tile operands, numbered in the order they are marked.
+  DenseMap<Operation *, int32_t> tileOperands;
   Builder b(module.getContext());
   ModuleAxisInfoAnalysis axisInfo(module);
   for (scf::ForOp loop : loops) {
@@ -493,6 +594,9 @@ void runTaskPartition(ModuleOp module) {
     }
     specializedFuncs.try_emplace(func, *plan);
     plan->loop->setAttr(kLoopMark, b.getUnitAttr());
+    for (TileOperand &tile : plan->tileOperands)
+      tile.load.descLoad->setAttr(kTileOperandMark,
+                                  b.getI32IntegerAttr(tileOperands[func]++));
     for (auto [i, operand] : llvm::enumerate(plan->operands)) {
       Operation *load = operand.getLoadOp();
       load->setAttr(kOperandMark, b.getI32IntegerAttr(i));

@@ -8,12 +8,16 @@
 //                               it marks the loop (`tilegpu.ws.loop`) and
 //                               each such load (`tilegpu.ws.operand = i`,
 //                               `tilegpu.ws.copy = "tma" | "tma-block" |
-//                               "cp.async"`), or records why it declines.
+//                               "cp.async"`), and each block loaded once
+//                               a tile (`tilegpu.ws.tile_operand = i`), or
+//                               records why it declines.
 //   tilegpu-ws-buffer-allocation  gives each marked loop a channel of
 //                               num-buffers slots, one ring per operand in
 //                               the layout its copy writes
 //                               (`tilegpu.create_channel`, marked
-//                               `tilegpu.ws.channel` until it is used).
+//                               `tilegpu.ws.channel` until it is used), and
+//                               each block loaded once a tile a one-slot
+//                               channel (`tilegpu.ws.tile_channel = i`).
 //   tilegpu-ws-code-partition   moves the kernel body into a
 //                               `tilegpu.warp_specialize` op: the
 //                               consumers keep it and wait/release slots,
@@ -57,6 +61,27 @@ inline constexpr llvm::StringLiteral kCopyMark = "tilegpu.ws.copy";
 /// On a channel tilegpu-ws-buffer-allocation made and
 /// tilegpu-ws-code-partition has not used yet.
 inline constexpr llvm::StringLiteral kChannelMark = "tilegpu.ws.channel";
+/// On each block the producer copies once per tile (a tile operand): its
+/// index among the kernel's tile operands; and on the one-slot channel
+/// tilegpu-ws-buffer-allocation makes for it, the same index.
+inline constexpr llvm::StringLiteral kTileOperandMark =
+    "tilegpu.ws.tile_operand";
+inline constexpr llvm::StringLiteral kTileChannelMark =
+    "tilegpu.ws.tile_channel";
+
+/// A block the products read that is loaded once per tile of a persistent
+/// kernel (once per kernel otherwise) outside the loop of products:
+/// attention's Q, before its K/V loop, and the rotated attention's last V,
+/// after it.  The producer copies it too, through a channel of its own of
+/// one slot used once per tile (see tilegpu-ws-code-partition).
+struct TileOperand {
+  /// The descriptor load, its allocation and what lies between them.
+  PipelinedLoad load;
+  /// Whether it is loaded before the loop of products (in the tile loop's
+  /// body, or the kernel's): the producer copies it before that loop's
+  /// blocks, else after them.
+  bool beforeLoop = true;
+};
 
 /// What the producer of one loop needs.
 struct Plan {
@@ -83,6 +108,9 @@ struct Plan {
   llvm::SetVector<mlir::Value> captures;
   /// The products' waits that retire every read of the slot.
   mlir::Operation *lastWait = nullptr;
+  /// The blocks loaded once per tile that the producer copies too (none
+  /// in a ping-pong kernel: one slot would serialize the groups' tiles).
+  llvm::SmallVector<TileOperand> tileOperands;
 };
 
 /// How the producer copies operand `i`: "tma" (a descriptor load),
