@@ -265,8 +265,8 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
 # persistent: a program per SM walking the tiles (S a multiple of BLOCK_M).
 # ctas: CTAs per program (num_ctas, a thread-block cluster): each takes
 # block_m / ctas query rows. Persistent, the producers multicast K's blocks
-# to all of them (V's not: the tile's last V is the consumers' own load of
-# a whole block). On the H100 this gained nothing: 590/626 TFLOP/s at D128
+# to all of them (V's not: the tile's last V is a whole block, copied
+# through a one-slot channel of its own). On the H100 this gained nothing: 590/626 TFLOP/s at D128
 # S 4096/16384 against 598/633 for 128x128 persistent on one CTA, cuDNN
 # 585/597 (2026-11-27 20:52 UTC, bench/results/attention-2026-11-27-205205.md),
 # so no cluster config is autotuned; `--configs 256x128w8s2wspersistc2`.
@@ -311,15 +311,17 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
 # Persistent and warp-specialized (the tile loop specialized: the producer
 # copies the next tile's K/V blocks during a tile's epilogue); causal tiles
 # a head's longest first, their K/V blocks in one loop (_attn_step's MASK_FROM_LO).
-# 128x128 at D128 fits in 230912 of the 232448 bytes: the consumers' last V
-# (after the K/V loop) is not pipelined across tiles, and the O buffer of
-# the TMA store is the consumers' own.
-# With Q prefetched by the tile before and the last V issued before the
-# K/V loop (tilegpu-issue-tma-loads-early), 128x128 ran 546/621/661 TFLOP/s
-# at D128 S 1k/4k/16k against cuDNN's 557/591/618, and the four-warpgroup
+# 128x128 at D128 fits in 230912 of the 232448 bytes: Q and the last V
+# (after the K/V loop) are copied by the producer once a tile, each through
+# a one-slot channel of its own, and the O buffer of the TMA store is the
+# consumers' own. Before (Q and the last V the consumers' own loads,
+# issued early by tilegpu-issue-tma-loads-early): 128x128 ran 546/621/661
+# TFLOP/s at D128 S 1k/4k/16k against cuDNN's 557/591/618, and the four-warpgroup
 # 256x64 config (D 64, three slots) 395/468/482 against 395/448/462 and
 # 361/451/476 unpersisted (H100, 2026-11-27 23:20 UTC,
-# bench/results/attention-2026-11-27-232012.md, -232048.md).
+# bench/results/attention-2026-11-27-232012.md, -232048.md). With the
+# producer's copies: 549/625/660 against cuDNN's 557/585/606 (2026-11-28
+# 01:43 UTC, bench/results/attention-2026-11-28-014318.md).
 PERSISTENT_CONFIGS = [AttnConfig(128, 128, 8, 2, True, True, True),
                       AttnConfig(256, 64, 16, 3, True, True, True)]
 # Four consumer warpgroups (16 warps) on 256x64 blocks, D 64 only: each
