@@ -149,3 +149,78 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
   }
 }
 
+// -----
+
+// A block the producer copies once a tile (W, loaded before the loop and
+// read by its products) needs its one-slot channel.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#nvmma1 = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  tile.func public @no_tile_channel(%arg0: !tile.tensordesc<tensor<64x64xf16>>, %arg1: !tile.tensordesc<tensor<64x64xf16>>, %arg2: !tile.tensordesc<tensor<64x64xf16>>, %arg3: i32) {
+    %2 = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2>
+    %3 = tilegpu.create_channel %2 {tilegpu.ws.channel} : !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2> -> !tilegpu.channel<2>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %4 = tile.get_program_id x : i32
+    %5 = arith.muli %4, %c64_i32 : i32
+    // expected-error @+1 {{no one-slot channel for this block the producer copies once a tile: run tilegpu-ws-buffer-allocation first}}
+    %6 = tile.descriptor_load %arg1[%5, %c0_i32] {tilegpu.ws.tile_operand = 0 : i32} : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %7 = tile.trans %6 {order = array<i32: 1, 0>} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
+    %8 = tilegpu.local_alloc %7 : (tensor<64x64xf16, #blocked1>) -> !tilegpu.memdesc<64x64xf16, #nvmma1>
+    %9 = scf.for %arg4 = %c0_i32 to %arg3 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #wgmma>)  : i32 {
+      %12 = tile.descriptor_load %arg0[%arg4, %c0_i32] {tilegpu.ws.copy = "tma", tilegpu.ws.operand = 0 : i32} : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %13 = tilegpu.local_alloc %12 : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nvmma>
+      %14 = tilegpu.warp_group_dot %13, %8, %arg5 : !tilegpu.memdesc<64x64xf16, #nvmma> * !tilegpu.memdesc<64x64xf16, #nvmma1> -> tensor<64x64xf32, #wgmma>
+      %15 = tilegpu.warp_group_dot_wait %14 {pendings = 0 : i32} : tensor<64x64xf32, #wgmma>
+      scf.yield %15 : tensor<64x64xf32, #wgmma>
+    } {tilegpu.ws.loop}
+    %10 = arith.truncf %9 : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %11 = tilegpu.convert_layout %10 : tensor<64x64xf16, #wgmma> -> tensor<64x64xf16, #blocked>
+    tile.descriptor_store %arg2[%5, %c0_i32], %11 : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tile.return
+  }
+}
+
+
+// -----
+
+// ... and its mark: a block task partition would give the producer but did
+// not mark means the IR changed since.
+#blocked = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tilegpu.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#nvmma1 = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {"tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  tile.func public @tile_operand_unmarked(%arg0: !tile.tensordesc<tensor<64x64xf16>>, %arg1: !tile.tensordesc<tensor<64x64xf16>>, %arg2: !tile.tensordesc<tensor<64x64xf16>>, %arg3: i32) {
+    %0 = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable>
+    %1 = tilegpu.create_channel %0 {tilegpu.ws.tile_channel = 0 : i32} : !tilegpu.memdesc<64x64xf16, #nvmma, mutable> -> !tilegpu.channel<1>
+    %2 = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2>
+    %3 = tilegpu.create_channel %2 {tilegpu.ws.channel} : !tilegpu.memdesc<64x64xf16, #nvmma, mutable, buffers = 2> -> !tilegpu.channel<2>
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #wgmma>
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %4 = tile.get_program_id x : i32
+    %5 = arith.muli %4, %c64_i32 : i32
+    %6 = tile.descriptor_load %arg1[%5, %c0_i32] : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+    %7 = tile.trans %6 {order = array<i32: 1, 0>} : tensor<64x64xf16, #blocked> -> tensor<64x64xf16, #blocked1>
+    %8 = tilegpu.local_alloc %7 : (tensor<64x64xf16, #blocked1>) -> !tilegpu.memdesc<64x64xf16, #nvmma1>
+    // expected-error @+1 {{the loads tilegpu-ws-task-partition marked for the producer are no longer the ones it would choose (was the loop changed since?)}}
+    %9 = scf.for %arg4 = %c0_i32 to %arg3 step %c64_i32 iter_args(%arg5 = %cst) -> (tensor<64x64xf32, #wgmma>)  : i32 {
+      %12 = tile.descriptor_load %arg0[%arg4, %c0_i32] {tilegpu.ws.copy = "tma", tilegpu.ws.operand = 0 : i32} : !tile.tensordesc<tensor<64x64xf16>> -> tensor<64x64xf16, #blocked>
+      %13 = tilegpu.local_alloc %12 : (tensor<64x64xf16, #blocked>) -> !tilegpu.memdesc<64x64xf16, #nvmma>
+      %14 = tilegpu.warp_group_dot %13, %8, %arg5 : !tilegpu.memdesc<64x64xf16, #nvmma> * !tilegpu.memdesc<64x64xf16, #nvmma1> -> tensor<64x64xf32, #wgmma>
+      %15 = tilegpu.warp_group_dot_wait %14 {pendings = 0 : i32} : tensor<64x64xf32, #wgmma>
+      scf.yield %15 : tensor<64x64xf32, #wgmma>
+    } {tilegpu.ws.loop}
+    %10 = arith.truncf %9 : tensor<64x64xf32, #wgmma> to tensor<64x64xf16, #wgmma>
+    %11 = tilegpu.convert_layout %10 : tensor<64x64xf16, #wgmma> -> tensor<64x64xf16, #blocked>
+    tile.descriptor_store %arg2[%5, %c0_i32], %11 : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #blocked>
+    tile.return
+  }
+}
+

@@ -601,8 +601,7 @@ void recordDescriptorBlock(ModuleOp module, unsigned arg,
 /// The use of a tile operand's channel in the tile of `iv` in a tile loop
 /// from `lower` by `step`: the tile's index among the loop's tiles, as an
 /// i32.
-Value tileCount(OpBuilder &b, Location loc, Value iv, Value lower,
-                Value step) {
+Value tileCount(OpBuilder &b, Location loc, Value iv, Value lower, Value step) {
   Value index = arith::DivSIOp::create(
       b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
   Type i32 = b.getI32Type();
@@ -664,8 +663,8 @@ LogicalResult consumeTileOperand(TileOperand &tile, Value channel,
   if (isa<scf::ForOp>(last)) {
     at = last;
     for (Operation *op = last->getNextNode();
-         op && isa<WarpGroupTurnWaitOp, WarpGroupTurnPassOp,
-                   WarpGroupDotWaitOp>(op);
+         op &&
+         isa<WarpGroupTurnWaitOp, WarpGroupTurnPassOp, WarpGroupDotWaitOp>(op);
          op = op->getNextNode())
       if (auto drain = dyn_cast<WarpGroupDotWaitOp>(op);
           drain && drain.getPendings() == 0) {
@@ -673,8 +672,7 @@ LogicalResult consumeTileOperand(TileOperand &tile, Value channel,
         break;
       }
   } else {
-    for (Operation *op = last->getNextNode(); op && !at;
-         op = op->getNextNode())
+    for (Operation *op = last->getNextNode(); op && !at; op = op->getNextNode())
       if (auto retire = dyn_cast<WarpGroupDotWaitOp>(op);
           retire && retire.getPendings() == 0)
         at = retire;
@@ -688,8 +686,8 @@ LogicalResult consumeTileOperand(TileOperand &tile, Value channel,
 }
 
 LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
-                const DenseMap<int64_t, CreateChannelOp> &tileChannels,
-                int numWarps, bool remarks, bool pingPong) {
+                         const DenseMap<int64_t, CreateChannelOp> &tileChannels,
+                         int numWarps, bool remarks, bool pingPong) {
   // Loops after the first (a kernel's sequence of specialized loops, as
   // the causal attention's two) share the channel, the producer partition
   // and its count: each loop's producer and consumers count on from where
@@ -983,8 +981,7 @@ LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
           Value tileUse =
               plan.tileOperands.empty()
                   ? Value()
-                  : tileCount(tb, loc, iv,
-                              map.lookup(tileLoop.getLowerBound()),
+                  : tileCount(tb, loc, iv, map.lookup(tileLoop.getLowerBound()),
                               map.lookup(tileLoop.getStep()));
           copyTileOperands(tb, tileUse, /*before=*/true);
           scf::ForOp inner = buildProducerLoop(tb, args[0]);
@@ -1109,10 +1106,9 @@ LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   for (Plan &plan : plans)
     for (TileOperand &tile : plan.tileOperands) {
       Value outside = tileChannelOf.lookup(tile.load.descLoad);
-      Type slot = cast<MemDescType>(
-                      outside.getDefiningOp<CreateChannelOp>()
-                          .getBuffers()[0]
-                          .getType())
+      Type slot = cast<MemDescType>(outside.getDefiningOp<CreateChannelOp>()
+                                        .getBuffers()[0]
+                                        .getType())
                       .getSingleBuffer();
       if (failed(consumeTileOperand(tile, consumerView(outside), slot)))
         return failure();
@@ -1217,7 +1213,8 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
   if (walk.wasInterrupted())
     return failure();
   for (auto &[plans, channel] : work) {
-    Operation *func = plans.front().loop->getParentOfType<FunctionOpInterface>();
+    Operation *func =
+        plans.front().loop->getParentOfType<FunctionOpInterface>();
     if (failed(specialize(plans, channel, tileChannels[func],
                           getNumWarps(module), remarks, getPingPong(module))))
       return failure();
