@@ -825,3 +825,71 @@ def test_tile_loop_with_two_product_loops_falls_back_with_a_warning(monkeypatch)
         k = _two_product_loops_per_tile.warmup(desc, desc, c, 256, 4, num_warps=4,
                                                num_stages=2, grid=(1,))
     assert "tilegpu.warp_specialize" not in k.asm["tilegpu"] and k.asm["cubin"]
+
+
+@warpforge.jit
+def _block_once_a_tile(a_desc, w_desc, o_desc, K, num_tiles, BM: tl.constexpr,
+                       BN: tl.constexpr, BK: tl.constexpr):
+    # Persistent: each tile reads one BN x BK block of W (transposed, the
+    # products' right operand) in every step of its K loop.
+    for tile in tl.range(tl.program_id(0), num_tiles, tl.num_programs(0), warp_specialize=True):
+        w = w_desc.load([tile * BN, 0]).T
+        acc = tl.zeros([BM, BN], dtype=tl.float32)
+        for k in tl.range(0, K, BK):
+            acc = tl.dot(a_desc.load([tile * BM, k]), w, acc)
+        o_desc.store([tile * BM, 0], acc.to(tl.float16))
+
+
+def _compile_block_once_a_tile(monkeypatch, **options):
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    a = desc((512, 256), [128, 64], np.float16)
+    w = desc((512, 64), [128, 64], np.float16)
+    o = desc((512, 128), [128, 128], np.float16)
+    return _block_once_a_tile.warmup(a, w, o, 256, 4, BM=128, BN=128, BK=64, grid=(1,),
+                                     num_stages=2, **options)
+
+
+def test_block_read_once_a_tile_is_the_producers(monkeypatch):
+    """A block loaded once per tile and read by every product of the tile's
+    K loop (a transposed right operand) is copied by the producer, once a
+    tile, through a one-slot channel of its own; the consumers read it
+    through memdesc_trans. No warning."""
+    import re
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = _compile_block_once_a_tile(monkeypatch, num_warps=4)
+    tilegpu = k.asm["tilegpu"]
+    channels = re.findall(r"tilegpu.create_channel [^\n]*-> !tilegpu.channel<(\d+)>", tilegpu)
+    assert sorted(channels) == ["1", "2"], channels
+    specialized = tilegpu[tilegpu.index("tilegpu.warp_specialize"):]
+    producer = specialized[specialized.index("partition0("):]
+    # The consumers copy nothing themselves (their own loads would be TMA
+    # copies of their own by this stage).
+    assert "async_tma_copy_global_to_local" not in specialized[:specialized.index("partition0(")]
+    # One copy of W a tile, before the tile's K loop.
+    tile_loop = producer[producer.index("scf.for"):]
+    once = tile_loop.index(": !tilegpu.channel<1>, !tile.tensordesc")
+    assert once < tile_loop.index('{tilegpu.partition = "producer"}')
+    assert re.search(r"tilegpu.channel_wait %\w+, %\w+ : !tilegpu.channel<1> -> [^\n]*\n"
+                     r"[^\n]*tilegpu.memdesc_trans", specialized)
+    assert k.asm["cubin"]
+
+
+def test_block_read_once_a_tile_stays_the_consumers_in_ping_pong(monkeypatch):
+    """With ping-pong, each group's tile would wait for the other group's
+    release of a one-slot channel: the block stays each group's own TMA
+    load. The K loop's run-time trip count ((K + 63) / 64, each group
+    skipping the other's tiles) is plain arithmetic: arith.ceildivsi has
+    no lowering to LLVM, and this kernel failed to compile with it."""
+    import re
+    k = _compile_block_once_a_tile(monkeypatch, num_warps=4, num_consumer_groups=2,
+                                   num_buffers_warp_spec=2, ping_pong=True)
+    tilegpu = k.asm["tilegpu"]
+    assert not re.search(r"-> !tilegpu.channel<1>", tilegpu)
+    specialized = tilegpu[tilegpu.index("tilegpu.warp_specialize"):]
+    groups = [specialized[:specialized.index("partition0(")],
+              specialized[specialized.index("partition1("):]]
+    assert all(g.count("async_tma_copy_global_to_local") == 1 for g in groups)
+    assert "arith.ceildivsi" not in tilegpu
+    assert k.asm["cubin"]

@@ -125,6 +125,79 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
 
 // -----
 
+// The product loop's trip count from a run-time bound and a step of 64:
+// (k + 63) / 64 with plain arithmetic (arith.ceildivsi has no lowering to
+// LLVM), in both groups.
+// CHECK-LABEL: tile.func public @mm_step_64(
+// CHECK: default(
+// CHECK-NOT: arith.ceildivsi
+// CHECK: %[[SPAN:.*]] = arith.addi %{{.*}}, %c63_i32 : i32
+// CHECK-NEXT: %[[KT:.*]] = arith.divsi %[[SPAN]], %c64_i32 : i32
+// CHECK-NEXT: arith.maxsi %[[KT]], %c0_i32 : i32
+// CHECK: partition1(
+// CHECK-NOT: arith.ceildivsi
+// CHECK: arith.maxsi
+// CHECK-NOT: arith.ceildivsi
+// CHECK: tile.return
+
+#blocked = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#blockedT = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>
+#out = #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]>
+#wgmma = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 128, 16]>
+#nvmma = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#nvmmaT = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = true, elementBitWidth = 16>
+module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consumer-groups" = 2 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 3 : i32, "tilegpu.num-warps" = 4 : i32, "tilegpu.ping-pong" = true, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  tile.func public @mm_step_64(%da: !tile.tensordesc<tensor<128x64xf16>>, %db: !tile.tensordesc<tensor<128x64xf16>>, %dc: !tile.tensordesc<tensor<128x128xf16>>, %m: i32, %n: i32, %k: i32) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #wgmma>
+    %c63_i32 = arith.constant 63 : i32
+    %c127_i32 = arith.constant 127 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %c132_i32 = arith.constant 132 : i32
+    %c128_i32 = arith.constant 128 : i32
+    %c1_i32 = arith.constant 1 : i32
+    %pid = tile.get_program_id x : i32
+    %6 = arith.addi %m, %c127_i32 : i32
+    %7 = arith.divsi %6, %c128_i32 : i32
+    %8 = arith.addi %n, %c127_i32 : i32
+    %9 = arith.divsi %8, %c128_i32 : i32
+    %tiles = arith.muli %7, %9 : i32
+    %11 = arith.addi %k, %c63_i32 : i32
+    %ktiles = arith.divsi %11, %c64_i32 : i32
+    %first_c = arith.subi %pid, %c132_i32 : i32
+    %r = scf.for %t = %pid to %tiles step %c132_i32 iter_args(%tc = %first_c) -> (i32) : i32 {
+      %13 = arith.divsi %t, %9 : i32
+      %14 = arith.remsi %t, %9 : i32
+      %15 = arith.muli %13, %c128_i32 : i32
+      %16 = arith.muli %14, %c128_i32 : i32
+      // expected-remark @+1 {{warp-specialized: operand 0 tma; operand 1 tma; producer carries []; 3 slots; ping-pong; registers 40/232}}
+      %17 = scf.for %kk = %c0_i32 to %k step %c64_i32 iter_args(%acc = %cst) -> (tensor<128x128xf32, #wgmma>) : i32 {
+        %20 = arith.addi %kk, %c0_i32 : i32
+        %21 = tile.descriptor_load %da[%15, %20] : !tile.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+        %22 = tile.descriptor_load %db[%16, %20] : !tile.tensordesc<tensor<128x64xf16>> -> tensor<128x64xf16, #blocked>
+        %23 = tile.trans %22 {order = array<i32: 1, 0>} : tensor<128x64xf16, #blocked> -> tensor<64x128xf16, #blockedT>
+        %24 = tilegpu.local_alloc %21 : (tensor<128x64xf16, #blocked>) -> !tilegpu.memdesc<128x64xf16, #nvmma>
+        %25 = tilegpu.local_alloc %23 : (tensor<64x128xf16, #blockedT>) -> !tilegpu.memdesc<64x128xf16, #nvmmaT>
+        %26 = tilegpu.warp_group_dot %24, %25, %acc : !tilegpu.memdesc<128x64xf16, #nvmma> * !tilegpu.memdesc<64x128xf16, #nvmmaT> -> tensor<128x128xf32, #wgmma>
+        %27 = tilegpu.warp_group_dot_wait %26 {pendings = 0 : i32} : tensor<128x128xf32, #wgmma>
+        scf.yield %27 : tensor<128x128xf32, #wgmma>
+      }
+      %tc2 = arith.addi %tc, %c132_i32 : i32
+      %cm = arith.divsi %tc2, %9 : i32
+      %cn = arith.remsi %tc2, %9 : i32
+      %om = arith.muli %cm, %c128_i32 : i32
+      %on = arith.muli %cn, %c128_i32 : i32
+      %18 = arith.truncf %17 : tensor<128x128xf32, #wgmma> to tensor<128x128xf16, #wgmma>
+      %19 = tilegpu.convert_layout %18 : tensor<128x128xf16, #wgmma> -> tensor<128x128xf16, #out>
+      tile.descriptor_store %dc[%om, %on], %19 : !tile.tensordesc<tensor<128x128xf16>>, tensor<128x128xf16, #out>
+      scf.yield %tc2 : i32
+    } {tile.warp_specialize}
+    tile.return
+  }
+}
+
+// -----
+
 // One tile per program: nothing to take turns over.  One cooperative
 // group of the kernel's 4 warps, and a warning at the loop.
 // CHECK: #[[LOC:loc[0-9]*]] = loc("{{.*}}partition-ping-pong.mlir":[[@LINE+27]]:{{[0-9]+}})

@@ -317,16 +317,20 @@ void takeTurns(Region &region, int group, int32_t firstBarrier,
   tiles.getStepMutable().assign(arith::MulIOp::create(
       b, loc, step,
       arith::ConstantIntOp::create(b, loc, step.getType(), 2)));
-  // The product loop's trip count, the same in every tile.
+  // The product loop's trip count, the same in every tile:
+  // max((upper - lower + step - 1) / step, 0), scf.for's step being
+  // positive.  Not arith.ceildivsi, which the lowering to LLVM does not
+  // take (a run-time bound with a step other than 1 failed to legalize).
   Value lower = products.getLowerBound(), upper = products.getUpperBound(),
         kStep = products.getStep();
   Type type = lower.getType();
   Value zero = arith::ConstantIntOp::create(b, loc, type, 0);
+  Value one = arith::ConstantIntOp::create(b, loc, type, 1);
+  Value span = arith::AddIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, upper, lower),
+      arith::SubIOp::create(b, loc, kStep, one));
   Value trips = arith::MaxSIOp::create(
-      b, loc,
-      arith::CeilDivSIOp::create(
-          b, loc, arith::SubIOp::create(b, loc, upper, lower), kStep),
-      zero);
+      b, loc, arith::DivSIOp::create(b, loc, span, kStep), zero);
   Type i32 = b.getI32Type();
   if (type.isIndex())
     trips = arith::IndexCastOp::create(b, loc, i32, trips);
