@@ -290,8 +290,13 @@ def TileGPUWSTaskPartition
     channel) and `tilegpu.ws.copy`: `"tma"` for descriptor loads, `"tma-block"`
     for pointer loads that provably read one 2-D block of a row-major
     matrix (unmasked, unit column stride, 16-byte rows), `"cp.async"` for
-    other pointer loads.  A loop that cannot be specialized is left as it
-    is, its reason recorded in the module's
+    other pointer loads.  A block loaded once outside the loop (once per
+    tile of a persistent kernel) and read only by products, each retired in
+    its own block (attention's Q, and the rotated loop's last V after the
+    loop of a persistent kernel), is the producer's too when it can compute
+    its address, outside ping-pong kernels: its descriptor load gets
+    `tilegpu.ws.tile_operand = i`.  A loop that cannot be specialized is
+    left as it is, its reason recorded in the module's
     `tilegpu.warp-specialize-declined` (`{loc, reason}`) for the frontend
     to warn at the Python line.
 
@@ -317,7 +322,9 @@ def TileGPUWSBufferAllocation
     ring of `num-buffers` shared-memory buffers per operand, in the layout
     its copy writes (the TMA's boxes, or the product's own layout for
     cp.async), and a `tilegpu.create_channel` over them, marked
-    `tilegpu.ws.channel`, at the start of the kernel.
+    `tilegpu.ws.channel`, at the start of the kernel; each block the
+    producer copies once a tile (`tilegpu.ws.tile_operand = i`) one buffer
+    and a one-slot channel marked `tilegpu.ws.tile_channel = i`.
 
     Example:
 
@@ -351,7 +358,11 @@ def TileGPUWSCodePartition
     have retired.  The channel has `num-buffers` slots (the module's
     `tilegpu.num-buffers-warp-spec`); both loops count their uses of it in
     a loop-carried counter, from which tilegpu-lower-channels derives slot
-    and phase.
+    and phase.  A block copied once a tile goes through its own one-slot
+    channel: the producer copies it before or after the loop's blocks, the
+    consumers wait where it was loaded and release it once no product reads
+    it, both counting one use a tile (the tile's index; 0 without a tile
+    loop).
 
     How the producer copies each operand: descriptor loads with the TMA
     (`channel_tma_load`; a descriptor made on the device before the loops
