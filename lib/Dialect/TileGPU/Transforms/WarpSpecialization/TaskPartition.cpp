@@ -5,8 +5,8 @@
 //
 //   scf.for %k {
 //     %a = tile.descriptor_load %da[%m, %k * BK]      (address math: scalars)
-//     %b = tile.load %b_ptrs                          (pointers the loop
-//     advances) %sa = tilegpu.local_alloc %a ; %sb = tilegpu.local_alloc %b
+//     %b = tile.load %b_ptrs                          (pointers the loop advances)
+//     %sa = tilegpu.local_alloc %a ; %sb = tilegpu.local_alloc %b
 //     %acc' = tilegpu.warp_group_dot %sa, %sb, %acc ; wait {pendings = 0}
 //   }
 //
