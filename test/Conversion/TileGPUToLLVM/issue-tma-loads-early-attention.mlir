@@ -2,9 +2,12 @@
 
 // The persistent attention forward of bench/kernels/attention.py (128x128
 // blocks, D 128, rotated, warp-specialized on its tile loop) at the JIT's
-// `tilegpu` stage (locations dropped), through the two passes the
-// llvm-dialect pipeline runs before allocating shared memory.  In the
-// consumers' region:
+// `tilegpu` stage (locations dropped) as it was on 2026-11-27, when the
+// consumers loaded Q and the last V themselves (the producer copies both
+// since 2026-11-28, partition-persistent-attention.mlir; this stage stays
+// as the pass's test on consumer loads of that shape), through the two
+// passes the llvm-dialect pipeline runs before allocating shared memory.
+// In the consumers' region:
 //  * Q (the load that starts each tile) is prefetched: its buffer and
 //    barrier before the tile loop, the first tile's copy there too, each
 //    tile waiting for its phase, and the next tile's copy issued once the
