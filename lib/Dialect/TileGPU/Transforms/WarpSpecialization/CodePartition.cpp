@@ -131,6 +131,19 @@ Value createI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, v, 32);
 }
 
+/// `value` (an index or integer of a loop's bounds) as the i32 the
+/// channels count in.
+Value castToI32(OpBuilder &b, Location loc, Value value) {
+  Type type = value.getType(), i32 = b.getI32Type();
+  if (type.isIndex())
+    return arith::IndexCastOp::create(b, loc, i32, value);
+  if (type.getIntOrFloatBitWidth() > 32)
+    return arith::TruncIOp::create(b, loc, i32, value);
+  if (type.getIntOrFloatBitWidth() < 32)
+    return arith::ExtSIOp::create(b, loc, i32, value);
+  return value;
+}
+
 /// Erases the ops of `block` nothing uses, from its end (users go before
 /// what they use, so chains go in one sweep).
 void eraseDeadOps(Block &block) {
@@ -331,13 +344,7 @@ void takeTurns(Region &region, int group, int32_t firstBarrier,
       arith::SubIOp::create(b, loc, kStep, one));
   Value trips = arith::MaxSIOp::create(
       b, loc, arith::DivSIOp::create(b, loc, span, kStep), zero);
-  Type i32 = b.getI32Type();
-  if (type.isIndex())
-    trips = arith::IndexCastOp::create(b, loc, i32, trips);
-  else if (type.getIntOrFloatBitWidth() > 32)
-    trips = arith::TruncIOp::create(b, loc, i32, trips);
-  else if (type.getIntOrFloatBitWidth() < 32)
-    trips = arith::ExtSIOp::create(b, loc, i32, trips);
+  trips = castToI32(b, loc, trips);
   // Values the tile loop advances by a step every tile: group 1 starts one
   // step on, and each group adds the other's step too.
   unsigned count = tiles.getNumRegionIterArgs() - 1;
@@ -606,16 +613,9 @@ void recordDescriptorBlock(ModuleOp module, unsigned arg,
 /// from `lower` by `step`: the tile's index among the loop's tiles, as an
 /// i32.
 Value tileCount(OpBuilder &b, Location loc, Value iv, Value lower, Value step) {
-  Value index = arith::DivSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, iv, lower), step);
-  Type i32 = b.getI32Type();
-  if (index.getType().isIndex())
-    return arith::IndexCastOp::create(b, loc, i32, index);
-  if (index.getType().getIntOrFloatBitWidth() > 32)
-    return arith::TruncIOp::create(b, loc, i32, index);
-  if (index.getType().getIntOrFloatBitWidth() < 32)
-    return arith::ExtSIOp::create(b, loc, i32, index);
-  return index;
+  return castToI32(b, loc,
+                   arith::DivSIOp::create(
+                       b, loc, arith::SubIOp::create(b, loc, iv, lower), step));
 }
 
 /// The consumers' side of tile operand `tile`, whose channel the consumers
