@@ -99,9 +99,12 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
     # compiler waits for each product where its result is first used).
     k = desc_k.load([kv_row + start_n, 0]).T
     qk = tl.dot(q, k)
-    # The previous block's V; before the first block, rows that p (zero)
-    # cancels (TMA fills rows before the tensor with zeros).
-    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])
+    # The previous block's V. Before the first block p is zero and the
+    # product adds nothing, but 0 * inf is NaN: the block read then is the
+    # head's first (read again at the next step), not the previous head's
+    # last rows, so that a non-finite value in one head's V cannot reach
+    # another head's output.
+    v = desc_v.load([kv_row + tl.maximum(start_n - BLOCK_N, 0), 0])
     acc = tl.dot(p, v, acc)
     if MASK_FROM_LO:
         # Every K/V block of a causal tile in one loop: the diagonal's mask

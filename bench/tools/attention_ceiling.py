@@ -71,9 +71,9 @@ def _fa3_order(src: str) -> str:
     """O rescaled between QK^T of block n and PV of block n-1; alpha carried."""
     edits = [
         ("def _attn_step(acc, l_i, m_i, p, q,", "def _attn_step(acc, l_i, m_i, p, alpha, q,", 1),
-        ("    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])\n    acc = tl.dot(p, v, acc)",
+        ("    v = desc_v.load([kv_row + tl.maximum(start_n - BLOCK_N, 0), 0])\n    acc = tl.dot(p, v, acc)",
          "    acc = acc * alpha[:, None]\n"
-         "    v = desc_v.load([kv_row + start_n - BLOCK_N, 0])\n    acc = tl.dot(p, v, acc)", 1),
+         "    v = desc_v.load([kv_row + tl.maximum(start_n - BLOCK_N, 0), 0])\n    acc = tl.dot(p, v, acc)", 1),
         (_RESCALE, "    l_i = l_i * alpha + tl.sum(p_ij, 1)\n"
                    "    return acc, l_i, m_ij, p_ij.to(v.dtype), alpha", 1),
         ("acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q,",

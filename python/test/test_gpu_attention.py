@@ -270,6 +270,40 @@ def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs)
         _run_forward(64, S, causal, dtype, (256, 64, 16, 3, True, True, True), programs=programs)
 
 
+@pytest.mark.parametrize("poison", ["inf", "nan"])
+@pytest.mark.parametrize("S", [1024, 1000])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("config", [(128, 128, 8, 2, True, True, True), (128, 128, 8, 2, True, True),
+                                    (128, 64, 8, 2, True), (64, 64, 4, 3, True),
+                                    (256, 64, 16, 2, True, True)],
+                         ids=["persistent", "ws", "128x64", "64x64", "256x64w16"])
+def test_forward_heads_stay_apart(config, causal, S, poison):
+    """A non-finite value in one head's V reaches no other head's output.
+    The rotated kernels multiply P of "block -1" (zero) by a V block before
+    the first: read below the head (the previous head's last rows), 0 * inf
+    made the whole next head NaN. Head 0's last 64 rows of V are poisoned
+    here; heads 1 and 2 must match float64 (head 0 is not checked)."""
+    m = _kernels()
+    if len(config) > 6 and S % config[0]:
+        pytest.skip("the persistent kernel takes S a multiple of its rows")
+    D = 64 if config[0] == 256 else 128  # 16 warps: D 64 only
+    Z, H = 1, 3
+    q, k, v = _inputs(Z, H, S, D, torch.float16, ("apart", S, D, causal))
+    v[0, 0, -64:, :] = float(poison)
+    o = torch.full_like(q, float("nan"))
+    lse = torch.full((Z, H, S), float("nan"), device="cuda")
+    sm_scale = 1.0 / math.sqrt(D)
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale,
+                                                m.AttnConfig(*config))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+    ref, _ = _reference(q[:, 1:], k[:, 1:], v[:, 1:], causal, sm_scale)
+    assert torch.isfinite(o[:, 1:]).all(), "a head's output took another head's " + poison
+    assert _rel_max(o[:, 1:], ref) < 1e-2
+
+
 @pytest.mark.parametrize("D, config", [(128, (128, 128, 8, 2, True, True, True)),
                                        (64, (256, 64, 16, 3, True, True, True))],
                          ids=["128x128", "256x64w16"])
