@@ -24,7 +24,9 @@ Every provider's output is checked first, against float64 on two heads of
 the first batch: max |out - ref| / max |ref| under 1e-2 (fp16) or 2e-2
 (bf16); warpforge's output is allocated NaN-poisoned. Then the checked
 providers are timed together, launch by launch in turns with an L2 flush
-before each (warpforge.testing.do_bench_interleaved), in --rounds rounds; a
+before each and the GPU held by a spin while the host queues the launch, so
+that a time is the kernel's and not the Python launch path's
+(warpforge.testing.do_bench_interleaved), in --rounds rounds; a
 provider's time is its median round, reported in TFLOP/s (4 B H S^2 D, half
 of it when causal), with each ratio also given per launch (median and
 quartiles of the ratios of the two launches of one turn).

@@ -153,8 +153,20 @@ class _Event:
         return (end.t - self.t) * 1e3
 
 
+SLEEPS = []  # the cycles of each cuda._sleep
+
+
+def _sleep(cycles):
+    """The GPU's spin, on the host: a nanosecond a cycle."""
+    SLEEPS.append(cycles)
+    deadline = time.perf_counter() + cycles * 1e-9
+    while time.perf_counter() < deadline:
+        pass
+
+
 cuda = types.SimpleNamespace(
     is_available=lambda: True, synchronize=lambda: None, empty_cache=lambda: None,
+    _sleep=_sleep,
     Event=_Event, get_device_properties=lambda i: types.SimpleNamespace(
         name="fake GPU", major=9, minor=0, multi_processor_count=132,
         total_memory=80 * 2**30))

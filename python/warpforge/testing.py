@@ -197,7 +197,16 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     two kernels' times is then far steadier, and the ratio of the two times
     of one iteration is a paired sample of it. Each function runs once
     first; untimed iterations fill `warmup` ms, then timed ones until each
-    function's launches fill about `rep` ms. Returns, for each name, the
+    function's launches fill about `rep` ms.
+
+    A launch's time is the GPU's, not the host's: before each timed launch
+    a spin kernel (torch.cuda._sleep) holds the GPU for twice the longest
+    time the host took to enqueue one function (measured in the first
+    untimed iterations), so that the launch is queued before its start
+    event is reached. Without it a Python launch path slower than the
+    flush put its host time into short kernels' times: on the H100
+    (2026-11-28) tutorial 06 at S 1024 causal measured 0.31 ms a launch
+    against 0.12 ms back to back. Returns, for each name, the
     milliseconds of its timed launches in iteration order: index j of any
     two lists comes from the same iteration. In quick mode
     (WARPFORGE_BENCHMARK_QUICK=1), one timed iteration after the first."""
@@ -221,14 +230,20 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     flush = torch.empty(L2_FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
 
     turns = itertools.count()  # one rotation across estimate, warm-up and timing
+    host_ms = [0.0]  # the longest host time of one function's enqueue
+    hold = [0]  # the spin kernel's cycles before each timed launch
 
     def iteration(events=None):
         shift = next(turns) % len(names)
         for name in names[shift:] + names[:shift]:
             flush.zero_()
             if events is None:
+                t0 = time.perf_counter()
                 fns[name]()
+                host_ms[0] = max(host_ms[0], (time.perf_counter() - t0) * 1e3)
                 continue
+            if hold[0]:
+                torch.cuda._sleep(hold[0])
             start, end = (torch.cuda.Event(enable_timing=True) for _ in range(2))
             start.record()
             fns[name]()
@@ -244,6 +259,8 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     torch.cuda.synchronize()
     # One function's launch with its flush; an iteration costs len(names) of them.
     estimate_ms = start.elapsed_time(end) / 3 / len(names)
+    # The spins are in neither the estimate nor `rep`: the launches fill rep.
+    hold[0] = _spin_cycles(torch, 2 * host_ms[0])
     for _ in range(_runs(warmup, estimate_ms * len(names))):
         iteration()
     events: Dict[str, list] = {name: [] for name in names}
@@ -251,6 +268,24 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
         iteration(events)
     torch.cuda.synchronize()
     return {name: [s.elapsed_time(e) for s, e in pairs] for name, pairs in events.items()}
+
+
+def _spin_cycles(torch, ms: float) -> int:
+    """Cycles of torch.cuda._sleep that hold the GPU about `ms` (calibrated
+    here: the spin counts SM clock cycles, and the clock moves); 0 where
+    torch has no _sleep."""
+    sleep = getattr(torch.cuda, "_sleep", None)
+    if sleep is None or ms <= 0:
+        return 0
+    cycles = 1 << 20
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+    start.record()
+    sleep(cycles)
+    end.record()
+    torch.cuda.synchronize()
+    per_ms = cycles / max(start.elapsed_time(end), 1e-3)
+    return max(1, int(per_ms * ms))
 
 
 def do_bench_cudagraph(fn: Callable[[], object], rep: float = 20, grad_to_none=None,
