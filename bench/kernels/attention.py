@@ -10,10 +10,14 @@ exp2(m_old - m_new) before each P V product. The logarithm of the row sums
 (base 2, plus the maximum) goes to LSE for a backward pass.
 
 Why the masks are where they are:
-  * a K/V block that crosses the end of the sequence reads the next head's
-    rows through the flattened descriptor (or TMA's zero fill at the end of
-    the tensor): its columns at or past S get -inf before the softmax, so p
-    is 0 there and the rows of V they meet add nothing;
+  * no K/V block reads another head's rows through the flattened
+    descriptors (P is zero there, but 0 * inf is NaN, so one head's
+    infinity would reach its neighbours' outputs): a block that would
+    cross S ends at S instead, starting at S - BLOCK_N, and its columns
+    before the block's own start (the block before it) get -inf (TAIL);
+    the rotated loop's first PV, whose P is zero, reads the head's first V
+    block. Only a length below BLOCK_N still reads past its head (the next
+    head's first rows, or TMA's zero fill at the end of the tensor);
   * with causal masking, the blocks left of the program's diagonal need no
     mask; the diagonal blocks get `row >= column` (which also excludes
     columns past S for every row below S);
@@ -46,7 +50,8 @@ else:
 
 @jit_backend.jit
 def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
-                   MASK: tl.constexpr, CAUSAL: tl.constexpr):
+                   MASK: tl.constexpr, CAUSAL: tl.constexpr, TAIL: tl.constexpr = False,
+                   col_lo=0):
     """The online softmax of one block of scores: (p, the new row maximum,
     alpha = the factor that rescales what was accumulated before).
 
@@ -58,7 +63,15 @@ def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
     The compiler skips the rescale O * alpha in a warp whose alphas are
     all 1 (tilegpu-skip-unit-scales)."""
     if MASK:
-        cols = start_n + offs_n[None, :]
+        if TAIL:
+            # A block moved back to end at S: its columns before col_lo
+            # were the block before it. They get a column past every row
+            # and past S, so that one comparison a score still masks (the
+            # columns' own select is BLOCK_N wide, not BLOCK_M x BLOCK_N).
+            cols = start_n + offs_n
+            cols = tl.where(cols >= col_lo, cols, 1 << 30)[None, :]
+        else:
+            cols = start_n + offs_n[None, :]
         if CAUSAL:
             keep = offs_m[:, None] >= cols
         else:
@@ -76,13 +89,16 @@ def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
 
 @jit_backend.jit
 def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
-                MASK: tl.constexpr, CAUSAL: tl.constexpr):
-    # The products in order: QK^T, the softmax, then PV.
-    k = desc_k.load([kv_row + start_n, 0]).T
+                MASK: tl.constexpr, CAUSAL: tl.constexpr, TAIL: tl.constexpr = False, end=0):
+    # The products in order: QK^T, the softmax, then PV. TAIL: the block
+    # starts at `end` at the latest (S - BLOCK_N: it ends at S).
+    b = tl.minimum(start_n, end) if TAIL else start_n
+    k = desc_k.load([kv_row + b, 0]).T
     qk = tl.dot(q, k)
-    p, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, MASK, CAUSAL)
+    p, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, b, S, qk_scale, MASK, CAUSAL, TAIL,
+                                    start_n)
     acc = acc * alpha[:, None]
-    v = desc_v.load([kv_row + start_n, 0])
+    v = desc_v.load([kv_row + b, 0])
     acc = tl.dot(p.to(v.dtype), v, acc)
     l_i = l_i * alpha + tl.sum(p, 1)
     return acc, l_i, m_ij
@@ -91,13 +107,17 @@ def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_
 @jit_backend.jit
 def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
                MASK: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_N: tl.constexpr, lo=0,
-               MASK_FROM_LO: tl.constexpr = False):
+               MASK_FROM_LO: tl.constexpr = False, TAIL: tl.constexpr = False, end=0):
     # The products rotated (FlashAttention-3's intra-warpgroup overlap):
     # QK^T of this block is issued, then PV of the previous block (p, the
     # previous block's probabilities; zero before the first block), and the
     # softmax of this block runs while the tensor cores compute PV (the
     # compiler waits for each product where its result is first used).
-    k = desc_k.load([kv_row + start_n, 0]).T
+    # TAIL: the block starts at `end` at the latest (S - BLOCK_N: it ends
+    # at S). Only the last block moves, so the previous block's V is at
+    # start_n - BLOCK_N in any case.
+    b = tl.minimum(start_n, end) if TAIL else start_n
+    k = desc_k.load([kv_row + b, 0]).T
     qk = tl.dot(q, k)
     # The previous block's V. Before the first block p is zero and the
     # product adds nothing, but 0 * inf is NaN: the block read then is the
@@ -118,8 +138,8 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
             p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
                                                False, CAUSAL)
     else:
-        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale, MASK,
-                                           CAUSAL)
+        p_ij, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, b, S, qk_scale, MASK,
+                                           CAUSAL, TAIL, start_n)
     l_i = l_i * alpha + tl.sum(p_ij, 1)
     acc = acc * alpha[:, None]
     return acc, l_i, m_ij, p_ij.to(v.dtype)
@@ -129,14 +149,16 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
 def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz, start_m,
                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                CAUSAL: tl.constexpr, OVERLAP: tl.constexpr, WS: tl.constexpr,
-               EVEN: tl.constexpr):
+               EVEN: tl.constexpr, RAGGED: tl.constexpr):
     """One program's tile: BLOCK_M query rows of head `off_hz`, from the
     load of Q to the store of O and LSE. WS marks its K/V loops
     warp-specialized (False in the persistent kernel, whose tile loop is).
     EVEN: S is a multiple of BLOCK_M (the caller checks), so no K/V block
     needs a mask and O goes out through its descriptor: the persistent
     kernel's, whose buffers for the masked block and the masked store would
-    not fit beside the producer's slots."""
+    not fit beside the producer's slots. RAGGED: S may not be a multiple of
+    BLOCK_N, so the block that would cross S is moved back to end at S
+    (TAIL); without it that code is left out."""
     kv_row = off_hz * S
     q_row = kv_row + start_m * BLOCK_M
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -163,23 +185,30 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N)
             hi = tl.minimum(lo + BLOCK_M, S)
+            end = tl.maximum(S - BLOCK_N, 0)
             for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, True,
-                                              CAUSAL, BLOCK_N)
+                                              CAUSAL, BLOCK_N, TAIL=RAGGED, end=end)
             last = ((hi - 1) // BLOCK_N) * BLOCK_N
+            if RAGGED:
+                last = tl.minimum(last, end)
         else:
             full = (S // BLOCK_N) * BLOCK_N
             for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N)
+            end = tl.maximum(S - BLOCK_N, 0)
             if not EVEN:
                 if full < S:
                     acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v,
                                                   kv_row, full, offs_m, offs_n, S, qk_scale,
-                                                  True, CAUSAL, BLOCK_N)
+                                                  True, CAUSAL, BLOCK_N, TAIL=RAGGED,
+                                                  end=end)
             last = ((S - 1) // BLOCK_N) * BLOCK_N
+            if RAGGED:
+                last = tl.minimum(last, end)
         # The last block's PV.
         v = desc_v.load([kv_row + last, 0])
         acc = tl.dot(p, v, acc)
@@ -190,9 +219,11 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, False, CAUSAL)
         hi = tl.minimum(lo + BLOCK_M, S)
+        end = tl.maximum(S - BLOCK_N, 0)
         for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
-                                        offs_m, offs_n, S, qk_scale, True, CAUSAL)
+                                        offs_m, offs_n, S, qk_scale, True, CAUSAL, TAIL=RAGGED,
+                                        end=end)
     else:
         # Whole blocks, then the block that crosses S (if any).
         full = (S // BLOCK_N) * BLOCK_N
@@ -202,7 +233,8 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
         if not EVEN:
             if full < S:
                 acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
-                                            offs_m, offs_n, S, qk_scale, True, CAUSAL)
+                                            offs_m, offs_n, S, qk_scale, True, CAUSAL,
+                                            TAIL=RAGGED, end=tl.maximum(S - BLOCK_N, 0))
     lse = m_i + tl.math.log2(l_i)
     # One division per row, then products (FlashAttention-3's finalize): an
     # IEEE division per element of the accumulator was 64 divisions a
@@ -225,7 +257,9 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
                     WS: tl.constexpr = False, PERSISTENT: tl.constexpr = False,
-                    LONGEST_FIRST: tl.constexpr = True):
+                    LONGEST_FIRST: tl.constexpr = True, RAGGED: tl.constexpr = True):
+    # RAGGED (attention_call: S not a multiple of 128, every BLOCK_N's
+    # multiple): a K/V block may cross S; see _attn_tile.
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
@@ -252,7 +286,8 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                 off_hz = tile // tiles_m
                 start_m = tile % tiles_m
             _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz,
-                       start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, OVERLAP, False, True)
+                       start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, OVERLAP, False, True,
+                       RAGGED)
     else:
         start_m = tl.program_id(0)
         if CAUSAL and LONGEST_FIRST:
@@ -262,7 +297,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
             start_m = tl.num_programs(0) - 1 - start_m
         _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S,
                    tl.program_id(1), start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
-                   OVERLAP, WS, False)
+                   OVERLAP, WS, False, RAGGED)
 
 
 # One point of the tuning space, independent of the JIT.
@@ -444,7 +479,8 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     desc = [TensorDescriptor.from_tensor(t.view(rows, D), [bm, D]) for t in (q, o)]
     kv = [TensorDescriptor.from_tensor(t.view(rows, D), [bn, D]) for t in (k, v)]
     args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, Z, H, S)
-    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal)}
+    # A multiple of 128 is one of every BLOCK_N: no K/V block crosses S.
+    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal), "RAGGED": S % 128 != 0}
     sms = programs if programs is not None else _sm_count(q)
 
     def grid_of(block_m, persistent, ctas=1):

@@ -274,22 +274,26 @@ def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs)
 @pytest.mark.parametrize("S", [1024, 1000])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("config", [(128, 128, 8, 2, True, True, True), (128, 128, 8, 2, True, True),
-                                    (128, 64, 8, 2, True), (64, 64, 4, 3, True),
-                                    (256, 64, 16, 2, True, True)],
-                         ids=["persistent", "ws", "128x64", "64x64", "256x64w16"])
+                                    (128, 128, 8, 2, False, True), (128, 64, 8, 2, True),
+                                    (64, 64, 4, 3, False), (256, 64, 16, 2, True, True)],
+                         ids=["persistent", "ws", "ws_in_order", "128x64", "64x64_in_order",
+                              "256x64w16"])
 def test_forward_heads_stay_apart(config, causal, S, poison):
     """A non-finite value in one head's V reaches no other head's output.
-    The rotated kernels multiply P of "block -1" (zero) by a V block before
-    the first: read below the head (the previous head's last rows), 0 * inf
-    made the whole next head NaN. Head 0's last 64 rows of V are poisoned
-    here; heads 1 and 2 must match float64 (head 0 is not checked)."""
+    The kernels read V through a descriptor over all heads' rows and
+    multiply rows that P's zeros cancel: the rotated loop's "block -1"
+    (below the head: the previous head's last rows) and, at an odd length,
+    the last block's rows past S (the next head's first rows); 0 * inf is
+    NaN, and it made whole neighbouring heads NaN. Head 1's first and last
+    64 rows of V are poisoned here; heads 0 and 2 must match float64."""
     m = _kernels()
     if len(config) > 6 and S % config[0]:
         pytest.skip("the persistent kernel takes S a multiple of its rows")
     D = 64 if config[0] == 256 else 128  # 16 warps: D 64 only
     Z, H = 1, 3
     q, k, v = _inputs(Z, H, S, D, torch.float16, ("apart", S, D, causal))
-    v[0, 0, -64:, :] = float(poison)
+    v[0, 1, :64, :] = float(poison)
+    v[0, 1, -64:, :] = float(poison)
     o = torch.full_like(q, float("nan"))
     lse = torch.full((Z, H, S), float("nan"), device="cuda")
     sm_scale = 1.0 / math.sqrt(D)
@@ -299,9 +303,10 @@ def test_forward_heads_stay_apart(config, causal, S, poison):
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
         kernel[grid](*args, **meta)
     torch.cuda.synchronize()
-    ref, _ = _reference(q[:, 1:], k[:, 1:], v[:, 1:], causal, sm_scale)
-    assert torch.isfinite(o[:, 1:]).all(), "a head's output took another head's " + poison
-    assert _rel_max(o[:, 1:], ref) < 1e-2
+    for h in (0, 2):
+        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], causal, sm_scale)
+        assert torch.isfinite(o[:, h]).all(), f"head {h}'s output took head 1's {poison}"
+        assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
 
 
 @pytest.mark.parametrize("D, config", [(128, (128, 128, 8, 2, True, True, True)),
