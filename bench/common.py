@@ -74,7 +74,9 @@ def bench_ms(fn, warmup: float, rep: float) -> float:
 def bench_interleaved(fns, warmup: float, rep: float):
     """Milliseconds of each launch of each of `fns` (name -> function) by
     warpforge.testing.do_bench_interleaved: launch by launch in turns, L2
-    flushed before each; index j of any two lists is one turn. The timer of
+    flushed before each and the GPU held while the host queues the launch
+    (so a short kernel's time is the GPU's, not the Python launch path's;
+    since 2026-11-28); index j of any two lists is one turn. The timer of
     providers compared with each other."""
     from warpforge.testing import do_bench_interleaved
     return do_bench_interleaved(fns, warmup=warmup, rep=rep)

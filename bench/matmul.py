@@ -11,7 +11,9 @@ poisoned with NaN and followed by a poisoned guard, must have
 max |out - ref| / max |ref| and rms(out - ref) / rms(ref) under the dtype's
 tolerance. Then the checked providers are timed together, in --rounds
 rounds (default 3) of warpforge.testing.do_bench_interleaved: launch by
-launch in turns, each after an L2 flush, so that all of them meet the card
+launch in turns, each after an L2 flush (and, since 2026-11-28, with the
+GPU held while the host queues the launch, so that a time is the kernel's
+and not the Python launch path's), so that all of them meet the card
 in the same state (its clock drifts with temperature and power over
 seconds, which moved separately timed ratios by 2%). A provider's time is
 its median round (the median launch of each round, the rounds kept in the
