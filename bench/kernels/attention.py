@@ -260,6 +260,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                     LONGEST_FIRST: tl.constexpr = True, RAGGED: tl.constexpr = True):
     # RAGGED (attention_call: S not a multiple of 128, every BLOCK_N's
     # multiple): a K/V block may cross S; see _attn_tile.
+    tl.static_assert(RAGGED or 128 % BLOCK_N == 0)
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
     tl.static_assert(BLOCK_M % BLOCK_N == 0)
