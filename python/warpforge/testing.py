@@ -205,8 +205,8 @@ def do_bench_interleaved(fns: Mapping[str, Callable[[], object]], warmup: float 
     untimed iterations), so that the launch is queued before its start
     event is reached. Without it a Python launch path slower than the
     flush put its host time into short kernels' times: on the H100
-    (2026-11-28) tutorial 06 at S 1024 causal measured 0.31 ms a launch
-    against 0.12 ms back to back. Returns, for each name, the
+    (2026-11-28) Triton's tutorial 06 at D128 S 1024 causal measured 0.31 ms
+    a launch, and 0.12 ms with the GPU held. Returns, for each name, the
     milliseconds of its timed launches in iteration order: index j of any
     two lists comes from the same iteration. In quick mode
     (WARPFORGE_BENCHMARK_QUICK=1), one timed iteration after the first."""
