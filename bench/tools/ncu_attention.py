@@ -4,6 +4,11 @@ one config a few times, for Nsight Compute to profile the last launch:
     ncu --launch-skip 3 --launch-count 1 --section WarpStateStats \\
         python bench/tools/ncu_attention.py --config 128x64w8s2ws [--seqlen 4096] [--head-dim 128]
 
+`--sdpa cudnn` (or flash) launches torch's scaled_dot_product_attention on
+that backend instead (its kernel then is the one profiled; --config is not
+needed), to read the same counters off the kernel warpforge is compared
+with. bench/tools/ncu_stalls.py sums a source page's warp-state samples.
+
 Config text as bench/attention.py's --configs (BMxBNw<warps>s<stages>,
 'seq': products in order, 'ws': warp-specialized). B4 H32 fp16, not causal
 unless --causal.
@@ -22,13 +27,30 @@ import common  # noqa: E402
 
 def main() -> None:
     p = argparse.ArgumentParser()
-    p.add_argument("--config", required=True)
+    p.add_argument("--config")
+    p.add_argument("--sdpa", choices=["cudnn", "flash"],
+                   help="profile torch's SDPA on this backend instead")
     p.add_argument("--seqlen", type=int, default=4096)
     p.add_argument("--head-dim", type=int, default=128)
     p.add_argument("--causal", action="store_true")
     p.add_argument("--launches", type=int, default=4)
     args = p.parse_args()
+    if not args.config and not args.sdpa:
+        p.error("--config or --sdpa is needed")
     import torch
+    if args.sdpa:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        import torch.nn.functional as F
+        B, H, S, D = 4, 32, args.seqlen, args.head_dim
+        q, k, v = (torch.randn((B, H, S, D), device="cuda", dtype=torch.float16)
+                   for _ in range(3))
+        backend = {"cudnn": SDPBackend.CUDNN_ATTENTION,
+                   "flash": SDPBackend.FLASH_ATTENTION}[args.sdpa]
+        with sdpa_kernel(backend):
+            for _ in range(args.launches):
+                F.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
+        torch.cuda.synchronize()
+        return
     m = common.load_kernels(os.path.join(common.REPO_DIR, "bench", "kernels", "attention.py"),
                             "warpforge")
     config = attention.config_of(m, args.config)
