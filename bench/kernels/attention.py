@@ -49,6 +49,20 @@ else:
 
 
 @jit_backend.jit
+def _load_kv(desc, kv_row, row, PER_HEAD: tl.constexpr):
+    """A block of K or V: rows `row`.. of the head whose first row is
+    `kv_row` in a descriptor over all heads' rows (Z*H*S, D), or, PER_HEAD,
+    of head `kv_row` in a descriptor over (Z*H, S, D) with (1, BLOCK, D)
+    blocks, whose rows past S the TMA fills with zeros: a block longer than
+    the head then reads nothing of the next head."""
+    if PER_HEAD:
+        x = desc.load([kv_row, row, 0])
+        return tl.reshape(x, [x.shape[1], x.shape[2]])
+    else:
+        return desc.load([kv_row + row, 0])
+
+
+@jit_backend.jit
 def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
                    MASK: tl.constexpr, CAUSAL: tl.constexpr, TAIL: tl.constexpr = False,
                    col_lo=0):
@@ -89,16 +103,17 @@ def _softmax_block(qk, m_i, offs_m, offs_n, start_n, S, qk_scale,
 
 @jit_backend.jit
 def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
-                MASK: tl.constexpr, CAUSAL: tl.constexpr, TAIL: tl.constexpr = False, end=0):
+                MASK: tl.constexpr, CAUSAL: tl.constexpr, TAIL: tl.constexpr = False, end=0,
+                PER_HEAD: tl.constexpr = False):
     # The products in order: QK^T, the softmax, then PV. TAIL: the block
     # starts at `end` at the latest (S - BLOCK_N: it ends at S).
     b = tl.minimum(start_n, end) if TAIL else start_n
-    k = desc_k.load([kv_row + b, 0]).T
+    k = _load_kv(desc_k, kv_row, b, PER_HEAD).T
     qk = tl.dot(q, k)
     p, m_ij, alpha = _softmax_block(qk, m_i, offs_m, offs_n, b, S, qk_scale, MASK, CAUSAL, TAIL,
                                     start_n)
     acc = acc * alpha[:, None]
-    v = desc_v.load([kv_row + b, 0])
+    v = _load_kv(desc_v, kv_row, b, PER_HEAD)
     acc = tl.dot(p.to(v.dtype), v, acc)
     l_i = l_i * alpha + tl.sum(p, 1)
     return acc, l_i, m_ij
@@ -107,7 +122,8 @@ def _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_
 @jit_backend.jit
 def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, offs_n, S, qk_scale,
                MASK: tl.constexpr, CAUSAL: tl.constexpr, BLOCK_N: tl.constexpr, lo=0,
-               MASK_FROM_LO: tl.constexpr = False, TAIL: tl.constexpr = False, end=0):
+               MASK_FROM_LO: tl.constexpr = False, TAIL: tl.constexpr = False, end=0,
+               PER_HEAD: tl.constexpr = False):
     # The products rotated (FlashAttention-3's intra-warpgroup overlap):
     # QK^T of this block is issued, then PV of the previous block (p, the
     # previous block's probabilities; zero before the first block), and the
@@ -117,14 +133,14 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
     # at S). Only the last block moves, so the previous block's V is at
     # start_n - BLOCK_N in any case.
     b = tl.minimum(start_n, end) if TAIL else start_n
-    k = desc_k.load([kv_row + b, 0]).T
+    k = _load_kv(desc_k, kv_row, b, PER_HEAD).T
     qk = tl.dot(q, k)
     # The previous block's V. Before the first block p is zero and the
     # product adds nothing, but 0 * inf is NaN: the block read then is the
     # head's first (read again at the next step), not the previous head's
     # last rows, so that a non-finite value in one head's V cannot reach
     # another head's output.
-    v = desc_v.load([kv_row + tl.maximum(start_n - BLOCK_N, 0), 0])
+    v = _load_kv(desc_v, kv_row, tl.maximum(start_n - BLOCK_N, 0), PER_HEAD)
     acc = tl.dot(p, v, acc)
     if MASK_FROM_LO:
         # Every K/V block of a causal tile in one loop: the diagonal's mask
@@ -149,7 +165,7 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
 def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz, start_m,
                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                CAUSAL: tl.constexpr, OVERLAP: tl.constexpr, WS: tl.constexpr,
-               EVEN: tl.constexpr, RAGGED: tl.constexpr):
+               EVEN: tl.constexpr, RAGGED: tl.constexpr, PER_HEAD: tl.constexpr = False):
     """One program's tile: BLOCK_M query rows of head `off_hz`, from the
     load of Q to the store of O and LSE. WS marks its K/V loops
     warp-specialized (False in the persistent kernel, whose tile loop is).
@@ -158,9 +174,10 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     kernel's, whose buffers for the masked block and the masked store would
     not fit beside the producer's slots. RAGGED: S may not be a multiple of
     BLOCK_N, so the block that would cross S is moved back to end at S
-    (TAIL); without it that code is left out."""
-    kv_row = off_hz * S
-    q_row = kv_row + start_m * BLOCK_M
+    (TAIL); without it that code is left out. PER_HEAD: desc_k and desc_v
+    are per head (_load_kv), for heads shorter than a block."""
+    q_row = off_hz * S + start_m * BLOCK_M
+    kv_row = off_hz if PER_HEAD else off_hz * S
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
     offs_n = tl.arange(0, BLOCK_N)
     m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
@@ -176,20 +193,21 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
             for start_n in tl.range(0, hi, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
-                                              CAUSAL, BLOCK_N, lo, True)
+                                              CAUSAL, BLOCK_N, lo, True, PER_HEAD=PER_HEAD)
             last = hi - BLOCK_N
         elif CAUSAL:
             lo = start_m * BLOCK_M
             for start_n in tl.range(0, lo, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
-                                              CAUSAL, BLOCK_N)
+                                              CAUSAL, BLOCK_N, PER_HEAD=PER_HEAD)
             hi = tl.minimum(lo + BLOCK_M, S)
             end = tl.maximum(S - BLOCK_N, 0)
             for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, True,
-                                              CAUSAL, BLOCK_N, TAIL=RAGGED, end=end)
+                                              CAUSAL, BLOCK_N, TAIL=RAGGED, end=end,
+                                              PER_HEAD=PER_HEAD)
             last = ((hi - 1) // BLOCK_N) * BLOCK_N
             if RAGGED:
                 last = tl.minimum(last, end)
@@ -198,43 +216,46 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
             for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
-                                              CAUSAL, BLOCK_N)
+                                              CAUSAL, BLOCK_N, PER_HEAD=PER_HEAD)
             end = tl.maximum(S - BLOCK_N, 0)
             if not EVEN:
                 if full < S:
                     acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v,
                                                   kv_row, full, offs_m, offs_n, S, qk_scale,
                                                   True, CAUSAL, BLOCK_N, TAIL=RAGGED,
-                                                  end=end)
+                                                  end=end, PER_HEAD=PER_HEAD)
             last = ((S - 1) // BLOCK_N) * BLOCK_N
             if RAGGED:
                 last = tl.minimum(last, end)
         # The last block's PV.
-        v = desc_v.load([kv_row + last, 0])
+        v = _load_kv(desc_v, kv_row, last, PER_HEAD)
         acc = tl.dot(p, v, acc)
     elif CAUSAL:
         # Unmasked blocks left of the diagonal, then the diagonal's blocks.
         lo = start_m * BLOCK_M
         for start_n in tl.range(0, lo, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
-                                        offs_m, offs_n, S, qk_scale, False, CAUSAL)
+                                        offs_m, offs_n, S, qk_scale, False, CAUSAL,
+                                        PER_HEAD=PER_HEAD)
         hi = tl.minimum(lo + BLOCK_M, S)
         end = tl.maximum(S - BLOCK_N, 0)
         for start_n in tl.range(lo, hi, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, True, CAUSAL, TAIL=RAGGED,
-                                        end=end)
+                                        end=end, PER_HEAD=PER_HEAD)
     else:
         # Whole blocks, then the block that crosses S (if any).
         full = (S // BLOCK_N) * BLOCK_N
         for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
-                                        offs_m, offs_n, S, qk_scale, False, CAUSAL)
+                                        offs_m, offs_n, S, qk_scale, False, CAUSAL,
+                                        PER_HEAD=PER_HEAD)
         if not EVEN:
             if full < S:
                 acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
                                             offs_m, offs_n, S, qk_scale, True, CAUSAL,
-                                            TAIL=RAGGED, end=tl.maximum(S - BLOCK_N, 0))
+                                            TAIL=RAGGED, end=tl.maximum(S - BLOCK_N, 0),
+                                            PER_HEAD=PER_HEAD)
     lse = m_i + tl.math.log2(l_i)
     # One division per row, then products (FlashAttention-3's finalize): an
     # IEEE division per element of the accumulator was 64 divisions a
@@ -257,9 +278,14 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
                     WS: tl.constexpr = False, PERSISTENT: tl.constexpr = False,
-                    LONGEST_FIRST: tl.constexpr = True, RAGGED: tl.constexpr = True):
+                    LONGEST_FIRST: tl.constexpr = True, RAGGED: tl.constexpr = True,
+                    PER_HEAD: tl.constexpr = False):
     # RAGGED (attention_call: S not a multiple of 128, every BLOCK_N's
-    # multiple): a K/V block may cross S; see _attn_tile.
+    # multiple): a K/V block may cross S; see _attn_tile. PER_HEAD
+    # (attention_call: S below 128): K and V through (Z*H, S, D)
+    # descriptors, so that a block longer than the head reads zeros past
+    # it, not the next head's rows (which P's zeros would cancel, but
+    # 0 * inf is NaN). The warp-specialized kernels take 2-D blocks only.
     tl.static_assert(RAGGED or 128 % BLOCK_N == 0)
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
@@ -288,7 +314,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                 start_m = tile % tiles_m
             _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz,
                        start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, OVERLAP, False, True,
-                       RAGGED)
+                       RAGGED, PER_HEAD=PER_HEAD)
     else:
         start_m = tl.program_id(0)
         if CAUSAL and LONGEST_FIRST:
@@ -298,7 +324,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
             start_m = tl.num_programs(0) - 1 - start_m
         _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S,
                    tl.program_id(1), start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL,
-                   OVERLAP, WS, False, RAGGED)
+                   OVERLAP, WS, False, RAGGED, PER_HEAD=PER_HEAD)
 
 
 # One point of the tuning space, independent of the JIT.
@@ -415,8 +441,10 @@ def _set_blocks(nargs):
     bm, bn, d = nargs["BLOCK_M"], nargs["BLOCK_N"], nargs["HEAD_DIM"]
     nargs["desc_q"].block_shape = [bm, d]
     nargs["desc_o"].block_shape = [bm, d]
-    nargs["desc_k"].block_shape = [bn, d]
-    nargs["desc_v"].block_shape = [bn, d]
+    for name in ("desc_k", "desc_v"):
+        # Per head (PER_HEAD): (1, BLOCK_N, D) blocks of (Z*H, S, D).
+        desc = nargs[name]
+        desc.block_shape = [1, bn, d] if len(desc.shape) == 3 else [bn, d]
 
 
 def _prune(configs, named_args, **kwargs):
@@ -427,12 +455,16 @@ def _prune(configs, named_args, **kwargs):
     # bench/results/attention-causal-persistent-2026-11-27.md), and with the
     # producer copying Q it ran 318/478/519 against 265/529/611 (2026-11-28
     # 02:04 UTC, bench/results/attention-2026-11-28-020424.md): faster at
-    # S 1024 only, so the autotuner decides.
+    # S 1024 only, so the autotuner decides. Below 128 rows K and V are read
+    # per head (PER_HEAD), which the warp-specialized kernels do not take:
+    # those configs would fall back to unspecialized ones with a warning.
+    short = named_args["S"] < 128
     return [c for c in configs
-            if config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
-                                      c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
-                                      c.kwargs["PERSISTENT"], c.num_ctas), d, kwargs["CAUSAL"],
-                           named_args["S"])]
+            if not (short and c.kwargs["WS"])
+            and config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
+                                       c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
+                                       c.kwargs["PERSISTENT"], c.num_ctas), d,
+                            kwargs["CAUSAL"], named_args["S"])]
 
 
 def _do_bench(fn):
@@ -478,10 +510,18 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     # The blocks are set per config (by the pre_hook when autotuned).
     bm, bn = (config.block_m, config.block_n) if config else (1, 1)
     desc = [TensorDescriptor.from_tensor(t.view(rows, D), [bm, D]) for t in (q, o)]
-    kv = [TensorDescriptor.from_tensor(t.view(rows, D), [bn, D]) for t in (k, v)]
+    # Below 128 rows a K/V block can be longer than a head: K and V are then
+    # read per head (PER_HEAD), except by a warp-specialized config named
+    # here (the autotuner leaves those out), whose blocks are 2-D.
+    per_head = S < 128 and not (config is not None and config.ws)
+    if per_head:
+        kv = [TensorDescriptor.from_tensor(t.view(Z * H, S, D), [1, bn, D]) for t in (k, v)]
+    else:
+        kv = [TensorDescriptor.from_tensor(t.view(rows, D), [bn, D]) for t in (k, v)]
     args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, Z, H, S)
     # A multiple of 128 is one of every BLOCK_N: no K/V block crosses S.
-    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal), "RAGGED": S % 128 != 0}
+    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal), "RAGGED": S % 128 != 0,
+            "PER_HEAD": per_head}
     sms = programs if programs is not None else _sm_count(q)
 
     def grid_of(block_m, persistent, ctas=1):

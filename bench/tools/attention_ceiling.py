@@ -62,7 +62,7 @@ VARIANTS: Dict[str, Tuple[str, List[Tuple[str, str]]]] = {
                        (_MAX, "        m_ij = m_i\n")]),
     "no last PV": ("the tile's last PV and its V load, after the K/V loop: what the "
                    "consumers' own load of that V costs a tile",
-                   [("        v = desc_v.load([kv_row + last, 0])\n        acc = tl.dot(p, v, acc)\n",
+                   [("        v = _load_kv(desc_v, kv_row, last, PER_HEAD)\n        acc = tl.dot(p, v, acc)\n",
                      "")]),
 }
 
@@ -71,9 +71,9 @@ def _fa3_order(src: str) -> str:
     """O rescaled between QK^T of block n and PV of block n-1; alpha carried."""
     edits = [
         ("def _attn_step(acc, l_i, m_i, p, q,", "def _attn_step(acc, l_i, m_i, p, alpha, q,", 1),
-        ("    v = desc_v.load([kv_row + tl.maximum(start_n - BLOCK_N, 0), 0])\n    acc = tl.dot(p, v, acc)",
+        ("    v = _load_kv(desc_v, kv_row, tl.maximum(start_n - BLOCK_N, 0), PER_HEAD)\n    acc = tl.dot(p, v, acc)",
          "    acc = acc * alpha[:, None]\n"
-         "    v = desc_v.load([kv_row + tl.maximum(start_n - BLOCK_N, 0), 0])\n    acc = tl.dot(p, v, acc)", 1),
+         "    v = _load_kv(desc_v, kv_row, tl.maximum(start_n - BLOCK_N, 0), PER_HEAD)\n    acc = tl.dot(p, v, acc)", 1),
         (_RESCALE, "    l_i = l_i * alpha + tl.sum(p_ij, 1)\n"
                    "    return acc, l_i, m_ij, p_ij.to(v.dtype), alpha", 1),
         ("acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q,",
@@ -81,9 +81,9 @@ def _fa3_order(src: str) -> str:
         ("        p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)\n",
          "        p = tl.zeros([BLOCK_M, BLOCK_N], dtype=desc_q.dtype)\n"
          "        alpha = tl.zeros([BLOCK_M], dtype=tl.float32) + 1.0\n", 1),
-        ("        v = desc_v.load([kv_row + last, 0])\n        acc = tl.dot(p, v, acc)",
+        ("        v = _load_kv(desc_v, kv_row, last, PER_HEAD)\n        acc = tl.dot(p, v, acc)",
          "        acc = acc * alpha[:, None]\n"
-         "        v = desc_v.load([kv_row + last, 0])\n        acc = tl.dot(p, v, acc)", 1),
+         "        v = _load_kv(desc_v, kv_row, last, PER_HEAD)\n        acc = tl.dot(p, v, acc)", 1),
     ]
     for old, new, count in edits:
         src = _replace(src, old, new, count)
@@ -145,7 +145,7 @@ def _first_block_peeled(src: str) -> str:
     the zero P of "block -1"; K's first block is the consumers' own load.
     Right for S >= BLOCK_N (the lengths the tool times)."""
     return _replace(src, _LOOP_FROM_ZERO, """            full = (S // BLOCK_N) * BLOCK_N
-            k = desc_k.load([kv_row, 0]).T
+            k = _load_kv(desc_k, kv_row, 0, PER_HEAD).T
             p_ij, m_i, alpha = _softmax_block(tl.dot(q, k), m_i, offs_m, offs_n, 0, S,
                                               qk_scale, False, CAUSAL)
             l_i = tl.sum(p_ij, 1)

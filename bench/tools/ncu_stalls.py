@@ -135,8 +135,8 @@ def summarize(stalls: List[str], data: List[Dict[str, str]]) -> Dict:
 
 
 def report(summary: Dict, top: int) -> str:
-    lines = [f"{int(summary['total'])} samples", "", "| kind | share | main stalls (share of the kind) |",
-             "|---|---:|---|"]
+    lines = [f"{int(summary['total'])} samples", "",
+             "| kind | share | main stalls (share of the kind) |", "|---|---:|---|"]
     for k in summary["kinds"]:
         stalls = ", ".join(f"{s} {v:.0%}" for s, v in k["stalls"].items())
         lines.append(f"| {k['kind']} | {k['share']:.1%} | {stalls} |")

@@ -309,6 +309,44 @@ def test_forward_heads_stay_apart(config, causal, S, poison):
         assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
 
 
+@pytest.mark.parametrize("poison", ["inf", "nan"])
+@pytest.mark.parametrize("S", [100, 40])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("D, config", [(128, None), (128, (128, 64, 8, 2, True)),
+                                       (128, (64, 64, 4, 3, False)), (128, (64, 32, 4, 3, True)),
+                                       (64, (128, 128, 8, 3, False))],
+                         ids=["autotuned", "128x64", "64x64_in_order", "64x32", "128x128_d64"])
+def test_forward_short_heads_stay_apart(D, config, causal, S, poison):
+    """Heads shorter than a K/V block (S below 128): a block read through a
+    descriptor over all heads' rows took the next head's first rows, where
+    P is zero but 0 * inf is NaN. attention_call reads K and V per head then
+    ((Z*H, S, D) descriptors, rows past S zero) and the autotuner leaves the
+    warp-specialized configs out (they take 2-D blocks). Head 1's V is
+    poisoned; heads 0 and 2 must match float64, every config and the
+    autotuned kernel."""
+    m = _kernels()
+    Z, H = 1, 3
+    q, k, v = _inputs(Z, H, S, D, torch.float16, ("short", S, D, causal))
+    v[0, 1, :32, :] = float(poison)
+    v[0, 1, -32:, :] = float(poison)
+    o = torch.full_like(q, float("nan"))
+    lse = torch.full((Z, H, S), float("nan"), device="cuda")
+    sm_scale = 1.0 / math.sqrt(D)
+    kernel, grid, args, meta = m.attention_call(
+        q, k, v, o, lse, causal, sm_scale, m.AttnConfig(*config) if config else None)
+    assert meta["PER_HEAD"] and len(args[1].shape) == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+    if config is None:
+        assert not kernel.best_config.kwargs["WS"]
+    for h in (0, 2):
+        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], causal, sm_scale)
+        assert torch.isfinite(o[:, h]).all(), f"head {h}'s output took head 1's {poison}"
+        assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
+
+
 @pytest.mark.parametrize("D, config", [(128, (128, 128, 8, 2, True, True, True)),
                                        (64, (256, 64, 16, 3, True, True, True))],
                          ids=["128x128", "256x64w16"])
