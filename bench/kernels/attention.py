@@ -486,11 +486,16 @@ attn_fwd_autotuned = jit_backend.autotune(
 
 
 def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
-                   programs=None):
+                   programs=None, per_head=None):
     """(kernel, grid, args, meta) for O = attention(Q, K, V); q, k, v, o are
     contiguous (Z, H, S, D) torch tensors of one dtype, lse a (Z, H, S) fp32
     tensor. Autotuned over CONFIGS when `config` is None. A persistent
-    config runs min(tiles, `programs`) programs (default: the SMs)."""
+    config runs min(tiles, `programs`) programs (default: the SMs).
+    `per_head`: K and V read per head (PER_HEAD); None: when S < 128, where
+    a K/V block can be longer than a head. A warp-specialized config then
+    falls back to an unspecialized kernel with a WarpSpecializationWarning
+    (the specialized loop takes 2-D blocks only); the autotuner leaves those
+    configs out."""
     Z, H, S, D = q.shape
     for name, t in (("k", k), ("v", v), ("o", o)):
         if tuple(t.shape) != (Z, H, S, D) or t.dtype != q.dtype:
@@ -511,9 +516,9 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     bm, bn = (config.block_m, config.block_n) if config else (1, 1)
     desc = [TensorDescriptor.from_tensor(t.view(rows, D), [bm, D]) for t in (q, o)]
     # Below 128 rows a K/V block can be longer than a head: K and V are then
-    # read per head (PER_HEAD), except by a warp-specialized config named
-    # here (the autotuner leaves those out), whose blocks are 2-D.
-    per_head = S < 128 and not (config is not None and config.ws)
+    # read per head (PER_HEAD).
+    if per_head is None:
+        per_head = S < 128
     if per_head:
         kv = [TensorDescriptor.from_tensor(t.view(Z * H, S, D), [1, bn, D]) for t in (k, v)]
     else:

@@ -347,6 +347,31 @@ def test_forward_short_heads_stay_apart(D, config, causal, S, poison):
         assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
 
 
+@pytest.mark.parametrize("S", [100, 40])
+def test_short_heads_with_a_warp_specialized_config_fall_back(S):
+    """A warp-specialized config named for heads shorter than 128 rows: K
+    and V are read per head, which the specialized loop does not take, so
+    the kernel is compiled unspecialized, with a WarpSpecializationWarning
+    at the loop's line, and stays right (head 1's V poisoned)."""
+    m = _kernels()
+    Z, H, D = 1, 3, 128
+    q, k, v = _inputs(Z, H, S, D, torch.float16, ("short-ws", S))
+    v[0, 1] = float("inf")
+    o = torch.full_like(q, float("nan"))
+    lse = torch.full((Z, H, S), float("nan"), device="cuda")
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1.0 / math.sqrt(D),
+                                                m.AttnConfig(128, 128, 8, 2, True, True))
+    assert meta["PER_HEAD"]
+    with pytest.warns(warpforge.WarpSpecializationWarning) as record:
+        kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+    assert any("attention.py" in r.filename for r in record), [r.filename for r in record]
+    for h in (0, 2):
+        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], False, 1.0 / math.sqrt(D))
+        assert torch.isfinite(o[:, h]).all()
+        assert _rel_max(o[:, h:h + 1], ref) < 1e-2
+
+
 @pytest.mark.parametrize("D, config", [(128, (128, 128, 8, 2, True, True, True)),
                                        (64, (256, 64, 16, 3, True, True, True))],
                          ids=["128x128", "256x64w16"])
