@@ -270,6 +270,26 @@ def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs)
         _run_forward(64, S, causal, dtype, (256, 64, 16, 3, True, True, True), programs=programs)
 
 
+def _poisoned_heads(S, D, causal, poison, rows, key):
+    """Three heads (Z 1) whose head 1 has `poison` (inf or nan) in its first
+    and last `rows` rows of V, O and LSE NaN-filled, the scale."""
+    q, k, v = _inputs(1, 3, S, D, torch.float16, key)
+    v[0, 1, :rows, :] = float(poison)
+    v[0, 1, -rows:, :] = float(poison)
+    o = torch.full_like(q, float("nan"))
+    lse = torch.full((1, 3, S), float("nan"), device="cuda")
+    return q, k, v, o, lse, 1.0 / math.sqrt(D)
+
+
+def _check_heads_apart(q, k, v, o, causal, sm_scale, poison):
+    """Heads 0 and 2 finite and against float64: head 1's poison stayed in
+    head 1."""
+    for h in (0, 2):
+        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], causal, sm_scale)
+        assert torch.isfinite(o[:, h]).all(), f"head {h}'s output took head 1's {poison}"
+        assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
+
+
 @pytest.mark.parametrize("poison", ["inf", "nan"])
 @pytest.mark.parametrize("S", [1024, 1000])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
@@ -290,23 +310,15 @@ def test_forward_heads_stay_apart(config, causal, S, poison):
     if len(config) > 6 and S % config[0]:
         pytest.skip("the persistent kernel takes S a multiple of its rows")
     D = 64 if config[0] == 256 else 128  # 16 warps: D 64 only
-    Z, H = 1, 3
-    q, k, v = _inputs(Z, H, S, D, torch.float16, ("apart", S, D, causal))
-    v[0, 1, :64, :] = float(poison)
-    v[0, 1, -64:, :] = float(poison)
-    o = torch.full_like(q, float("nan"))
-    lse = torch.full((Z, H, S), float("nan"), device="cuda")
-    sm_scale = 1.0 / math.sqrt(D)
+    q, k, v, o, lse, sm_scale = _poisoned_heads(S, D, causal, poison, 64,
+                                                ("apart", S, D, causal))
     kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale,
                                                 m.AttnConfig(*config))
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
         kernel[grid](*args, **meta)
     torch.cuda.synchronize()
-    for h in (0, 2):
-        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], causal, sm_scale)
-        assert torch.isfinite(o[:, h]).all(), f"head {h}'s output took head 1's {poison}"
-        assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
+    _check_heads_apart(q, k, v, o, causal, sm_scale, poison)
 
 
 @pytest.mark.parametrize("poison", ["inf", "nan"])
@@ -325,13 +337,8 @@ def test_forward_short_heads_stay_apart(D, config, causal, S, poison):
     poisoned; heads 0 and 2 must match float64, every config and the
     autotuned kernel."""
     m = _kernels()
-    Z, H = 1, 3
-    q, k, v = _inputs(Z, H, S, D, torch.float16, ("short", S, D, causal))
-    v[0, 1, :32, :] = float(poison)
-    v[0, 1, -32:, :] = float(poison)
-    o = torch.full_like(q, float("nan"))
-    lse = torch.full((Z, H, S), float("nan"), device="cuda")
-    sm_scale = 1.0 / math.sqrt(D)
+    q, k, v, o, lse, sm_scale = _poisoned_heads(S, D, causal, poison, 32,
+                                                ("short", S, D, causal))
     kernel, grid, args, meta = m.attention_call(
         q, k, v, o, lse, causal, sm_scale, m.AttnConfig(*config) if config else None)
     assert meta["PER_HEAD"] and len(args[1].shape) == 3
@@ -341,10 +348,7 @@ def test_forward_short_heads_stay_apart(D, config, causal, S, poison):
     torch.cuda.synchronize()
     if config is None:
         assert not kernel.best_config.kwargs["WS"]
-    for h in (0, 2):
-        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], causal, sm_scale)
-        assert torch.isfinite(o[:, h]).all(), f"head {h}'s output took head 1's {poison}"
-        assert _rel_max(o[:, h:h + 1], ref) < 1e-2, f"head {h}"
+    _check_heads_apart(q, k, v, o, causal, sm_scale, poison)
 
 
 @pytest.mark.parametrize("S", [100, 40])
@@ -354,22 +358,15 @@ def test_short_heads_with_a_warp_specialized_config_fall_back(S):
     the kernel is compiled unspecialized, with a WarpSpecializationWarning
     at the loop's line, and stays right (head 1's V poisoned)."""
     m = _kernels()
-    Z, H, D = 1, 3, 128
-    q, k, v = _inputs(Z, H, S, D, torch.float16, ("short-ws", S))
-    v[0, 1] = float("inf")
-    o = torch.full_like(q, float("nan"))
-    lse = torch.full((Z, H, S), float("nan"), device="cuda")
-    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1.0 / math.sqrt(D),
+    q, k, v, o, lse, sm_scale = _poisoned_heads(S, 128, False, "inf", S, ("short-ws", S))
+    kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, sm_scale,
                                                 m.AttnConfig(128, 128, 8, 2, True, True))
     assert meta["PER_HEAD"]
     with pytest.warns(warpforge.WarpSpecializationWarning) as record:
         kernel[grid](*args, **meta)
     torch.cuda.synchronize()
     assert any("attention.py" in r.filename for r in record), [r.filename for r in record]
-    for h in (0, 2):
-        ref, _ = _reference(q[:, h:h + 1], k[:, h:h + 1], v[:, h:h + 1], False, 1.0 / math.sqrt(D))
-        assert torch.isfinite(o[:, h]).all()
-        assert _rel_max(o[:, h:h + 1], ref) < 1e-2
+    _check_heads_apart(q, k, v, o, False, sm_scale, "inf")
 
 
 @pytest.mark.parametrize("D, config", [(128, (128, 128, 8, 2, True, True, True)),
