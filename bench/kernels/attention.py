@@ -274,6 +274,33 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
 
 
 @jit_backend.jit
+def _tile_coords(tile, programs, tiles, tiles_m, CAUSAL: tl.constexpr):
+    """(head, query block) of the persistent kernel's `tile`-th tile, where
+    program p runs tiles p, p + programs, p + 2 programs, ...: a head's
+    query blocks in a row, so that the programs running together share K
+    and V in L2. Causal, a head's longest first, and every other wave of
+    `programs` tiles reversed (the last, partial wave within itself): a
+    causal tile's work grows with its row, and handed out in order a
+    program's tiles were all long or all short (at 128 tiles a head and 132
+    programs, program p ran rows p % 8 and p % 8 + 4 of every 8, 1.34x the
+    mean work for the busiest program at S 1024, 1.12x at S 4096). Reversed
+    waves pair a long tile with a short one: on 132 programs the busiest is
+    within 3.1% of the mean from S 1k to 16k, which at S 1k and 4k is what
+    31.03 waves of whole tiles allow. Longest first across all heads
+    balances too but takes K and V out of L2 (237/369/410 TFLOP/s at D128
+    S 1k/4k/16k against 284/451/487 a head at a time, H100, 2026-11-27)."""
+    if CAUSAL:
+        wave_start = tile - tile % programs
+        wave = tile // programs
+        in_wave = tl.minimum(programs, tiles - wave_start)
+        mirrored = 2 * wave_start + in_wave - 1 - tile
+        tile = tl.where(wave % 2 == 1, mirrored, tile)
+        return tile // tiles_m, tiles_m - 1 - tile % tiles_m
+    else:
+        return tile // tiles_m, tile % tiles_m
+
+
+@jit_backend.jit
 def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z, H, S,
                     HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
@@ -301,17 +328,8 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
         tiles_m = tl.cdiv(S, BLOCK_M)
         for tile in tl.range(tl.program_id(0), tiles_m * Z * H, tl.num_programs(0),
                              warp_specialize=WS):
-            if CAUSAL:
-                # A head's tiles in a row, longest first (as the unpersisted
-                # kernel's programs). Longest first across all heads (every
-                # head's last block, then the ones before) ran 237/369/410
-                # TFLOP/s at D128 against 284/451/487 this way (H100,
-                # 2026-11-27): K and V stay in L2.
-                off_hz = tile // tiles_m
-                start_m = tiles_m - 1 - tile % tiles_m
-            else:
-                off_hz = tile // tiles_m
-                start_m = tile % tiles_m
+            off_hz, start_m = _tile_coords(tile, tl.num_programs(0), tiles_m * Z * H, tiles_m,
+                                           CAUSAL)
             _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz,
                        start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, OVERLAP, False, True,
                        RAGGED, PER_HEAD=PER_HEAD)
@@ -454,8 +472,13 @@ def _prune(configs, named_args, **kwargs):
     # 318/506/578 unpersisted, H100, 2026-11-27 17:45 UTC,
     # bench/results/attention-causal-persistent-2026-11-27.md), and with the
     # producer copying Q it ran 318/478/519 against 265/529/611 (2026-11-28
-    # 02:04 UTC, bench/results/attention-2026-11-28-020424.md): faster at
-    # S 1024 only, so the autotuner decides. Below 128 rows K and V are read
+    # 02:04 UTC, bench/results/attention-2026-11-28-020424.md). With every
+    # other wave of tiles reversed (_tile_coords) it ran 379/581/564 against
+    # 321/588/640 unpersisted and cuDNN's 374/585/588 (2026-11-28 07:02 UTC,
+    # attention-2026-11-28-070221.md): fastest at S 1024, level at 4096,
+    # behind at 16384 (where the unpersisted kernel's tiles, longest first,
+    # are balanced by the hardware's scheduler), so the autotuner decides.
+    # Below 128 rows K and V are read
     # per head (PER_HEAD), which the warp-specialized kernels do not take:
     # those configs would fall back to unspecialized ones with a warning.
     short = named_args["S"] < 128
