@@ -277,3 +277,137 @@ tile.func public @carried_product_read_by_a_product(%a: !tilegpu.memdesc<64x64xf
   tile.return
 }
 }
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#da = #tilegpu.dot_op<opIdx = 0, parent = #w, kWidth = 2>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+#s = #tilegpu.slice<dim = 1, parent = #w>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// The causal softmax's mask chosen per block by a uniform branch: a branch
+// of pure ops (a reduction included) is passed like them, so PV is waited
+// for after the softmax, not before it.
+// CHECK-LABEL: tile.func public @wait_passes_a_pure_branch(
+// CHECK: %[[QK:.*]] = tilegpu.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc
+// CHECK-NEXT: %[[PV:.*]] = tilegpu.warp_group_dot %[[P:[^,]*]], %{{.*}}, %{{.*}} : tensor<64x64xf16, #{{.*}}>
+// CHECK-NEXT: arith.cmpi
+// CHECK-NEXT: %[[S:.*]] = tilegpu.warp_group_dot_wait %[[QK]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[E:.*]] = scf.if
+// CHECK: tile.reduce
+// CHECK: } else {
+// CHECK: math.exp2
+// CHECK: }
+// CHECK-NEXT: %[[L:.*]] = tile.reduce %[[E]]
+// CHECK: tilegpu.schedule_after %[[L]] : tensor<64xf32, #{{.*}}>
+// CHECK-NEXT: %[[O:.*]]:2 = tilegpu.warp_group_dot_wait %[[PV]], %[[P]] {pendings = 0 : i32}
+// CHECK-NEXT: arith.mulf %[[O]]#0
+tile.func public @wait_passes_a_pure_branch(%q: !tilegpu.memdesc<64x64xf16, #nv>, %k: !tilegpu.memdesc<64x64xf16, #nv>, %v: !tilegpu.memdesc<64x64xf16, #nv>, %p0: tensor<64x64xf16, #da>, %acc0: tensor<64x64xf32, #w>, %lo: i32, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32, #w>
+  %ninf = arith.constant dense<0xFF800000> : tensor<64x64xf32, #w>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0, %acc = %acc0) -> (tensor<64x64xf16, #da>, tensor<64x64xf32, #w>) : i32 {
+    %qk = tilegpu.warp_group_dot %q, %k, %zero : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %s = tilegpu.warp_group_dot_wait %qk {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %pv = tilegpu.warp_group_dot %p, %v, %acc : tensor<64x64xf16, #da> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o = tilegpu.warp_group_dot_wait %pv {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %diag = arith.cmpi sge, %i, %lo : i32
+    %e = scf.if %diag -> (tensor<64x64xf32, #w>) {
+      %m = "tile.reduce"(%s) <{axis = 1 : i32}> ({
+      ^bb0(%a: f32, %b: f32):
+        %x = arith.maxnumf %a, %b : f32
+        tile.reduce.return %x : f32
+      }) : (tensor<64x64xf32, #w>) -> tensor<64xf32, #s>
+      %me = tile.expand_dims %m {axis = 1 : i32} : tensor<64xf32, #s> -> tensor<64x1xf32, #w>
+      %mb = tile.broadcast %me : tensor<64x1xf32, #w> -> tensor<64x64xf32, #w>
+      %d = arith.subf %s, %mb : tensor<64x64xf32, #w>
+      %keep = arith.cmpf ogt, %d, %ninf : tensor<64x64xf32, #w>
+      %dm = arith.select %keep, %d, %ninf : tensor<64x64xi1, #w>, tensor<64x64xf32, #w>
+      %x = math.exp2 %dm : tensor<64x64xf32, #w>
+      scf.yield %x : tensor<64x64xf32, #w>
+    } else {
+      %x = math.exp2 %s : tensor<64x64xf32, #w>
+      scf.yield %x : tensor<64x64xf32, #w>
+    }
+    %l = "tile.reduce"(%e) <{axis = 1 : i32}> ({
+    ^bb0(%a: f32, %b: f32):
+      %x = arith.addf %a, %b : f32
+      tile.reduce.return %x : f32
+    }) : (tensor<64x64xf32, #w>) -> tensor<64xf32, #s>
+    %le = tile.expand_dims %l {axis = 1 : i32} : tensor<64xf32, #s> -> tensor<64x1xf32, #w>
+    %lb = tile.broadcast %le : tensor<64x1xf32, #w> -> tensor<64x64xf32, #w>
+    %scaled = arith.mulf %o, %lb : tensor<64x64xf32, #w>
+    %pn = arith.truncf %e : tensor<64x64xf32, #w> to tensor<64x64xf16, #w>
+    %pd = tilegpu.convert_layout %pn : tensor<64x64xf16, #w> -> tensor<64x64xf16, #da>
+    scf.yield %pd, %scaled : tensor<64x64xf16, #da>, tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A branch that issues a product of its own stops the wait: how many
+// products the wait may leave in flight would depend on the branch taken.
+// CHECK-LABEL: tile.func public @wait_stops_at_a_branch_with_a_product(
+// CHECK: %[[D1:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: %[[D2:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D1]] {pendings = 1 : i32}
+// CHECK-NEXT: %[[W2:.*]] = tilegpu.warp_group_dot_wait %[[D2]] {pendings = 0 : i32}
+// CHECK-NEXT: scf.if
+tile.func public @wait_stops_at_a_branch_with_a_product(%a: !tilegpu.memdesc<64x64xf16, #nv>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %c: i1, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #w>) : i32 {
+    %d1 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o1 = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %d2 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o2 = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %y = scf.if %c -> (tensor<64x64xf32, #w>) {
+      %d3 = tilegpu.warp_group_dot %a, %b, %o1 : !tilegpu.memdesc<64x64xf16, #nv> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+      %o3 = tilegpu.warp_group_dot_wait %d3 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+      scf.yield %o3 : tensor<64x64xf32, #w>
+    } else {
+      scf.yield %o1 : tensor<64x64xf32, #w>
+    }
+    %x = arith.addf %o2, %y : tensor<64x64xf32, #w>
+    scf.yield %x : tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}
+
+// -----
+
+#w = #tilegpu.wgmma<warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#nv = #tilegpu.nvmma_shared<swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16>
+module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {
+// A branch that writes memory stops the wait (a product in flight may read
+// what it writes).
+// CHECK-LABEL: tile.func public @wait_stops_at_a_branch_that_stores(
+// CHECK: %[[D1:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: %[[D2:.*]] = tilegpu.warp_group_dot
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D1]] {pendings = 1 : i32}
+// CHECK-NEXT: tilegpu.warp_group_dot_wait %[[D2]] {pendings = 0 : i32}
+// CHECK-NEXT: scf.if
+tile.func public @wait_stops_at_a_branch_that_stores(%a: !tilegpu.memdesc<64x64xf16, #nv, mutable>, %b: !tilegpu.memdesc<64x64xf16, #nv>, %acc0: tensor<64x64xf32, #w>, %t: tensor<64x64xf16, #w>, %c: i1, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #w>) : i32 {
+    %d1 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o1 = tilegpu.warp_group_dot_wait %d1 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    %d2 = tilegpu.warp_group_dot %a, %b, %acc : !tilegpu.memdesc<64x64xf16, #nv, mutable> * !tilegpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #w>
+    %o2 = tilegpu.warp_group_dot_wait %d2 {pendings = 0 : i32} : tensor<64x64xf32, #w>
+    scf.if %c {
+      tilegpu.local_store %t, %a : tensor<64x64xf16, #w> -> !tilegpu.memdesc<64x64xf16, #nv, mutable>
+    }
+    %x = arith.addf %o1, %o2 : tensor<64x64xf32, #w>
+    scf.yield %x : tensor<64x64xf32, #w>
+  }
+  tile.return
+}
+}

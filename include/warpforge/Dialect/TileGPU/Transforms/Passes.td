@@ -64,9 +64,11 @@ def TileGPUOverlapProducts
     `pendings` counts them: the wait retires this product and leaves those
     in flight) and past any op that neither writes memory nor synchronizes
     (element-wise arithmetic, reductions within a warp, layout
-    conversions, loads into registers).  It stops at a use of the result,
-    at another wait, at a barrier, a copy or a store, and at ops with
-    regions.  A product whose A operand comes from registers gets that
+    conversions, loads into registers, and branches made of those alone:
+    the causal softmax's mask chosen per block).  It stops at a use of the
+    result, at another wait, at a barrier, a copy or a store, at a branch
+    that issues a product, and at other ops with regions.  A product whose
+    A operand comes from registers gets that
     operand as one more input of its wait: the lowering ties it to the
     wait instruction, so its registers are not reused while the product
     may still read them.
