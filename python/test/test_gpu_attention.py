@@ -356,8 +356,11 @@ def test_short_heads_with_a_warp_specialized_config_fall_back(S):
     """A warp-specialized config named for heads shorter than 128 rows: K
     and V are read per head, which the specialized loop does not take, so
     the kernel is compiled unspecialized, with a WarpSpecializationWarning
-    at the loop's line, and stays right (head 1's V poisoned)."""
+    at the loop's line, and stays right (head 1's V poisoned). S 100 and
+    40 are one specialization: the kernel comes from this process's memory
+    (cleared here) or from the disk cache, which says it again."""
     m = _kernels()
+    m.attn_fwd_kernel.cache.clear()
     q, k, v, o, lse, sm_scale = _poisoned_heads(S, 128, False, "inf", S, ("short-ws", S))
     kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, sm_scale,
                                                 m.AttnConfig(128, 128, 8, 2, True, True))

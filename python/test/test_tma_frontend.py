@@ -447,6 +447,33 @@ def test_warp_specialization_without_room_for_its_buffers_falls_back(monkeypatch
     assert k.metadata["num_threads"] == 128
 
 
+def test_fallback_warning_comes_again_from_the_disk_cache(monkeypatch, tmp_path):
+    """A kernel whose warp specialization was declined, loaded from the disk
+    cache (a second run of the script, another process of a test run), says
+    so again at the same line: the decline is stored with the kernel.
+    Before 2026-11-28 only the run that compiled it warned."""
+    import warpforge.runtime.jit as jit_module
+    monkeypatch.setenv("WARPFORGE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("WARPFORGE_ALWAYS_COMPILE", raising=False)
+    kernel = tut.matmul_kernel_tma.fn
+    kernel.cache.clear()
+    with pytest.warns(warpforge.WarpSpecializationWarning) as compiled:
+        first = ws_warmup(tut.matmul_kernel_tma, 5)
+    assert first.metadata["declines"][0]["category"] == "WarpSpecializationWarning"
+    kernel.cache.clear()
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("compiled again instead of loading the disk cache")
+    monkeypatch.setattr(jit_module, "compile_kernel", no_compile)
+    with pytest.warns(warpforge.WarpSpecializationWarning) as loaded:
+        second = ws_warmup(tut.matmul_kernel_tma, 5)
+    assert "tilegpu.warp_specialize" not in second.asm["tilegpu"]
+    assert [(str(w.message), w.filename, w.lineno) for w in loaded] == \
+        [(str(w.message), w.filename, w.lineno) for w in compiled
+         if issubclass(w.category, warpforge.WarpSpecializationWarning)]
+    kernel.cache.clear()
+
+
 def test_persistent_kernel_with_consumer_groups_is_specialized_quietly(monkeypatch):
     """The persistent kernel's tile loop (flatten=True) under
     num_consumer_groups: specialized, the producer walking the tiles, and no

@@ -17,12 +17,13 @@ import keyword
 import os
 import textwrap
 import types
+import warnings
 from typing import Any, Callable, Dict, Optional, Tuple
 
 from ..compiler.codegen import KernelFunction
 from ..compiler.compiler import CompiledKernel, compile_kernel
 from ..compiler.errors import CompilationError
-from ..compiler.options import OPTION_NAMES, KernelOptions
+from ..compiler.options import OPTION_NAMES, KernelOptions, UnsupportedOptionWarning
 from ..language.core import constexpr
 from ..tools.tensor_descriptor import TensorDescriptor
 from . import cache as disk_cache
@@ -308,6 +309,18 @@ class _Namespace:
         return self.fn.__globals__[name]
 
 
+
+def _replay_declines(kernel: CompiledKernel) -> None:
+    """The compiler's declines recorded with a kernel loaded from the disk
+    cache, raised again at their lines (as compiling it raised them)."""
+    from ..compiler import options as _options
+    for d in kernel.metadata.get("declines", ()) if isinstance(kernel.metadata, dict) else ():
+        category = getattr(_options, str(d.get("category")), None)
+        if not (isinstance(category, type) and issubclass(category, UnsupportedOptionWarning)):
+            category = UnsupportedOptionWarning
+        warnings.warn_explicit(str(d.get("message")), category, str(d.get("filename")),
+                               int(d.get("lineno") or 0))
+
 class JITFunction(KernelFunction):
     """A function compiled by warpforge; `kernel[grid](*args)` launches it."""
 
@@ -521,6 +534,8 @@ class JITFunction(KernelFunction):
                     kernel = self._compile(specialization, options)
                     if "cubin" in kernel.asm:
                         disk_cache.store(key, kernel.to_payload())
+                    return self._named(kernel, specialization)
+        _replay_declines(kernel)
         return self._named(kernel, specialization)
 
     def _named(self, kernel: CompiledKernel, specialization: Dict[str, Tuple]) -> CompiledKernel:
@@ -583,8 +598,26 @@ class JITFunction(KernelFunction):
 
     def _compile(self, specialization: Dict[str, Tuple], options: KernelOptions) -> CompiledKernel:
         signature, constants, divisibility = self._split_specialization(specialization)
-        return self._named(compile_kernel(self, signature, constants, divisibility, options),
-                           specialization)
+        # What the compiler declined (an option it could not apply, at the
+        # kernel's line) travels with the kernel: a disk-cache hit raises it
+        # again (_replay_declines), so a second run of a script still says
+        # that its warp-specialized loop fell back. Every warning is raised
+        # here as the compiler raised it, a failed compile's too.
+        caught = []
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                kernel = compile_kernel(self, signature, constants, divisibility, options)
+        finally:
+            for w in caught:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno,
+                                       source=w.source)
+        declines = [{"category": w.category.__name__, "message": str(w.message),
+                     "filename": w.filename, "lineno": w.lineno}
+                    for w in caught if issubclass(w.category, UnsupportedOptionWarning)]
+        if declines and isinstance(kernel.metadata, dict):
+            kernel.metadata["declines"] = declines
+        return self._named(kernel, specialization)
 
     # -- Launch ----------------------------------------------------------------
 
