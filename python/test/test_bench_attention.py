@@ -377,14 +377,22 @@ def test_kernel_keeps_heads_apart_in_the_interpreter(interpreted, S, causal, ove
     m.attn_fwd_kernel[(math.ceil(S / BM), H)](
         dq, dk, dv, do, o, lse, 1 / math.sqrt(D), 1, H, S, HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN,
         CAUSAL=causal, OVERLAP=overlap, RAGGED=S % 128 != 0, PER_HEAD=per_head)
-    o = o.reshape(H, S, D)
-    for h in (0, 2):
+    _check_heads(q, k, v, o.reshape(H, S, D), (0, 2), causal, "took head 1's infinity")
+
+
+def _check_heads(q, k, v, o, heads, causal, why):
+    """O of `heads` (each (S, D)) finite and within 1% of float64's."""
+    import math
+
+    import numpy as np
+    S, D = o.shape[1:]
+    for h in heads:
         s = q[h].astype(np.float64) @ k[h].astype(np.float64).T / math.sqrt(D)
         if causal:
             s[np.triu(np.ones((S, S), bool), 1)] = -np.inf
         p = np.exp(s - s.max(1, keepdims=True))
         ref = (p / p.sum(1, keepdims=True)) @ v[h].astype(np.float64)
-        assert np.isfinite(o[h]).all(), f"head {h} took head 1's infinity"
+        assert np.isfinite(o[h]).all(), f"head {h} {why}"
         assert np.abs(o[h] - ref).max() / np.abs(ref).max() < 1e-2, f"head {h}"
 
 
@@ -414,14 +422,7 @@ def test_persistent_kernel_runs_every_tile_once_in_the_interpreter(interpreted, 
         dq, dk, dv, do, o, lse, 1 / math.sqrt(D), 1, H, S, HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN,
         CAUSAL=causal, OVERLAP=True, RAGGED=False, PERSISTENT=True)
     q, k, v, o = (t.reshape(H, S, D) for t in (q, k, v, o))
-    for h in range(H):
-        s = q[h].astype(np.float64) @ k[h].astype(np.float64).T / math.sqrt(D)
-        if causal:
-            s[np.triu(np.ones((S, S), bool), 1)] = -np.inf
-        p = np.exp(s - s.max(1, keepdims=True))
-        ref = (p / p.sum(1, keepdims=True)) @ v[h].astype(np.float64)
-        assert np.isfinite(o[h]).all(), f"head {h}: a tile was not run"
-        assert np.abs(o[h] - ref).max() / np.abs(ref).max() < 1e-2, f"head {h}"
+    _check_heads(q, k, v, o, range(H), causal, "has a tile that was not run")
 
 
 @pytest.mark.parametrize("programs", [132, 114, 100])
@@ -429,11 +430,11 @@ def test_persistent_kernel_runs_every_tile_once_in_the_interpreter(interpreted, 
 def test_persistent_causal_schedule_balances_the_programs(interpreted, S, programs):
     """The causal persistent kernel's tile order (_tile_coords, run on the
     interpreter): every (head, query block) once, and the busiest program's
-    work (its tiles' K/V blocks) within two longest tiles of the mean (the
-    granularity of whole tiles), for 128 heads of S / 128 query blocks.
-    Handed out in order (a head's longest first, no wave reversed), every
-    case here fails: program p ran rows p % 8 and p % 8 + 4 of every 8 at
-    S 1024 on 132 programs, and the busiest had 1.34x the mean."""
+    work (its tiles' K/V blocks) at most 3.5% over the mean plus one longest
+    tile (the granularity of whole tiles), for 128 heads of S / 128 query
+    blocks. Handed out in order (a head's longest first, no wave reversed),
+    five of the nine cases fail: program p ran rows p % 8 and p % 8 + 4 of
+    every 8 at S 1024 on 132 programs, and the busiest had 1.34x the mean."""
     import numpy as np
 
     import common
