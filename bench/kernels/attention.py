@@ -478,12 +478,12 @@ def _prune(configs, named_args, **kwargs):
     # attention-2026-11-28-070221.md): fastest at S 1024, level at 4096,
     # behind at 16384 (where the unpersisted kernel's tiles, longest first,
     # are balanced by the hardware's scheduler), so the autotuner decides.
-    # Below 128 rows K and V are read
-    # per head (PER_HEAD), which the warp-specialized kernels do not take:
-    # those configs would fall back to unspecialized ones with a warning.
-    short = named_args["S"] < 128
+    # K and V read per head (PER_HEAD, attention_call's default below 128
+    # rows) are what the warp-specialized kernels do not take: those configs
+    # would fall back to unspecialized ones with a warning.
+    per_head = kwargs.get("PER_HEAD", named_args["S"] < 128)
     return [c for c in configs
-            if not (short and c.kwargs["WS"])
+            if not (per_head and c.kwargs["WS"])
             and config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
                                        c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
                                        c.kwargs["PERSISTENT"], c.num_ctas), d,
@@ -504,7 +504,7 @@ attn_fwd_autotuned = jit_backend.autotune(
                                  "PERSISTENT": c.persistent},
                                 num_warps=c.num_warps, num_stages=c.num_stages,
                                 num_ctas=c.ctas, pre_hook=_set_blocks) for c in CONFIGS],
-    key=["S", "HEAD_DIM", "CAUSAL"],
+    key=["S", "HEAD_DIM", "CAUSAL", "PER_HEAD"],
     prune_configs_by={"early_config_prune": _prune}, do_bench=_do_bench)(attn_fwd_kernel)
 
 
@@ -518,7 +518,7 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     a K/V block can be longer than a head. A warp-specialized config then
     falls back to an unspecialized kernel with a WarpSpecializationWarning
     (the specialized loop takes 2-D blocks only); the autotuner leaves those
-    configs out."""
+    configs out then, and only then (it is keyed on PER_HEAD too)."""
     Z, H, S, D = q.shape
     for name, t in (("k", k), ("v", v), ("o", o)):
         if tuple(t.shape) != (Z, H, S, D) or t.dtype != q.dtype:

@@ -93,6 +93,23 @@ def test_autotuner_tries_the_persistent_kernel_at_whole_tile_lengths():
     assert m.attn_fwd_autotuned.do_bench is m._do_bench
 
 
+def test_autotuner_leaves_warp_specialized_configs_out_for_per_head_blocks_only():
+    """K and V read per head (PER_HEAD, attention_call's default below 128
+    rows) leave the warp-specialized configs out (they take 2-D blocks);
+    a short head read through 2-D blocks (per_head=False: one head, nothing
+    past it) keeps them, and the autotuner keys on PER_HEAD."""
+    import common
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    configs = m.attn_fwd_autotuned.configs
+
+    def ws(S, **kw):
+        return [c for c in m._prune(configs, {"S": S}, HEAD_DIM=128, CAUSAL=False, **kw)
+                if c.kwargs["WS"]]
+    assert ws(100) == [] and ws(100, PER_HEAD=True) == []
+    assert ws(100, PER_HEAD=False) and ws(100, PER_HEAD=False) == ws(1000, PER_HEAD=False)
+    assert "PER_HEAD" in m.attn_fwd_autotuned.keys
+
+
 def _compile_ws(m, head_dim, block_m=128, block_n=128, num_warps=8, persistent=True,
                 num_ctas=1):
     """A warp-specialized rotated kernel of module `m` (a loaded copy of
