@@ -165,7 +165,8 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
 def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz, start_m,
                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                CAUSAL: tl.constexpr, OVERLAP: tl.constexpr, WS: tl.constexpr,
-               EVEN: tl.constexpr, RAGGED: tl.constexpr, PER_HEAD: tl.constexpr = False):
+               EVEN: tl.constexpr, RAGGED: tl.constexpr, PER_HEAD: tl.constexpr = False,
+               PEEL: tl.constexpr = True):
     """One program's tile: BLOCK_M query rows of head `off_hz`, from the
     load of Q to the store of O and LSE. WS marks its K/V loops
     warp-specialized (False in the persistent kernel, whose tile loop is).
@@ -175,7 +176,10 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     not fit beside the producer's slots. RAGGED: S may not be a multiple of
     BLOCK_N, so the block that would cross S is moved back to end at S
     (TAIL); without it that code is left out. PER_HEAD: desc_k and desc_v
-    are per head (_load_kv), for heads shorter than a block."""
+    are per head (_load_kv), for heads shorter than a block. PEEL: EVEN and
+    not causal, the first block's QK^T and softmax before the loop (off on
+    clusters, whose producers multicast K's blocks in halves: a whole first
+    block through the same descriptor would take that away)."""
     q_row = off_hz * S + start_m * BLOCK_M
     kv_row = off_hz if PER_HEAD else off_hz * S
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
@@ -213,7 +217,20 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
                 last = tl.minimum(last, end)
         else:
             full = (S // BLOCK_N) * BLOCK_N
-            for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
+            first = 0
+            if EVEN and PEEL:
+                # The persistent kernel's first block before the loop
+                # (FlashAttention-3's prologue): no PV multiplies the zero P
+                # of "block -1". The producer copies that K block through
+                # the slot of the tile's last V (tilegpu-ws-buffer-allocation),
+                # used up before the loop starts.
+                qk = tl.dot(q, _load_kv(desc_k, kv_row, 0, PER_HEAD).T)
+                p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale,
+                                                  False, CAUSAL)
+                l_i = tl.sum(p_ij, 1)
+                p = p_ij.to(desc_q.dtype)
+                first = BLOCK_N
+            for start_n in tl.range(first, full, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N, PER_HEAD=PER_HEAD)
@@ -306,7 +323,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                     CAUSAL: tl.constexpr, OVERLAP: tl.constexpr = True,
                     WS: tl.constexpr = False, PERSISTENT: tl.constexpr = False,
                     LONGEST_FIRST: tl.constexpr = True, RAGGED: tl.constexpr = True,
-                    PER_HEAD: tl.constexpr = False):
+                    PER_HEAD: tl.constexpr = False, PEEL: tl.constexpr = True):
     # RAGGED (attention_call: S not a multiple of 128, every BLOCK_N's
     # multiple): a K/V block may cross S; see _attn_tile. PER_HEAD
     # (attention_call: S below 128): K and V through (Z*H, S, D)
@@ -332,7 +349,7 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
                                            CAUSAL)
             _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz,
                        start_m, HEAD_DIM, BLOCK_M, BLOCK_N, CAUSAL, OVERLAP, False, True,
-                       RAGGED, PER_HEAD=PER_HEAD)
+                       RAGGED, PER_HEAD=PER_HEAD, PEEL=PEEL)
     else:
         start_m = tl.program_id(0)
         if CAUSAL and LONGEST_FIRST:
@@ -568,6 +585,7 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
                  "num_warps": config.num_warps, "num_stages": config.num_stages})
     if config.ctas > 1:
         meta["num_ctas"] = config.ctas
+        meta["PEEL"] = False
     return attn_fwd_kernel, grid_of(config.block_m, config.persistent, config.ctas), args, meta
 
 

@@ -134,23 +134,21 @@ def _exp2_on_fma(src: str, pack: int) -> str:
     return _replace(src, _EXP, "    return _exp2_mixed(qk), m_ij, tl.math.exp2(m_i - m_ij)")
 
 
-_LOOP_FROM_ZERO = """            full = (S // BLOCK_N) * BLOCK_N
-            for start_n in tl.range(0, full, BLOCK_N, warp_specialize=WS):
+_PEEL_IF_EVEN = """            if EVEN and PEEL:
+                # The persistent kernel's first block before the loop
 """
 
 
 def _first_block_peeled(src: str) -> str:
     """Not causal: the first K/V block's QK^T and softmax before the
     rotated loop (FlashAttention-3's prologue), so that no PV multiplies
-    the zero P of "block -1"; K's first block is the consumers' own load.
-    Right for S >= BLOCK_N (the lengths the tool times)."""
-    return _replace(src, _LOOP_FROM_ZERO, """            full = (S // BLOCK_N) * BLOCK_N
-            k = _load_kv(desc_k, kv_row, 0, PER_HEAD).T
-            p_ij, m_i, alpha = _softmax_block(tl.dot(q, k), m_i, offs_m, offs_n, 0, S,
-                                              qk_scale, False, CAUSAL)
-            l_i = tl.sum(p_ij, 1)
-            p = p_ij.to(desc_q.dtype)
-            for start_n in tl.range(BLOCK_N, full, BLOCK_N, warp_specialize=WS):
+    the zero P of "block -1", in the unpersisted kernels too (the
+    benchmark kernel peels it in the persistent one, where the producer
+    copies that K block through the last V's slot; unpersisted, it is the
+    consumers' own load). Right for S >= BLOCK_N (the lengths the tool
+    times)."""
+    return _replace(src, _PEEL_IF_EVEN, """            if True:
+                # The persistent kernel's first block before the loop
 """)
 
 
@@ -173,8 +171,8 @@ def variant_sources() -> Dict[str, Tuple[str, bool, str]]:
         out[name] = (text, not edits, what)
     out["fa3 order"] = (_fa3_order(src), True, "nothing: O rescaled between QK^T and PV")
     out["first block peeled"] = (_first_block_peeled(src), True,
-                                 "the PV of block -1 (zero P): block 0's QK^T and softmax "
-                                 "before the loop")
+                                 "the PV of block -1 (zero P) unpersisted too: block 0's "
+                                 "QK^T and softmax before the loop")
     for pack in (8, 4):
         out[f"exp2 1/{pack} on FMA"] = (_exp2_on_fma(src, pack), True,
                                          f"nothing: 1 in {pack} of P's exp2 by a cubic on the "

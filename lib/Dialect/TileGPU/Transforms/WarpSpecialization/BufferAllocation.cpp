@@ -25,6 +25,11 @@
 //   %chq = tilegpu.create_channel %q {tilegpu.ws.tile_channel = 0 : i32}
 //       : ... -> !tilegpu.channel<1>
 //
+// A block copied before the loop and used up before it (a peeled first K
+// block) shares its slot with one of the same type copied after the loop
+// (the last V): `tilegpu.ws.tile_channel = array<i32: k, v>`, two uses a
+// tile in that order.
+//
 // One slot, not a ring: the next tile's block can be copied only after the
 // consumers are done with this tile's, which leaves the copy the time
 // between that release and the block's first use (Q: the last P V product
@@ -87,16 +92,55 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
     // A block copied once per tile: one buffer, one slot, used once per
     // tile (the producer refills it for the next tile once the consumers
     // have released it).
-    for (TileOperand &tile : plan->tileOperands) {
-      Value buffer = LocalAllocOp::create(
-          b, loc,
-          getTMABufferType(
-              tile.load.descLoad.getDesc().getType().getBlockType(), 1),
-          Value());
+    //
+    // A block the loop does not read, copied before it (a peeled first K
+    // block), and a block of the same type copied after it (the rotated
+    // loop's last V) share one slot: the consumers release the first
+    // before the loop starts and wait for the second after it ends, so the
+    // slot is used twice a tile, in that order (the channel's mark lists
+    // both, in the order of their uses).  Each would otherwise need a
+    // buffer of its own (32 KiB at D128 beside the 230 KiB the persistent
+    // attention already takes).
+    SmallVector<TileOperand *> pending;
+    for (TileOperand &tile : plan->tileOperands)
+      pending.push_back(&tile);
+    auto typeOf = [](TileOperand *tile) {
+      return getTMABufferType(
+          tile->load.descLoad.getDesc().getType().getBlockType(), 1);
+    };
+    auto readInLoop = [&](TileOperand *tile) {
+      for (Operation *user : tile->load.alloc->getUsers())
+        if (plan->loop->isAncestor(user))
+          return true;
+      return false;
+    };
+    while (!pending.empty()) {
+      TileOperand *first = pending.front();
+      pending.erase(pending.begin());
+      SmallVector<TileOperand *, 2> uses{first};
+      if (first->beforeLoop && !readInLoop(first)) {
+        auto partner = llvm::find_if(pending, [&](TileOperand *other) {
+          return !other->beforeLoop && typeOf(other) == typeOf(first);
+        });
+        if (partner != pending.end()) {
+          uses.push_back(*partner);
+          pending.erase(partner);
+        }
+      }
+      Value buffer = LocalAllocOp::create(b, loc, typeOf(first), Value());
       auto channel = CreateChannelOp::create(b, loc, ChannelType::get(ctx, 1),
                                              ValueRange{buffer});
-      channel->setAttr(kTileChannelMark,
-                       tile.load.descLoad->getAttr(kTileOperandMark));
+      if (uses.size() == 1) {
+        channel->setAttr(kTileChannelMark,
+                         first->load.descLoad->getAttr(kTileOperandMark));
+      } else {
+        SmallVector<int32_t> indices;
+        for (TileOperand *use : uses)
+          indices.push_back(
+              use->load.descLoad->getAttrOfType<IntegerAttr>(kTileOperandMark)
+                  .getInt());
+        channel->setAttr(kTileChannelMark, b.getDenseI32ArrayAttr(indices));
+      }
     }
     if (!withChannel.insert(func).second)
       continue;

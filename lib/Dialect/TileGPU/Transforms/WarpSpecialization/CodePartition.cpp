@@ -618,6 +618,23 @@ Value tileCount(OpBuilder &b, Location loc, Value iv, Value lower, Value step) {
                        b, loc, arith::SubIOp::create(b, loc, iv, lower), step));
 }
 
+/// A tile operand's use of its channel: the `index`-th of `of` a tile.
+struct TileUse {
+  int64_t index = 0;
+  int64_t of = 1;
+};
+
+/// The count of `use` in the tile whose count is `tile`: of * tile + index.
+Value useCount(OpBuilder &b, Location loc, Value tile, TileUse use) {
+  if (use.of == 1)
+    return tile;
+  Value scaled = arith::MulIOp::create(b, loc, tile, createI32(b, loc, use.of));
+  return use.index == 0
+             ? scaled
+             : arith::AddIOp::create(b, loc, scaled, createI32(b, loc, use.index))
+                   .getResult();
+}
+
 /// The consumers' side of tile operand `tile`, whose channel the consumers
 /// call `channel`: the wait where the block was loaded, the products
 /// reading the slot in place, and the release once none reads it any
@@ -626,16 +643,19 @@ Value tileCount(OpBuilder &b, Location loc, Value iv, Value lower, Value step) {
 /// follows the last such product of the block.  `slotType` is the
 /// channel's buffer.
 LogicalResult consumeTileOperand(TileOperand &tile, Value channel,
-                                 Type slotType) {
+                                 Type slotType, TileUse use) {
   tile::DescriptorLoadOp load = tile.load.descLoad;
   Block *scope = load->getBlock();
   Location loc = load.getLoc();
   MLIRContext *ctx = load.getContext();
   OpBuilder b(load);
   auto tiles = dyn_cast<scf::ForOp>(scope->getParentOp());
-  Value count = tiles ? tileCount(b, loc, tiles.getInductionVar(),
-                                  tiles.getLowerBound(), tiles.getStep())
-                      : createI32(b, loc, 0);
+  Value count = useCount(
+      b, loc,
+      tiles ? tileCount(b, loc, tiles.getInductionVar(), tiles.getLowerBound(),
+                        tiles.getStep())
+            : createI32(b, loc, 0),
+      use);
   auto wait =
       ChannelWaitOp::create(b, loc, TypeRange{slotType}, channel, count);
   Value buffer = wait.getBuffers()[0];
@@ -771,17 +791,29 @@ LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
   // producer needs and whatever the default region uses from outside.
   SetVector<Value> captureSet;
   captureSet.insert(channel);
-  // Each tile operand's channel, by the operand.
+  // Each tile operand's channel, by the operand, and its use of it: the
+  // k-th of n a tile (a slot shared by two blocks, see
+  // tilegpu-ws-buffer-allocation), whose count is n * tile + k.
   DenseMap<Operation *, Value> tileChannelOf;
+  DenseMap<Operation *, TileUse> tileUseOf;
   for (Plan &each : plans)
     for (TileOperand &tile : each.tileOperands) {
       auto index =
           tile.load.descLoad->getAttrOfType<IntegerAttr>(kTileOperandMark);
       CreateChannelOp tileChannel = tileChannels.lookup(index.getInt());
-      tileChannel->removeAttr(kTileChannelMark);
+      TileUse use;
+      if (auto shared = tileChannel->getAttrOfType<DenseI32ArrayAttr>(
+              kTileChannelMark)) {
+        use.of = shared.size();
+        use.index = llvm::find(shared.asArrayRef(), index.getInt()) -
+                    shared.asArrayRef().begin();
+      }
+      tileUseOf[tile.load.descLoad] = use;
       tileChannelOf[tile.load.descLoad] = tileChannel;
       captureSet.insert(tileChannel);
     }
+  for (auto &[load, channelValue] : tileChannelOf)
+    channelValue.getDefiningOp()->removeAttr(kTileChannelMark);
   for (Plan &each : plans)
     captureSet.insert(each.captures.begin(), each.captures.end());
   ws.getDefaultRegion().walk([&](Operation *op) {
@@ -961,12 +993,14 @@ LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
       SmallVector<Value> indices;
       for (Value index : load.getIndices())
         indices.push_back(map.lookup(index));
-      ChannelAcquireOp::create(tb, load.getLoc(), tileChannel, count);
-      ChannelTMALoadOp::create(tb, load.getLoc(), tileChannel, count,
+      Value use =
+          useCount(tb, load.getLoc(), count, tileUseOf.lookup(load));
+      ChannelAcquireOp::create(tb, load.getLoc(), tileChannel, use);
+      ChannelTMALoadOp::create(tb, load.getLoc(), tileChannel, use,
                                map.lookup(load.getDesc()), indices,
                                tb.getI32IntegerAttr(0),
                                /*multicast=*/IntegerAttr());
-      ChannelCommitOp::create(tb, load.getLoc(), tileChannel, count);
+      ChannelCommitOp::create(tb, load.getLoc(), tileChannel, use);
     }
   };
   if (scf::ForOp tileLoop = plan.tileLoop) {
@@ -1114,7 +1148,8 @@ LogicalResult specialize(MutableArrayRef<Plan> plans, CreateChannelOp channelOp,
                                         .getBuffers()[0]
                                         .getType())
                       .getSingleBuffer();
-      if (failed(consumeTileOperand(tile, consumerView(outside), slot)))
+      if (failed(consumeTileOperand(tile, consumerView(outside), slot,
+                                    tileUseOf.lookup(tile.load.descLoad))))
         return failure();
     }
   // Descriptors only the producer uses: it made its own.
@@ -1190,6 +1225,10 @@ LogicalResult ws::runCodePartition(ModuleOp module, bool remarks) {
       func->walk([&](CreateChannelOp op) {
         if (auto index = op->getAttrOfType<IntegerAttr>(kTileChannelMark))
           ofFunc[index.getInt()] = op;
+        if (auto shared =
+                op->getAttrOfType<DenseI32ArrayAttr>(kTileChannelMark))
+          for (int32_t index : shared.asArrayRef())
+            ofFunc[index] = op;
       });
     for (TileOperand &tile : plan->tileOperands) {
       auto index =

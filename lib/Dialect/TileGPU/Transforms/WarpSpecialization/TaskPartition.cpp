@@ -230,8 +230,9 @@ static bool retiredInItsBlock(Operation *dot) {
 /// the product's loop), in that block or in a loop directly in it.  Each
 /// such block belongs to one loop of products, the first that reads it
 /// (Q of the causal attention's two K/V loops: the first), or else the
-/// last before it (the rotated attention's last V): the producer of that
-/// loop copies it.  A block whose address the producer cannot compute
+/// last before it (the rotated attention's last V), or else the first
+/// after it (a first K block whose product was peeled off the loop): the
+/// producer of that loop copies it.  A block whose address the producer cannot compute
 /// stays the consumers' own load, as in a ping-pong kernel, where one
 /// slot would make each group's tile wait for the other group's to
 /// release it.
@@ -270,6 +271,14 @@ static void collectTileOperands(Plan &plan, DenseSet<Operation *> &seen) {
       for (scf::ForOp inner : productLoops)
         if (inner->isBeforeInBlock(tma->load))
           owner = inner;
+    // Read only by products ahead of every loop (the rotated attention's
+    // first K block, its QK^T peeled off the loop): the first loop after it.
+    if (!owner)
+      for (scf::ForOp inner : productLoops)
+        if (tma->load->isBeforeInBlock(inner)) {
+          owner = inner;
+          break;
+        }
     if (owner != plan.loop)
       continue;
     // After the loop, only once a tile of a persistent kernel.  Without a
