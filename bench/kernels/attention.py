@@ -415,8 +415,12 @@ WS_CONFIGS = [AttnConfig(128, 64, 8, 2, False, True), AttnConfig(128, 128, 8, 2,
 # a head's longest first, their K/V blocks in one loop (_attn_step's MASK_FROM_LO).
 # 128x128 at D128 fits in 230912 of the 232448 bytes: Q and the last V
 # (after the K/V loop) are copied by the producer once a tile, each through
-# a one-slot channel of its own, and the O buffer of the TMA store is the
-# consumers' own. Before (Q and the last V the consumers' own loads,
+# a one-slot channel of its own (the first K block, peeled off the loop
+# when not causal, through the last V's), and the O buffer of the TMA store
+# is the consumers' own. The peel ran 571/558 and 694/672 TFLOP/s at S 1k
+# and 4k against 555/542 and 682/660 without it, cuDNN 566/551 and 641/620
+# (H100, 2026-11-28 08:04 UTC, attention-experiment-peel-2026-11-28.json).
+# Before (Q and the last V the consumers' own loads,
 # issued early by tilegpu-issue-tma-loads-early): 128x128 ran 546/621/661
 # TFLOP/s at D128 S 1k/4k/16k against cuDNN's 557/591/618, and the four-warpgroup
 # 256x64 config (D 64, three slots) 395/468/482 against 395/448/462 and
