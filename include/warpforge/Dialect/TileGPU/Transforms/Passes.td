@@ -326,7 +326,11 @@ def TileGPUWSBufferAllocation
     cp.async), and a `tilegpu.create_channel` over them, marked
     `tilegpu.ws.channel`, at the start of the kernel; each block the
     producer copies once a tile (`tilegpu.ws.tile_operand = i`) one buffer
-    and a one-slot channel marked `tilegpu.ws.tile_channel = i`.
+    and a one-slot channel marked `tilegpu.ws.tile_channel = i`.  A block
+    copied before the loop that the loop does not read (a first K block
+    whose product was peeled off the loop) and a block of the same type
+    copied after it (the last V) share one: `tilegpu.ws.tile_channel =
+    array<i32: k, v>`, used twice a tile in that order.
 
     Example:
 
@@ -364,7 +368,7 @@ def TileGPUWSCodePartition
     channel: the producer copies it before or after the loop's blocks, the
     consumers wait where it was loaded and release it once no product reads
     it, both counting one use a tile (the tile's index; 0 without a tile
-    loop).
+    loop), or the k-th of n uses of a shared slot (n * tile + k).
 
     How the producer copies each operand: descriptor loads with the TMA
     (`channel_tma_load`; a descriptor made on the device before the loops

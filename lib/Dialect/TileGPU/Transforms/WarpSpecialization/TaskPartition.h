@@ -63,7 +63,8 @@ inline constexpr llvm::StringLiteral kCopyMark = "tilegpu.ws.copy";
 inline constexpr llvm::StringLiteral kChannelMark = "tilegpu.ws.channel";
 /// On each block the producer copies once per tile (a tile operand): its
 /// index among the kernel's tile operands; and on the one-slot channel
-/// tilegpu-ws-buffer-allocation makes for it, the same index.
+/// tilegpu-ws-buffer-allocation makes for it, the same index (or, on a
+/// slot two blocks share, both indices in the order of their uses).
 inline constexpr llvm::StringLiteral kTileOperandMark =
     "tilegpu.ws.tile_operand";
 inline constexpr llvm::StringLiteral kTileChannelMark =
@@ -73,7 +74,9 @@ inline constexpr llvm::StringLiteral kTileChannelMark =
 /// kernel (once per kernel otherwise) outside the loop of products:
 /// attention's Q, before its K/V loop, and the rotated attention's last V,
 /// after it.  The producer copies it too, through a channel of its own of
-/// one slot used once per tile (see tilegpu-ws-code-partition).
+/// one slot used once per tile, or shared with another block whose uses
+/// it does not overlap (see tilegpu-ws-buffer-allocation and
+/// tilegpu-ws-code-partition).
 struct TileOperand {
   /// The descriptor load, its allocation and what lies between them.
   PipelinedLoad load;
