@@ -108,17 +108,25 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
       return getTMABufferType(
           tile->load.descLoad.getDesc().getType().getBlockType(), 1);
     };
-    auto readInLoop = [&](TileOperand *tile) {
-      for (Operation *user : tile->load.alloc->getUsers())
-        if (plan->loop->isAncestor(user))
-          return true;
-      return false;
+    // Every product reading it is ahead of the loop, so the consumers
+    // release it before the loop starts (a block also read in or after the
+    // loop is released after it, and the producer, waiting for that
+    // release to copy the second block, would wait for the consumers
+    // waiting for the second block).
+    Block *scope = plan->loop->getBlock();
+    auto usedUpBeforeLoop = [&](TileOperand *tile) {
+      for (Operation *user : tile->load.alloc->getUsers()) {
+        Operation *inScope = scope->findAncestorOpInBlock(*user);
+        if (!inScope || !inScope->isBeforeInBlock(plan->loop))
+          return false;
+      }
+      return true;
     };
     while (!pending.empty()) {
       TileOperand *first = pending.front();
       pending.erase(pending.begin());
       SmallVector<TileOperand *, 2> uses{first};
-      if (first->beforeLoop && !readInLoop(first)) {
+      if (first->beforeLoop && usedUpBeforeLoop(first)) {
         auto partner = llvm::find_if(pending, [&](TileOperand *other) {
           return !other->beforeLoop && typeOf(other) == typeOf(first);
         });
