@@ -309,7 +309,6 @@ class _Namespace:
         return self.fn.__globals__[name]
 
 
-
 def _replay_declines(kernel: CompiledKernel) -> None:
     """The compiler's declines recorded with a kernel loaded from the disk
     cache, raised again at their lines (as compiling it raised them)."""
@@ -320,6 +319,7 @@ def _replay_declines(kernel: CompiledKernel) -> None:
             category = UnsupportedOptionWarning
         warnings.warn_explicit(str(d.get("message")), category, str(d.get("filename")),
                                int(d.get("lineno") or 0))
+
 
 class JITFunction(KernelFunction):
     """A function compiled by warpforge; `kernel[grid](*args)` launches it."""
