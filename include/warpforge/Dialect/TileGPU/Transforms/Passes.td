@@ -327,8 +327,8 @@ def TileGPUWSBufferAllocation
     `tilegpu.ws.channel`, at the start of the kernel; each block the
     producer copies once a tile (`tilegpu.ws.tile_operand = i`) one buffer
     and a one-slot channel marked `tilegpu.ws.tile_channel = i`.  A block
-    copied before the loop that the loop does not read (a first K block
-    whose product was peeled off the loop) and a block of the same type
+    copied before the loop and read only by products ahead of it (a first
+    K block whose product was peeled off the loop) and a block of the same type
     copied after it (the last V) share one: `tilegpu.ws.tile_channel =
     array<i32: k, v>`, used twice a tile in that order.
 

@@ -93,8 +93,8 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
     // tile (the producer refills it for the next tile once the consumers
     // have released it).
     //
-    // A block the loop does not read, copied before it (a peeled first K
-    // block), and a block of the same type copied after it (the rotated
+    // A block read only by products ahead of the loop, copied before it (a
+    // peeled first K block), and a block of the same type copied after it (the rotated
     // loop's last V) share one slot: the consumers release the first
     // before the loop starts and wait for the second after it ends, so the
     // slot is used twice a tile, in that order (the channel's mark lists
