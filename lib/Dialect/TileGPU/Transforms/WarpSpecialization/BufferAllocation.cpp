@@ -93,14 +93,14 @@ LogicalResult ws::runBufferAllocation(ModuleOp module, int numBuffers) {
     // tile (the producer refills it for the next tile once the consumers
     // have released it).
     //
-    // A block read only by products ahead of the loop, copied before it (a
-    // peeled first K block), and a block of the same type copied after it (the rotated
-    // loop's last V) share one slot: the consumers release the first
-    // before the loop starts and wait for the second after it ends, so the
-    // slot is used twice a tile, in that order (the channel's mark lists
-    // both, in the order of their uses).  Each would otherwise need a
-    // buffer of its own (32 KiB at D128 beside the 230 KiB the persistent
-    // attention already takes).
+    // A block read only by products ahead of the loop, copied before it
+    // (a peeled first K block), and a block of the same type copied after
+    // it (the rotated loop's last V) share one slot: the consumers release
+    // the first before the loop starts and wait for the second after it
+    // ends, so the slot is used twice a tile, in that order (the channel's
+    // mark lists both, in the order of their uses).  Each would otherwise
+    // need a buffer of its own (32 KiB at D128 beside the 230 KiB the
+    // persistent attention already takes).
     SmallVector<TileOperand *> pending;
     for (TileOperand &tile : plan->tileOperands)
       pending.push_back(&tile);

@@ -628,11 +628,11 @@ struct TileUse {
 Value useCount(OpBuilder &b, Location loc, Value tile, TileUse use) {
   if (use.of == 1)
     return tile;
-  Value scaled = arith::MulIOp::create(b, loc, tile, createI32(b, loc, use.of));
-  return use.index == 0
-             ? scaled
-             : arith::AddIOp::create(b, loc, scaled, createI32(b, loc, use.index))
-                   .getResult();
+  Value scaled =
+      arith::MulIOp::create(b, loc, tile, createI32(b, loc, use.of));
+  if (use.index == 0)
+    return scaled;
+  return arith::AddIOp::create(b, loc, scaled, createI32(b, loc, use.index));
 }
 
 /// The consumers' side of tile operand `tile`, whose channel the consumers

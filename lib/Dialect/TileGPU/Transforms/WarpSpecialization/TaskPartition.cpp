@@ -232,10 +232,10 @@ static bool retiredInItsBlock(Operation *dot) {
 /// (Q of the causal attention's two K/V loops: the first), or else the
 /// last before it (the rotated attention's last V), or else the first
 /// after it (a first K block whose product was peeled off the loop): the
-/// producer of that loop copies it.  A block whose address the producer cannot compute
-/// stays the consumers' own load, as in a ping-pong kernel, where one
-/// slot would make each group's tile wait for the other group's to
-/// release it.
+/// producer of that loop copies it.  A block whose address the producer
+/// cannot compute stays the consumers' own load, as in a ping-pong kernel,
+/// where one slot would make each group's tile wait for the other group's
+/// to release it.
 static void collectTileOperands(Plan &plan, DenseSet<Operation *> &seen) {
   Block *scope = plan.loop->getBlock();
   if (getPingPong(plan.loop->getParentOfType<ModuleOp>()))
