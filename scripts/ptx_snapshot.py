@@ -116,7 +116,7 @@ def main(out_dir: str) -> None:
         dq = TensorDescriptor.from_tensor(t, [block_m, D])
         dk = TensorDescriptor.from_tensor(t, [64, D])
         k = attention.attn_fwd_kernel.warmup(
-            dq, dk, dk, dq, t, lse, 0.5, 2, S, HEAD_DIM=D, BLOCK_M=block_m, BLOCK_N=64,
+            dq, dk, dk, dq, t, lse, 0.5, 1, 2, S, HEAD_DIM=D, BLOCK_M=block_m, BLOCK_N=64,
             CAUSAL=causal, OVERLAP=overlap, WS=ws, grid=(1,), num_warps=warps, num_stages=2)
         written.append((f"attention-{label}", k))
     f = Buffer("<f4")

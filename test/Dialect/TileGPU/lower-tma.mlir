@@ -403,20 +403,23 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
 
 #b = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
-  // A store in a block that is not a loop body (here an scf.if, inside a
-  // loop) waits before that block's terminator.
+  // A store in an scf.if of a loop body (one of two epilogues chosen per
+  // tile) keeps a loop-wide buffer too: the wait for the stores before it
+  // sits in the branch, before the local_store.
   // CHECK-LABEL: tile.func public @store_in_if(
-  // CHECK: scf.for
+  // CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, [[NV128]], mutable>
+  // CHECK-NEXT: scf.for
   // CHECK-NEXT: arith.cmpi
   // CHECK-NEXT: scf.if
-  // CHECK-NEXT: %[[BUF:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<64x64xf16, [[NV128]]>
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
   // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}} %[[BUF]]
   // CHECK-NEXT: arith.addi
+  // CHECK-NEXT: }
+  // CHECK-NEXT: }
   // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
   // CHECK-NEXT: tile.barrier
   // CHECK-NEXT: tilegpu.local_dealloc %[[BUF]]
-  // CHECK-NEXT: }
-  // CHECK-NEXT: }
   // CHECK-NEXT: tile.return
   tile.func public @store_in_if(%d: !tile.tensordesc<tensor<64x64xf16>>, %n: i32, %x: tensor<64x64xf16, #b>) {
     %c0 = arith.constant 0 : i32
@@ -427,6 +430,92 @@ module attributes {"tilegpu.num-warps" = 4 : i32, tilegpu.target = "cuda:90"} {
         tile.descriptor_store %d[%k, %k], %x : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
         %z = arith.addi %k, %k : i32
       }
+    }
+    tile.return
+  }
+
+  // Two stores of one block type, one in each branch (through two
+  // descriptors), share one loop-wide buffer and one final wait.
+  // CHECK-LABEL: tile.func public @stores_in_both_branches(
+  // CHECK-SAME: %[[D:[^:]*]]: !tile.tensordesc<tensor<64x64xf16>>, %[[E:[^:]*]]: !tile.tensordesc<tensor<64x64xf16>>
+  // CHECK: %[[BUF:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, [[NV128]], mutable>
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: arith.cmpi
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+  // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %[[D]][{{.*}}] %[[BUF]]
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[BUF]]
+  // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %[[E]][{{.*}}] %[[BUF]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: }
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.local_dealloc %[[BUF]]
+  // CHECK-NOT: tilegpu.local_alloc
+  // CHECK: tile.return
+  tile.func public @stores_in_both_branches(%d: !tile.tensordesc<tensor<64x64xf16>>, %e: !tile.tensordesc<tensor<64x64xf16>>, %n: i32, %x: tensor<64x64xf16, #b>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %c = arith.cmpi slt, %k, %c1 : i32
+      scf.if %c {
+        tile.descriptor_store %d[%k, %k], %x : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
+      } else {
+        tile.descriptor_store %e[%k, %c0], %x : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
+      }
+    }
+    tile.return
+  }
+
+  // Two stores one after the other (an epilogue in two halves, here in a
+  // branch; at the top level of the body alike) keep a buffer each: the
+  // second does not wait for the first to have been read.
+  // CHECK-LABEL: tile.func public @stores_in_sequence_in_a_branch(
+  // CHECK: %[[B0:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, [[NV128]], mutable>
+  // CHECK: %[[B1:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, [[NV128]], mutable>
+  // CHECK-NEXT: scf.for
+  // CHECK-NEXT: arith.cmpi
+  // CHECK-NEXT: scf.if
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[B0]]
+  // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}} %[[B0]]
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.local_store %{{.*}}, %[[B1]]
+  // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}} %[[B1]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: }
+  tile.func public @stores_in_sequence_in_a_branch(%d: !tile.tensordesc<tensor<64x64xf16>>, %n: i32, %x: tensor<64x64xf16, #b>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    scf.for %k = %c0 to %n step %c1 : i32 {
+      %c = arith.cmpi slt, %k, %c1 : i32
+      scf.if %c {
+        tile.descriptor_store %d[%k, %c0], %x : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
+        tile.descriptor_store %d[%k, %c1], %x : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
+      }
+    }
+    tile.return
+  }
+
+  // A store in an scf.if outside any loop waits before the branch's
+  // terminator.
+  // CHECK-LABEL: tile.func public @store_in_if_outside_loops(
+  // CHECK: scf.if
+  // CHECK-NEXT: %[[BUF:.*]] = tilegpu.local_alloc %{{.*}} -> !tilegpu.memdesc<64x64xf16, [[NV128]]>
+  // CHECK-NEXT: tilegpu.async_tma_copy_local_to_global %{{.*}} %[[BUF]]
+  // CHECK-NEXT: tilegpu.async_tma_store_wait {pendings = 0 : i32}
+  // CHECK-NEXT: tile.barrier
+  // CHECK-NEXT: tilegpu.local_dealloc %[[BUF]]
+  // CHECK-NEXT: }
+  // CHECK-NEXT: tile.return
+  tile.func public @store_in_if_outside_loops(%d: !tile.tensordesc<tensor<64x64xf16>>, %n: i32, %x: tensor<64x64xf16, #b>) {
+    %c1 = arith.constant 1 : i32
+    %c = arith.cmpi slt, %n, %c1 : i32
+    scf.if %c {
+      tile.descriptor_store %d[%n, %n], %x : !tile.tensordesc<tensor<64x64xf16>>, tensor<64x64xf16, #b>
     }
     tile.return
   }

@@ -25,6 +25,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <tuple>
 
 namespace warpforge::tilegpu {
 #define GEN_PASS_DEF_TILEGPULOWERTMA
@@ -184,14 +187,69 @@ void fenceDenseBuffer(OpBuilder &b, Location loc, MemDescType buffer) {
   tile::BarrierOp::create(b, loc);
 }
 
-/// A store at the top level of a loop body keeps one buffer for the whole
-/// loop: iteration i waits for iteration i-1's store to have read it just
-/// before writing it again, so each store overlaps everything the next
-/// iteration does first (a persistent kernel's next tile).  The buffer
-/// cannot share memory with what the loop allocates meanwhile: that is the
-/// price.
-bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
-  auto loop = dyn_cast<scf::ForOp>(store->getParentOp());
+/// The loop whose body holds `op` at its top level or inside branches
+/// (scf.if, any depth) only: a persistent kernel's epilogue, or one of two
+/// epilogues chosen per tile.
+scf::ForOp getLoopThroughBranches(Operation *op) {
+  Operation *parent = op->getParentOp();
+  while (isa_and_nonnull<scf::IfOp>(parent))
+    parent = parent->getParentOp();
+  return dyn_cast_or_null<scf::ForOp>(parent);
+}
+
+/// The loop-wide buffers of lowerStoreInLoop, by (loop, the store's
+/// ancestor at the top level of the loop body, buffer type, how many
+/// stores of that type precede the store in its block).
+using LoopBufferKey = std::tuple<Operation *, Operation *, Type, unsigned>;
+using LoopBuffers = llvm::DenseMap<LoopBufferKey, Value>;
+
+/// How many stores of `store`'s block type precede it in its block: taken
+/// before any store is lowered.
+unsigned countStoresBefore(tile::DescriptorStoreOp store) {
+  unsigned before = 0;
+  for (Operation &op : *store->getBlock()) {
+    if (&op == store.getOperation())
+      break;
+    if (auto other = dyn_cast<tile::DescriptorStoreOp>(op))
+      if (other.getDesc().getType().getBlockType() ==
+          store.getDesc().getType().getBlockType())
+        ++before;
+  }
+  return before;
+}
+
+/// The key of `store`'s loop-wide buffer in `loop` (`before`: its
+/// countStoresBefore).  A store at the top level has one of its own, as
+/// before branches were taken in; in an scf.if, the k-th store of a type
+/// in one branch shares the buffer of the k-th in the others (the
+/// branches exclude each other), while stores one after the other in a
+/// branch keep one each, so that the second need not wait for the first
+/// to have been read.
+LoopBufferKey getLoopBufferKey(scf::ForOp loop, Operation *store, Type type,
+                               unsigned before) {
+  Operation *top = store;
+  while (top->getParentOp() != loop.getOperation())
+    top = top->getParentOp();
+  return {loop.getOperation(), top, type, before};
+}
+
+/// A store at the top level of a loop body, or in branches there, keeps
+/// one buffer for the whole loop: iteration i waits for the stores before
+/// it to have read the buffer just before writing it again, so each store
+/// overlaps everything the next iteration does first (a persistent
+/// kernel's next tile).  In a branch too: waited for before the branch
+/// ends, the store would hold the warps until the TMA engine had read the
+/// whole tile, every iteration (a persistent attention kernel with two
+/// epilogues, O or a split tile's part, did so on 2026-11-28).  Stores in
+/// exclusive branches share a buffer (getLoopBufferKey): the wait is for
+/// all of the thread's stores (`cp.async.bulk.wait_group 0`), whichever
+/// branch issued them.  A scalar branch condition is the same for every
+/// thread, so the wait and local_store's barrier are reached by all or
+/// none.  The buffer cannot share memory with what the loop allocates
+/// meanwhile: that is the price.
+bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType,
+                      unsigned before, LoopBuffers &buffers) {
+  scf::ForOp loop = getLoopThroughBranches(store);
   // A descriptor made in the loop rewrites its tensor map each iteration:
   // the store through the previous one must be over by then.
   if (!loop || loop->isAncestor(store.getDesc().getParentRegion()->getParentOp()))
@@ -201,7 +259,14 @@ bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   MemDescType mutableType = MemDescType::get(
       b.getContext(), bufferType.getShape(), bufferType.getElementType(),
       bufferType.getEncoding(), /*isMutable=*/true, 1);
-  Value buffer = LocalAllocOp::create(b, loc, mutableType, Value());
+  Value &buffer = buffers[getLoopBufferKey(loop, store, mutableType, before)];
+  if (!buffer) {
+    buffer = LocalAllocOp::create(b, loc, mutableType, Value());
+    b.setInsertionPointAfter(loop);
+    AsyncTMAStoreWaitOp::create(b, loc, 0);
+    tile::BarrierOp::create(b, loc);
+    LocalDeallocOp::create(b, loc, buffer);
+  }
   b.setInsertionPoint(store);
   // Only thread 0 has stores in flight; local_store's leading barrier
   // holds every other thread back until its wait is over.
@@ -211,10 +276,6 @@ bool lowerStoreInLoop(tile::DescriptorStoreOp store, MemDescType bufferType) {
   AsyncTMACopyLocalToGlobalOp::create(b, loc, store.getDesc(),
                                       store.getIndices(), buffer,
                                       /*reduce=*/nullptr);
-  b.setInsertionPointAfter(loop);
-  AsyncTMAStoreWaitOp::create(b, loc, 0);
-  tile::BarrierOp::create(b, loc);
-  LocalDeallocOp::create(b, loc, buffer);
   eraseStore(store, store.getSrc());
   return true;
 }
@@ -244,10 +305,11 @@ void lowerOutgoingCopy(Operation *op, Value desc, ValueRange indices,
   eraseStore(op, src);
 }
 
-void lowerStore(tile::DescriptorStoreOp store) {
+void lowerStore(tile::DescriptorStoreOp store, unsigned before,
+                LoopBuffers &buffers) {
   MemDescType bufferType =
       getTMABufferType(store.getDesc().getType().getBlockType());
-  if (lowerStoreInLoop(store, bufferType))
+  if (lowerStoreInLoop(store, bufferType, before, buffers))
     return;
   lowerOutgoingCopy(store, store.getDesc(), store.getIndices(),
                     store.getSrc(), /*reduce=*/nullptr);
@@ -280,8 +342,12 @@ struct TileGPULowerTMA
       lowerReduce(reduce);
     for (tile::DescriptorLoadOp load : loads)
       lowerLoad(load);
+    SmallVector<unsigned> before;
     for (tile::DescriptorStoreOp store : stores)
-      lowerStore(store);
+      before.push_back(countStoresBefore(store));
+    LoopBuffers buffers;
+    for (auto [store, n] : llvm::zip_equal(stores, before))
+      lowerStore(store, n, buffers);
   }
 };
 

@@ -264,10 +264,11 @@ def TileGPULowerTMA : Pass<"tilegpu-lower-tma", "mlir::ModuleOp"> {
       (`async_tma_store_wait`) as late as possible: just before the end of
       the block that holds the store, followed by a CTA barrier and the
       buffer's deallocation.  A store at the top level of an `scf.for`
-      body (a persistent kernel's epilogue) keeps one buffer across the
-      loop instead and waits just before writing it again
-      (`local_store`), so that the store overlaps the next iteration's
-      work; the last wait follows the loop.
+      body, or in `scf.if`s there (a persistent kernel's epilogue, or one
+      of two chosen per tile), keeps one buffer across the loop instead,
+      shared by the loop's stores of that block type, and waits just
+      before writing it again (`local_store`), so that the store overlaps
+      the next iteration's work; the last wait follows the loop.
 
     Every barrier, phase and byte count is explicit in the output, which
     `convert-tilegpu-to-llvm` lowers op by op.
