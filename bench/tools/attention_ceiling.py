@@ -15,8 +15,14 @@ place for it) instead of after PV.
 
 Each edit must match the kernel source exactly once (checked, also by
 python/test/test_bench_attention.py, so that the tool fails loudly when
-the kernel changes under it). Results: JSON and Markdown in --results-dir
-("benchmark": "attention-ceiling"). B4 H32 fp16, D --head-dim, not causal.
+the kernel changes under it). `--files name=path,...` adds whole kernel
+files as variants (another version of bench/kernels/attention.py: an A/B
+of a change in one process), checked against float64 like the correct
+variants; `--variants` may name them too. `--causal` runs causal
+attention (the variants' leaving-outs are for the non-causal loop; files
+and `full` are what to compare there). Results: JSON and Markdown in
+--results-dir ("benchmark": "attention-ceiling"). B4 H32 fp16, D
+--head-dim.
 """
 
 import argparse
@@ -160,8 +166,9 @@ def _replace(src: str, old: str, new: str, count: int = 1) -> str:
     return src.replace(old, new)
 
 
-def variant_sources() -> Dict[str, Tuple[str, bool, str]]:
-    """name -> (kernel source, computes right results, what it leaves out)."""
+def variant_sources(files: Dict[str, str] = None) -> Dict[str, Tuple[str, bool, str]]:
+    """name -> (kernel source, computes right results, what it leaves out);
+    `files` (name -> path) adds kernel files as correct variants."""
     src = open(KERNEL, encoding="utf-8").read()
     out = {}
     for name, (what, edits) in VARIANTS.items():
@@ -177,6 +184,22 @@ def variant_sources() -> Dict[str, Tuple[str, bool, str]]:
         out[f"exp2 1/{pack} on FMA"] = (_exp2_on_fma(src, pack), True,
                                          f"nothing: 1 in {pack} of P's exp2 by a cubic on the "
                                          "FMA pipes")
+    for name, path in (files or {}).items():
+        if name in out:
+            raise ValueError(f"--files: {name!r} is a variant's name already")
+        with open(path, encoding="utf-8") as f:
+            out[name] = (f.read(), True, f"nothing: the kernel of {os.path.basename(path)}")
+    return out
+
+
+def _files(text: str) -> Dict[str, str]:
+    """--files: 'name=path,name=path' -> {name: path}."""
+    out = {}
+    for item in (x for x in text.split(",") if x):
+        name, sep, path = item.partition("=")
+        if not sep or not name or not path:
+            raise argparse.ArgumentTypeError(f"expected name=path, got {item!r}")
+        out[name] = path
     return out
 
 
@@ -188,6 +211,9 @@ def parse_args(argv=None):
                    type=lambda t: [x for x in t.split(",") if x])
     p.add_argument("--variants", default="", type=lambda t: [x for x in t.split(",") if x],
                    help="only these variants (names as in the table; default all)")
+    p.add_argument("--files", default={}, type=_files,
+                   help="kernel files as variants, name=path,... (correct: checked)")
+    p.add_argument("--causal", action="store_true")
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--results-dir", default=os.path.join(common.BENCH_DIR, "results"))
     return p.parse_args(argv)
@@ -198,7 +224,7 @@ def main(argv=None) -> int:
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     now = datetime.datetime.now()
-    sources = variant_sources()
+    sources = variant_sources(args.files)
     unknown = set(args.variants) - set(sources)
     if unknown:
         raise SystemExit(f"--variants: unknown {sorted(unknown)}; known: {list(sources)}")
@@ -214,6 +240,7 @@ def main(argv=None) -> int:
     report = {"benchmark": "attention-ceiling", "date": now.strftime("%Y-%m-%d"),
               "environment": common.environment(torch), "args": vars(args).copy(), "cases": []}
     report["args"].pop("results_dir", None)
+    causal = args.causal
     B, H, D = 4, 32, args.head_dim
     for S in args.seqlens:
         g = torch.Generator(device="cuda").manual_seed(S)
@@ -221,14 +248,18 @@ def main(argv=None) -> int:
                                dtype=torch.float16) for _ in range(3))
         sm_scale = 1 / math.sqrt(D)
         ref = torch.nn.functional.scaled_dot_product_attention(
-            q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(), scale=sm_scale)
+            q[:1, :2].double(), k[:1, :2].double(), v[:1, :2].double(), scale=sm_scale,
+            is_causal=causal)
         fns, errs = {}, {}
         for name, m in modules.items():
             for text in args.configs:
                 config = attention.config_of(m, text)
                 o = torch.full_like(q, float("nan"))
                 lse = torch.empty((B, H, S), device="cuda")
-                kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, False, sm_scale, config)
+                if config.persistent and S % config.block_m:
+                    continue
+                kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale,
+                                                         config)
                 fns[f"{name}:{text}"] = (lambda kernel=kernel, grid=grid, a=a, meta=meta:
                                          kernel[grid](*a, **meta))
                 fns[f"{name}:{text}"]()
@@ -239,14 +270,15 @@ def main(argv=None) -> int:
 
         def cudnn():
             with sdpa_kernel(SDPBackend.CUDNN_ATTENTION):
-                return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=sm_scale)
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=sm_scale,
+                                                                        is_causal=causal)
         fns["sdpa:cudnn"] = cudnn
         rounds: Dict[str, List[float]] = {}
         for _ in range(args.rounds):
             for key, ts in common.bench_interleaved(fns, 100, 300).items():
                 rounds.setdefault(key, []).append(statistics.median(ts))
-        flop = 4 * B * H * S * S * D
-        case = {"dtype": "float16", "B": B, "H": H, "S": S, "D": D, "causal": False,
+        flop = 4 * B * H * S * S * D / (2 if causal else 1)
+        case = {"dtype": "float16", "B": B, "H": H, "S": S, "D": D, "causal": causal,
                 "providers": {}}
         for key, ms in rounds.items():
             name = key.partition(":")[0]
@@ -263,9 +295,10 @@ def main(argv=None) -> int:
     headers, rows = table(report)
     common.write_markdown(path, report, "Attention forward without parts of its softmax",
                           "bench/tools/attention_ceiling.py",
-                          f"B{B} H{H} D{D} fp16, not causal, TFLOP/s (4 B H S^2 D), median of "
-                          f"{args.rounds} interleaved rounds; all but `full` and `fa3 order` "
-                          "compute wrong results on purpose.", headers, rows)
+                          f"B{B} H{H} D{D} fp16, {'causal' if causal else 'not causal'}, TFLOP/s "
+                          f"(4 B H S^2 D{' / 2' if causal else ''}), median of {args.rounds} "
+                          "interleaved rounds; the variants that leave something out compute "
+                          "wrong results on purpose.", headers, rows)
     print(common.format_table(headers, rows))
     return 0
 

@@ -359,6 +359,30 @@ def test_clocks_tool_arguments_name_ceiling_variants():
         ["full", "exp2 1/8 on FMA"]
 
 
+def test_ceiling_tool_takes_kernel_files_as_variants(tmp_path):
+    """attention_ceiling --files name=path,...: whole kernel files as
+    correct variants beside the edited ones (an A/B of a kernel change in
+    one process), --causal; a malformed item, or a name that a variant
+    has, is an error naming it."""
+    import argparse
+    sys.path.insert(0, os.path.join(REPO, "bench", "tools"))
+    import attention_ceiling
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("# kernel A\n")
+    b.write_text("# kernel B\n")
+    args = attention_ceiling.parse_args(["--files", f"peeled={a},base={b}", "--causal",
+                                         "--variants", "full,peeled,base"])
+    assert args.files == {"peeled": str(a), "base": str(b)} and args.causal
+    sources = attention_ceiling.variant_sources(args.files)
+    assert sources["peeled"] == ("# kernel A\n", True, "nothing: the kernel of a.py")
+    assert sources["base"][0] == "# kernel B\n" and "full" in sources
+    assert not attention_ceiling.parse_args([]).causal
+    with pytest.raises(argparse.ArgumentTypeError, match="expected name=path, got 'oops'"):
+        attention_ceiling._files("oops")
+    with pytest.raises(ValueError, match="'full' is a variant's name already"):
+        attention_ceiling.variant_sources({"full": str(a)})
+
+
 @pytest.mark.parametrize("overlap", [True, False], ids=["rotated", "in_order"])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("S", [200, 256, 20])
