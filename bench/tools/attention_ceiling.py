@@ -254,10 +254,10 @@ def main(argv=None) -> int:
         for name, m in modules.items():
             for text in args.configs:
                 config = attention.config_of(m, text)
-                o = torch.full_like(q, float("nan"))
-                lse = torch.empty((B, H, S), device="cuda")
                 if config.persistent and S % config.block_m:
                     continue
+                o = torch.full_like(q, float("nan"))
+                lse = torch.empty((B, H, S), device="cuda")
                 kernel, grid, a, meta = m.attention_call(q, k, v, o, lse, causal, sm_scale,
                                                          config)
                 fns[f"{name}:{text}"] = (lambda kernel=kernel, grid=grid, a=a, meta=meta:
