@@ -176,8 +176,8 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     not fit beside the producer's slots. RAGGED: S may not be a multiple of
     BLOCK_N, so the block that would cross S is moved back to end at S
     (TAIL); without it that code is left out. PER_HEAD: desc_k and desc_v
-    are per head (_load_kv), for heads shorter than a block. PEEL: EVEN and
-    not causal, the first block's QK^T and softmax before the loop (off on
+    are per head (_load_kv), for heads shorter than a block. PEEL: EVEN (and
+    causal, D above 64), the first block's QK^T and softmax before the loop (off on
     clusters, whose producers multicast K's blocks in halves: a whole first
     block through the same descriptor would take that away)."""
     q_row = off_hz * S + start_m * BLOCK_M
@@ -194,7 +194,26 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
             # One loop over the tile's K/V blocks (_attn_step's MASK_FROM_LO).
             lo = start_m * BLOCK_M
             hi = lo + BLOCK_M
-            for start_n in tl.range(0, hi, BLOCK_N, warp_specialize=WS):
+            first = 0
+            if PEEL and HEAD_DIM > 64:
+                # Block 0 before the loop, as when not causal (below), with
+                # the loop's choice of mask: the diagonal's in a head's
+                # first tile (lo 0), none in the others. At D128 this ran
+                # 404 against 388 TFLOP/s at S1024 and 605 against 598 at
+                # S4096 (level at S16384); at D64 1-7% slower, so not
+                # there (H200, 2026-11-28, attention_ceiling --causal
+                # --files).
+                qk = tl.dot(q, _load_kv(desc_k, kv_row, 0, PER_HEAD).T)
+                if lo == 0:
+                    p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale,
+                                                      True, CAUSAL)
+                else:
+                    p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale,
+                                                      False, CAUSAL)
+                l_i = tl.sum(p_ij, 1)
+                p = p_ij.to(desc_q.dtype)
+                first = BLOCK_N
+            for start_n in tl.range(first, hi, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N, lo, True, PER_HEAD=PER_HEAD)

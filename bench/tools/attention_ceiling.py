@@ -18,7 +18,7 @@ python/test/test_bench_attention.py, so that the tool fails loudly when
 the kernel changes under it). `--files name=path,...` adds whole kernel
 files as variants (another version of bench/kernels/attention.py: an A/B
 of a change in one process), checked against float64 like the correct
-variants; `--variants` may name them too. `--causal` runs causal
+variants; they run whatever `--variants` selects. `--causal` runs causal
 attention (the variants' leaving-outs are for the non-causal loop; files
 and `full` are what to compare there). Results: JSON and Markdown in
 --results-dir ("benchmark": "attention-ceiling"). B4 H32 fp16, D
@@ -192,6 +192,19 @@ def variant_sources(files: Dict[str, str] = None) -> Dict[str, Tuple[str, bool, 
     return out
 
 
+def selected_sources(variants: List[str], files: Dict[str, str]
+                     ) -> Dict[str, Tuple[str, bool, str]]:
+    """The variants to run: those named in `variants` (all when empty),
+    and the `files` always (naming one is why it was given)."""
+    sources = variant_sources(files)
+    unknown = set(variants) - set(sources)
+    if unknown:
+        raise SystemExit(f"--variants: unknown {sorted(unknown)}; known: {list(sources)}")
+    if not variants:
+        return sources
+    return {name: sources[name] for name in sources if name in variants or name in files}
+
+
 def _files(text: str) -> Dict[str, str]:
     """--files: 'name=path,name=path' -> {name: path}."""
     out = {}
@@ -224,12 +237,7 @@ def main(argv=None) -> int:
     import torch
     from torch.nn.attention import SDPBackend, sdpa_kernel
     now = datetime.datetime.now()
-    sources = variant_sources(args.files)
-    unknown = set(args.variants) - set(sources)
-    if unknown:
-        raise SystemExit(f"--variants: unknown {sorted(unknown)}; known: {list(sources)}")
-    if args.variants:
-        sources = {name: sources[name] for name in sources if name in args.variants}
+    sources = selected_sources(args.variants, args.files)
     workdir = tempfile.mkdtemp(prefix="attention_ceiling_")
     modules = {}
     for i, (name, (text, _, _)) in enumerate(sources.items()):

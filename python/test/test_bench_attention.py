@@ -381,6 +381,12 @@ def test_ceiling_tool_takes_kernel_files_as_variants(tmp_path):
         attention_ceiling._files("oops")
     with pytest.raises(ValueError, match="'full' is a variant's name already"):
         attention_ceiling.variant_sources({"full": str(a)})
+    # The files run whatever --variants selects (--variants full once left
+    # the file out, silently).
+    assert list(attention_ceiling.selected_sources(["full"], args.files)) == \
+        ["full", "peeled", "base"]
+    with pytest.raises(SystemExit, match="unknown \\['nope'\\]"):
+        attention_ceiling.selected_sources(["nope"], {})
 
 
 @pytest.mark.parametrize("overlap", [True, False], ids=["rotated", "in_order"])
@@ -442,16 +448,18 @@ def _check_heads(q, k, v, o, heads, causal, why):
 @pytest.mark.parametrize("programs", [1, 3, 5, 12])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("S, BN", [(256, 32), (64, 64)], ids=["8blocks", "1block"])
+@pytest.mark.parametrize("D", [64, 128], ids=["d64", "d128"])
 def test_persistent_kernel_runs_every_tile_once_in_the_interpreter(interpreted, causal, programs,
-                                                                   S, BN):
+                                                                   S, BN, D):
     """The persistent kernel on the interpreter: 3 heads of S / 64 query
     blocks (12 tiles at S 256, 3 at S 64) walked by 1, 3, 5 or 12 programs
     (at most one a tile). Causal, every other wave
     of tiles is reversed (the last, partial wave within itself: 5 programs
     end on a wave of 2): a tile skipped leaves O's NaNs, and every head
-    must match float64. Not causal, the first K/V block runs before the
-    loop (PEEL); with one block a head (S 64, 64-row blocks) the loop runs
-    no iteration and the last PV is that block's."""
+    must match float64. The first K/V block runs before the loop (PEEL:
+    not causal, and causal at D128, masked in a head's first tile only);
+    with one block a head (S 64, 64-row blocks) the loop runs no iteration
+    and the last PV is that block's."""
     import math
 
     import numpy as np
@@ -459,8 +467,8 @@ def test_persistent_kernel_runs_every_tile_once_in_the_interpreter(interpreted, 
     import common
     from warpforge.tools.tensor_descriptor import TensorDescriptor
     m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
-    H, D, BM = 3, 64, 64
-    rng = np.random.default_rng(programs + 10 * causal + S)
+    H, BM = 3, 64
+    rng = np.random.default_rng(programs + 10 * causal + S + D)
     q, k, v = [(rng.standard_normal((H * S, D)) * 0.5).astype(np.float16) for _ in range(3)]
     o = np.full((H * S, D), np.nan, np.float16)
     lse = np.full(H * S, np.nan, np.float32)
