@@ -181,10 +181,12 @@ def test_persistent_kernel_on_clusters_multicasts_k_and_v(head_dim):
                                                "desc_k": [64, head_dim]}
 
 
-def test_persistent_kernels_are_warp_specialized_causal_too():
+@pytest.mark.parametrize("head_dim", [64, 128])
+def test_persistent_kernels_are_warp_specialized_causal_too(head_dim):
     """The causal tile's K/V blocks run in one loop in the persistent kernel
     (the diagonal's mask chosen per block), so its tile loop is specialized
-    like the non-causal one: no WarpSpecializationWarning."""
+    like the non-causal one: no WarpSpecializationWarning. At D128 its first
+    block runs before the loop (PEEL), its K through the last V's slot."""
     import warnings
 
     import numpy as np
@@ -193,13 +195,13 @@ def test_persistent_kernels_are_warp_specialized_causal_too():
     m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
     from warpforge.tools.tensor_descriptor import TensorDescriptor
     S, rows = 1024, 2 * 1024
-    x = np.ones((rows, 64), np.float16)
+    x = np.ones((rows, head_dim), np.float16)
     lse = np.ones(rows, np.float32)
-    qo = TensorDescriptor.from_tensor(x, [128, 64])
-    kv = TensorDescriptor.from_tensor(x, [128, 64])
+    qo = TensorDescriptor.from_tensor(x, [128, head_dim])
+    kv = TensorDescriptor.from_tensor(x, [128, head_dim])
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=64,
+        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=head_dim,
                                      BLOCK_M=128, BLOCK_N=128, CAUSAL=True, OVERLAP=True,
                                      WS=True, PERSISTENT=True, num_warps=8, num_stages=2,
                                      grid=(1,))
