@@ -66,6 +66,11 @@ VARIANTS: Dict[str, Tuple[str, List[Tuple[str, str]]]] = {
     "products only": ("the whole softmax: loads, products, turns and P's conversion are left",
                       [(_RESCALE, _NO_SUM_NO_RESCALE), (_EXP, "    return qk, m_i, m_i"),
                        (_MAX, "        m_ij = m_i\n")]),
+    "one Q a head": ("Q's copy from memory: every tile of a head reads the head's first Q "
+                     "block (in L2 after the first), so the copy of the next tile's Q, "
+                     "issued once a tile's K/V loop is over, lands sooner",
+                     [("    q = desc_q.load([q_row, 0])\n",
+                       "    q = desc_q.load([off_hz * S, 0])\n")]),
     "no last PV": ("the tile's last PV and its V load, after the K/V loop: what the "
                    "consumers' own load of that V costs a tile",
                    [("        v = _load_kv(desc_v, kv_row, last, PER_HEAD)\n        acc = tl.dot(p, v, acc)\n",

@@ -282,7 +282,8 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
     import common
     sources = attention_ceiling.variant_sources()
     assert list(sources) == ["full", "no rescale", "no row sum", "no exp2", "max only",
-                             "products only", "no last PV", "fa3 order", "first block peeled",
+                             "products only", "one Q a head", "no last PV", "fa3 order",
+                             "first block peeled",
                              "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
     assert [name for name, (_, correct, _) in sources.items() if correct] == \
         ["full", "fa3 order", "first block peeled", "exp2 1/8 on FMA", "exp2 1/4 on FMA"]
@@ -300,6 +301,14 @@ def test_ceiling_tool_variants_apply_to_the_kernel():
         m = common.load_kernels(path, "warpforge")
     k = _compile_ws(m, 128)
     assert "C7517" not in k.metadata.get("ptxas_log", "") and k.asm["cubin"]
+    # "one Q a head" keeps Q the producer's copy (its block a function of
+    # the head alone), specialized and persistent like the kernel.
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "attention_ceiling_one_q.py")
+        with open(path, "w") as f:
+            f.write(sources["one Q a head"][0])
+        m = common.load_kernels(path, "warpforge")
+    assert "tilegpu.warp_specialize" in _compile_ws(m, 128).asm["tilegpu"]
 
 
 def test_ceiling_tool_exp2_on_fma_computes_in_accumulator_registers():
