@@ -162,6 +162,28 @@ def _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row, start_n, offs_m, off
 
 
 @jit_backend.jit
+def _first_block(q, desc_k, kv_row, m_i, offs_m, offs_n, S, qk_scale, lo,
+                 CAUSAL: tl.constexpr, PER_HEAD: tl.constexpr):
+    """A tile's first K/V block run before its loop (the peel): QK^T and
+    the softmax of block 0, (P in Q's type, the row sums, the row maximum).
+    Causal, it is on the diagonal in a head's first tile only (lo, the
+    tile's first row, 0), so the mask is chosen at run time."""
+    qk = tl.dot(q, _load_kv(desc_k, kv_row, 0, PER_HEAD).T)
+    if CAUSAL:
+        if lo == 0:
+            p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale, True,
+                                              CAUSAL)
+        else:
+            p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale, False,
+                                              CAUSAL)
+    else:
+        p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale, False,
+                                          CAUSAL)
+    l_i = tl.sum(p_ij, 1)
+    return p_ij.to(q.dtype), l_i, m_i
+
+
+@jit_backend.jit
 def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_hz, start_m,
                HEAD_DIM: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                CAUSAL: tl.constexpr, OVERLAP: tl.constexpr, WS: tl.constexpr,
@@ -203,15 +225,8 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
                 # S4096 (level at S16384); at D64 1-7% slower, so not
                 # there (H200, 2026-11-28, attention_ceiling --causal
                 # --files).
-                qk = tl.dot(q, _load_kv(desc_k, kv_row, 0, PER_HEAD).T)
-                if lo == 0:
-                    p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale,
-                                                      True, CAUSAL)
-                else:
-                    p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale,
-                                                      False, CAUSAL)
-                l_i = tl.sum(p_ij, 1)
-                p = p_ij.to(desc_q.dtype)
+                p, l_i, m_i = _first_block(q, desc_k, kv_row, m_i, offs_m, offs_n, S, qk_scale,
+                                           lo, CAUSAL, PER_HEAD)
                 first = BLOCK_N
             for start_n in tl.range(first, hi, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
@@ -243,11 +258,8 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
                 # of "block -1". The producer copies that K block through
                 # the slot of the tile's last V (tilegpu-ws-buffer-allocation),
                 # used up before the loop starts.
-                qk = tl.dot(q, _load_kv(desc_k, kv_row, 0, PER_HEAD).T)
-                p_ij, m_i, alpha = _softmax_block(qk, m_i, offs_m, offs_n, 0, S, qk_scale,
-                                                  False, CAUSAL)
-                l_i = tl.sum(p_ij, 1)
-                p = p_ij.to(desc_q.dtype)
+                p, l_i, m_i = _first_block(q, desc_k, kv_row, m_i, offs_m, offs_n, S, qk_scale,
+                                           0, CAUSAL, PER_HEAD)
                 first = BLOCK_N
             for start_n in tl.range(first, full, BLOCK_N, warp_specialize=WS):
                 acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v, kv_row,
