@@ -1,8 +1,8 @@
 """tl.dot on wgmma, run for every thread of a CTA on the CPU.
 
 Each case loads A and B from global memory, makes shared operands of them
-(`tilegpu.local_alloc` into 128-byte-swizzled `nvmma_shared` buffers, K-major
-or MN-major) or keeps A in registers (the RS form, A in the dot_op layout),
+(`tilegpu.local_alloc` into swizzled `nvmma_shared` buffers, K-major or
+MN-major, 128-, 64- or 32-byte swizzles) or keeps A in registers (the RS form, A in the dot_op layout),
 multiplies them with `tilegpu.warp_group_dot` and stores the accumulator.
 The simulator (`--test-simulate-cta`) reads the shared operands through the
 matrix descriptors the lowering built, decoding them as the PTX ISA defines
@@ -19,13 +19,7 @@ experimental switch (branch npot-blocks) but the IR takes as it is.
 import numpy as np
 import pytest
 
-from test_layout_simulation import Kernel, blocked, input_values, simulate, written
-
-
-def nvmma(shape, transposed, swizzle=128, elem="f16"):
-    return (f"!tilegpu.memdesc<{shape[0]}x{shape[1]}x{elem}, #tilegpu.nvmma_shared<"
-            f"swizzlingByteWidth = {swizzle}, transposed = {'true' if transposed else 'false'}, "
-            f"elementBitWidth = 16>>")
+from test_layout_simulation import Kernel, blocked, input_values, nvmma, simulate, written
 
 
 def tiling(shape, warps):
@@ -79,10 +73,10 @@ def _product_kernel(warps, M, N, K, elem, a_form, b_kmajor, swizzle):
                        f"{k.ttype([M, K], elem, op_a)}")
         a_type = k.ttype([M, K], elem, op_a)
     else:
-        a_type = nvmma([M, K], a_form == "mn", swizzle, elem)
+        a_type = nvmma([M, K], elem, swizzle, a_form == "mn")
         a_val = k.emit(f"tilegpu.local_alloc {a} : ({k.ttype([M, K], elem, la)}) -> {a_type}")
     b = k.load(1, [K, N], lb)
-    b_type = nvmma([K, N], b_kmajor, swizzle, elem)
+    b_type = nvmma([K, N], elem, swizzle, b_kmajor)
     b_val = k.emit(f"tilegpu.local_alloc {b} : ({k.ttype([K, N], elem, lb)}) -> {b_type}")
     acc_t = k.ttype([M, N], "f32", wg)
     c = k.emit(f"arith.constant dense<0.0> : {acc_t}")
