@@ -4,7 +4,8 @@ one config a few times, for Nsight Compute to profile the last launch:
     ncu --launch-skip 3 --launch-count 1 --section WarpStateStats \\
         python bench/tools/ncu_attention.py --config 128x64w8s2ws [--seqlen 4096] [--head-dim 128]
 
-`--sdpa cudnn` (or flash) launches torch's scaled_dot_product_attention on
+`--variant "products only"` profiles one of attention_ceiling.py's
+variants (wrong results on purpose) instead. `--sdpa cudnn` (or flash) launches torch's scaled_dot_product_attention on
 that backend instead (its kernel then is the one profiled; --config is not
 needed), to read the same counters off the kernel warpforge is compared
 with. bench/tools/ncu_stalls.py sums a source page's warp-state samples.
@@ -34,6 +35,9 @@ def main() -> None:
     p.add_argument("--head-dim", type=int, default=128)
     p.add_argument("--causal", action="store_true")
     p.add_argument("--launches", type=int, default=4)
+    p.add_argument("--variant",
+                   help="one of attention_ceiling.py's variants instead of the benchmark "
+                        "kernel (its counters against the full kernel's)")
     args = p.parse_args()
     if not args.config and not args.sdpa:
         p.error("--config or --sdpa is needed")
@@ -51,8 +55,18 @@ def main() -> None:
                 F.scaled_dot_product_attention(q, k, v, is_causal=args.causal)
         torch.cuda.synchronize()
         return
-    m = common.load_kernels(os.path.join(common.REPO_DIR, "bench", "kernels", "attention.py"),
-                            "warpforge")
+    path = os.path.join(common.REPO_DIR, "bench", "kernels", "attention.py")
+    if args.variant:
+        import tempfile
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import attention_ceiling
+        sources = attention_ceiling.variant_sources()
+        if args.variant not in sources:
+            p.error(f"--variant: unknown {args.variant!r}; known: {list(sources)}")
+        path = os.path.join(tempfile.mkdtemp(prefix="ncu_attention_"), "attention_variant.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(sources[args.variant][0])
+    m = common.load_kernels(path, "warpforge")
     config = attention.config_of(m, args.config)
     B, H, S, D = 4, 32, args.seqlen, args.head_dim
     q, k, v = (torch.randn((B, H, S, D), device="cuda", dtype=torch.float16) for _ in range(3))
