@@ -14,7 +14,12 @@
 // llvm.fma (in double precision, rounded to the type: exact for the small
 // integers the inputs hold), and mma.sync and ldmatrix, warp by warp, from the PTX ISA's
 // fragment layouts (an independent statement of where each lane's
-// registers sit, against which the layouts are checked).
+// registers sit, against which the layouts are checked), and wgmma
+// (f16/bf16 operands, f32 accumulators), warpgroup by warpgroup: its
+// accumulator and register-A fragments from the PTX ISA, its shared
+// operands read through their matrix descriptors (start address, LBO,
+// SBO, swizzle mode and the transpose immediates, decoded here on their
+// own), complete at once (fence, commit and wait pass values through).
 //
 // Each pointer argument k points to a buffer of `elements` elements of
 // type `arg-types[k]`, filled with ((i * 7919 + k * 104729) mod 201) - 100
@@ -123,6 +128,9 @@ private:
   LogicalResult step(Operation *op);
   LogicalResult inlineAsm(LLVM::InlineAsmOp op);
   LogicalResult mmaSync(LLVM::InlineAsmOp op);
+  LogicalResult wgmma(LLVM::InlineAsmOp op);
+  double wgmmaSharedElement(uint64_t desc, bool mnMajor, unsigned row,
+                            unsigned k, Type elem);
   LogicalResult ldMatrix(LLVM::InlineAsmOp op);
   uint64_t scalar(Value v, unsigned t) {
     auto it = values.find(v);
@@ -340,7 +348,8 @@ LogicalResult Simulator::step(Operation *op) {
   // Lockstep completes every cp.async at once and orders every access:
   // groups, waits and proxy fences have nothing left to do.
   if (isa<NVVM::Barrier0Op, LLVM::ReturnOp, NVVM::CpAsyncCommitGroupOp,
-          NVVM::CpAsyncWaitGroupOp, NVVM::FenceProxyOp>(op))
+          NVVM::CpAsyncWaitGroupOp, NVVM::FenceProxyOp,
+          NVVM::WgmmaFenceAlignedOp, NVVM::WgmmaGroupSyncAlignedOp>(op))
     return success();
   if (auto st = dyn_cast<NVVM::StMatrixOp>(op)) {
     // stmatrix m8n8 b16 (not transposed): lane l gives the address of row
@@ -627,6 +636,20 @@ LogicalResult Simulator::inlineAsm(LLVM::InlineAsmOp op) {
     return mmaSync(op);
   if (StringRef(op.getAsmString()).starts_with("ldmatrix.sync.aligned.m8n8"))
     return ldMatrix(op);
+  if (StringRef(op.getAsmString()).contains("wgmma.mma_async"))
+    return wgmma(op);
+  // wgmma.wait_group: the products are complete already; the accumulators
+  // tied through it come out as they went in.
+  if (StringRef(op.getAsmString()).starts_with("wgmma.wait_group")) {
+    auto type = dyn_cast<LLVM::LLVMStructType>(op.getResult(0).getType());
+    unsigned n = type ? type.getBody().size() : 1;
+    Regs out(threads, std::vector<uint64_t>(n, 0));
+    for (unsigned t = 0; t < threads; ++t)
+      for (unsigned i = 0; i < n; ++i)
+        out[t][i] = scalar(op.getOperands()[i], t);
+    values[op.getResult(0)] = std::move(out);
+    return success();
+  }
   unsigned numResults = op.getNumResults();
   if (numResults > 1 ||
       (numResults && isa<LLVM::LLVMStructType>(op.getResult(0).getType())))
@@ -808,6 +831,180 @@ LogicalResult Simulator::mmaSync(LLVM::InlineAsmOp op) {
           out[t][r] = encode(d[(g + 8 * (r / 2)) * 8 + 2 * q + r % 2]);
       }
     }
+  }
+  values[op.getResult(0)] = std::move(out);
+  return success();
+}
+
+/// Element (row, k) of a wgmma operand in shared memory, read through its
+/// 64-bit matrix descriptor as the PTX ISA defines it (independently of
+/// the lowering's derivation): start address bits 0-13, LBO bits 16-29,
+/// SBO bits 32-45 (each >> 4), swizzle mode bits 62-63 (1: 128 bytes,
+/// 2: 64, 3: 32). `row` runs along M (A) or N (B). K-major: a row's K
+/// elements are contiguous, rows S bytes apart in groups of 8 every SBO.
+/// MN-major: the MN elements are contiguous in atoms of S bytes, atoms LBO
+/// apart; K rows S bytes apart in groups of 8 every SBO. The swizzle then
+/// XORs the address's 16-byte chunk (bits 4 and up) with its bits 7 and
+/// up (3, 2 or 1 bits).
+double Simulator::wgmmaSharedElement(uint64_t desc, bool mnMajor,
+                                     unsigned row, unsigned k, Type elem) {
+  uint64_t start = (desc & 0x3FFF) << 4;
+  uint64_t lbo = ((desc >> 16) & 0x3FFF) << 4;
+  uint64_t sbo = ((desc >> 32) & 0x3FFF) << 4;
+  unsigned mode = unsigned(desc >> 62);
+  uint64_t s = mode == 1 ? 128 : mode == 2 ? 64 : mode == 3 ? 32 : 0;
+  if (!s) {
+    error = "simulation: wgmma operands without a swizzle are not simulated";
+    return 0;
+  }
+  unsigned eb = bytesOf(elem);
+  uint64_t off;
+  if (!mnMajor) {
+    off = start + (row / 8) * sbo + (row % 8) * s + uint64_t(k) * eb;
+  } else {
+    uint64_t mn = uint64_t(row) * eb;
+    off = start + (mn / s) * lbo + (k / 8) * sbo + (k % 8) * s + mn % s;
+  }
+  unsigned bits = mode == 1 ? 3 : mode == 2 ? 2 : 1;
+  off ^= ((off >> 7) & ((1u << bits) - 1)) << 4;
+  if (off + eb > shared.size()) {
+    error = "simulation: a wgmma descriptor points outside shared memory";
+    return 0;
+  }
+  uint64_t v = 0;
+  memcpy(&v, &shared[off], eb);
+  return toDouble(v, elem);
+}
+
+/// `wgmma.mma_async.sync.aligned.m64n<N>k<K>.f32.<a>.<b> {d}, a, descB,
+/// p, scaleA, scaleB[, tnspA], tnspB` (inside the lowering's `{ .reg .pred
+/// p; setp.ne.b32 p, $x, 0; ... }`), a is `{4 registers}` (RS) or a
+/// descriptor (SS), warpgroup by warpgroup. Fragments from the PTX ISA:
+/// warp w of the group holds rows 16 w + g and 16 w + g + 8 (g = lane / 4,
+/// q = lane % 4); accumulator register i holds row g + 8 ((i % 4) / 2),
+/// column 8 (i / 4) + 2 q + i % 2; A register r holds row g + 8 (r % 2),
+/// K 8 (r / 2) + 2 q + {0, 1}. D = A B (+ D when p), in double precision
+/// (exact for the simulator's small integers), rounded to f32.
+LogicalResult Simulator::wgmma(LLVM::InlineAsmOp op) {
+  StringRef text = op.getAsmString();
+  StringRef instr = text.drop_front(text.find("wgmma.mma_async"));
+  auto [opcode, args] = instr.split(' ');
+  SmallVector<StringRef> fields;
+  opcode.split(fields, '.');
+  // wgmma mma_async sync aligned m64nNkK d a b
+  if (fields.size() != 8)
+    return op.emitError("simulation: unexpected wgmma opcode ") << opcode;
+  unsigned n = 0, k = 0;
+  StringRef shape = fields[4];
+  if (!shape.consume_front("m64n") ||
+      shape.substr(0, shape.find('k')).getAsInteger(10, n) ||
+      shape.substr(shape.find('k') + 1).getAsInteger(10, k))
+    return op.emitError("simulation: unexpected wgmma shape ") << fields[4];
+  MLIRContext *ctx = op.getContext();
+  auto typeOf = [&](StringRef name) -> Type {
+    if (name == "f16")
+      return Float16Type::get(ctx);
+    if (name == "bf16")
+      return BFloat16Type::get(ctx);
+    return {};
+  };
+  Type aType = typeOf(fields[6]), bType = typeOf(fields[7]);
+  if (fields[5] != "f32" || !aType || !bType || k != 16)
+    return op.emitError("simulation: wgmma is simulated for f16/bf16 "
+                        "operands into f32 only");
+  auto type = dyn_cast<LLVM::LLVMStructType>(op.getResult(0).getType());
+  unsigned numOutputs = type ? type.getBody().size() : 1;
+  if (numOutputs != n / 2)
+    return op.emitError("simulation: wgmma m64n") << n << " needs " << n / 2
+                                                  << " accumulators";
+  auto operandId = [](StringRef ref) -> int {
+    ref = ref.trim();
+    unsigned id;
+    if (!ref.consume_front("$") || ref.getAsInteger(10, id))
+      return -1;
+    return int(id);
+  };
+  auto reg = [&](unsigned id, unsigned t) {
+    return scalar(op.getOperands()[id - numOutputs], t);
+  };
+  // The operands after the accumulators' braces.
+  StringRef rest = args.drop_front(args.find('}') + 1).ltrim(", ");
+  SmallVector<unsigned> aRegs;
+  int aDesc = -1;
+  if (rest.starts_with("{")) {
+    SmallVector<StringRef> refs;
+    rest.slice(1, rest.find('}')).split(refs, ',');
+    for (StringRef ref : refs)
+      aRegs.push_back(unsigned(operandId(ref)));
+    rest = rest.drop_front(rest.find('}') + 1);
+  } else {
+    aDesc = operandId(rest.substr(0, rest.find(',')));
+    rest = rest.drop_front(rest.find(',') + 1);
+  }
+  SmallVector<StringRef> tail;
+  rest.take_until([](char c) { return c == ';'; }).split(tail, ',', -1, false);
+  // descB, p, scaleA, scaleB, [tnspA,] tnspB
+  SmallVector<StringRef> items;
+  for (StringRef item : tail)
+    if (!item.trim().empty())
+      items.push_back(item.trim());
+  bool rs = !aRegs.empty();
+  if (items.size() != (rs ? 5u : 6u) || (rs && aRegs.size() != 4) ||
+      items[2] != "1" || items[3] != "1")
+    return op.emitError("simulation: unexpected wgmma operands ") << args;
+  int bDesc = operandId(items[0]);
+  bool tnspA = !rs && items[4] == "1", tnspB = items.back() == "1";
+  // The predicate p: setp.ne.b32 p, $x, 0.
+  size_t setp = text.find("setp.ne.b32 p,");
+  if (setp == StringRef::npos || aDesc < -1 || bDesc < 0)
+    return op.emitError("simulation: unexpected wgmma text");
+  int pId = operandId(text.drop_front(setp + 14).take_until(
+      [](char c) { return c == ','; }));
+  if (pId < 0)
+    return op.emitError("simulation: unexpected wgmma predicate");
+  auto half = [&](uint64_t word, unsigned e, Type t) {
+    return toDouble(mask(word >> (16 * e), 16), t);
+  };
+  Regs out(threads, std::vector<uint64_t>(numOutputs, 0));
+  for (unsigned g0 = 0; g0 + 128 <= threads; g0 += 128) {
+    std::vector<double> a(64 * 16), b(16 * n), c(64 * n, 0.0);
+    for (unsigned w = 0; w < 4; ++w)
+      for (unsigned l = 0; l < 32; ++l) {
+        unsigned t = g0 + 32 * w + l, g = l / 4, q = l % 4;
+        bool accumulate = reg(unsigned(pId), t) != 0;
+        for (unsigned i = 0; i < numOutputs && accumulate; ++i)
+          c[(16 * w + g + 8 * ((i % 4) / 2)) * n + 8 * (i / 4) + 2 * q + i % 2] =
+              toDouble(mask(scalar(op.getOperands()[i], t), 32),
+                       Float32Type::get(ctx));
+        for (unsigned r = 0; r < aRegs.size(); ++r)
+          for (unsigned e = 0; e < 2; ++e)
+            a[(16 * w + g + 8 * (r % 2)) * 16 + 8 * (r / 2) + 2 * q + e] =
+                half(reg(aRegs[r], t), e, aType);
+      }
+    if (!rs) {
+      uint64_t desc = reg(unsigned(aDesc), g0);
+      for (unsigned m = 0; m < 64; ++m)
+        for (unsigned kk = 0; kk < 16; ++kk)
+          a[m * 16 + kk] = wgmmaSharedElement(desc, tnspA, m, kk, aType);
+    }
+    uint64_t desc = reg(unsigned(bDesc), g0);
+    for (unsigned j = 0; j < n; ++j)
+      for (unsigned kk = 0; kk < 16; ++kk)
+        b[kk * n + j] = wgmmaSharedElement(desc, tnspB, j, kk, bType);
+    if (!error.empty())
+      return op.emitError(error);
+    for (unsigned m = 0; m < 64; ++m)
+      for (unsigned j = 0; j < n; ++j)
+        for (unsigned kk = 0; kk < 16; ++kk)
+          c[m * n + j] += a[m * 16 + kk] * b[kk * n + j];
+    for (unsigned w = 0; w < 4; ++w)
+      for (unsigned l = 0; l < 32; ++l) {
+        unsigned t = g0 + 32 * w + l, g = l / 4, q = l % 4;
+        for (unsigned i = 0; i < numOutputs; ++i)
+          out[t][i] = fromDouble(
+              c[(16 * w + g + 8 * ((i % 4) / 2)) * n + 8 * (i / 4) + 2 * q + i % 2],
+              Float32Type::get(ctx));
+      }
   }
   values[op.getResult(0)] = std::move(out);
   return success();

@@ -108,8 +108,10 @@ module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} 
 
 // int8: k32 instructions into an i32 accumulator, both operands K-major
 // (B, N fastest in registers, is stored transposed).  A warp's 80 columns
-// take m64n80k32 (integer N is 8, 16, 24 or a multiple of 16).
-#bl = #tilegpu.blocked<sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// take m64n80k32 (integer N is 8, 16, 24 or a multiple of 16).  The
+// blocked layout's 16-column tile holds the 80 columns in whole tiles (the
+// verifier's rule for a dimension that is not a power of two).
+#bl = #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
 #opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
 module attributes {"tilegpu.num-warps" = 4 : i32, "tilegpu.target" = "cuda:90"} {

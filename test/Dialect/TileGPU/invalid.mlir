@@ -79,6 +79,24 @@ tile.func public @blocked_tensor_rank(%x: tensor<128xf32, #tilegpu.blocked<sizeP
 
 // -----
 
+// 176 columns under a 64-column CTA tile: neither whole tiles nor a power
+// of two that one tile repeats (threads would address past the tensor).
+// expected-error @+1 {{dimension 1 of the tensor (176) is neither a multiple of the blocked layout's 64-element CTA tile nor a power of two within it}}
+tile.func public @blocked_npot_dim_under_a_wider_tile(%x: tensor<64x176xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>) {
+  tile.return
+}
+
+// -----
+
+// The same under a slice: the 176 rows of dim 0 against the parent's
+// 8-row tile are whole tiles; against a 256-row tile they are not.
+// expected-error @+1 {{dimension 0 of the tensor (176) is neither a multiple of the slice layout's 256-element CTA tile nor a power of two within it}}
+tile.func public @slice_npot_dim_under_a_wider_tile(%x: tensor<176xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [8, 1], order = [1, 0]>>>) {
+  tile.return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // #tilegpu.slice
 //===----------------------------------------------------------------------===//

@@ -66,6 +66,16 @@ tile.func public @distributed_layouts(
   tile.return
 }
 
+// A dimension that is not a power of two is fine in whole CTA tiles: 64
+// rows in tiles of 8, 176 columns in eleven tiles of 16 (the verifier's
+// rule in TileGPUAttrs.cpp).
+// CHECK-LABEL: tile.func public @npot_dims_in_whole_tiles(
+// CHECK-SAME: tensor<64x176xf32, #{{blocked[0-9]*}}>
+tile.func public @npot_dims_in_whole_tiles(
+    %a: tensor<64x176xf32, #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [4, 8], warpsPerCTA = [2, 1], order = [1, 0]>>) {
+  tile.return
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

@@ -1,6 +1,7 @@
 //===- TileGPUAttrs.cpp - Layout attributes of tilegpu --------------------===//
 
 #include "warpforge/Dialect/TileGPU/IR/TileGPU.h"
+#include "warpforge/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -83,6 +84,38 @@ LogicalResult checkTensorRank(function_ref<InFlightDiagnostic()> emitError,
                      << " layout cannot describe a rank-" << shape.size()
                      << " tensor";
 }
+
+/// A blocked layout (or a slice of one) covers a tensor in passes of its
+/// CTA tile: each dimension must hold whole tiles, or lie within one tile
+/// that repeats it, which the lowering does by reducing coordinates modulo
+/// the dimension as a power of two. A dimension that is neither (176 under
+/// a 32-element tile) would have threads address past the tensor. Every
+/// shape the language makes is a power of two, so this holds for them; the
+/// check guards other shapes (wgmma's N takes any multiple of 8).
+LogicalResult checkCTATiles(function_ref<InFlightDiagnostic()> emitError,
+                            StringRef layout, Attribute encoding,
+                            ArrayRef<int64_t> shape) {
+  SmallVector<unsigned> removed;
+  BlockedEncodingAttr root = getRootBlocked(encoding, &removed);
+  if (!root)
+    return success();
+  SmallVector<int64_t> rootShape = getRootShape(encoding, shape);
+  SmallVector<int64_t> tile = getRootCTATile(root);
+  for (unsigned d = 0, own = 0; d < rootShape.size(); ++d) {
+    if (llvm::is_contained(removed, d))
+      continue;
+    int64_t size = rootShape[d], t = tile[d];
+    unsigned dim = own++;
+    if (size <= 0 || size % t == 0 ||
+        (t % size == 0 && llvm::isPowerOf2_64(uint64_t(size))))
+      continue;
+    return emitError() << "dimension " << dim << " of the tensor (" << size
+                       << ") is neither a multiple of the " << layout
+                       << " layout's " << t
+                       << "-element CTA tile nor a power of two within it";
+  }
+  return success();
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -120,7 +153,9 @@ unsigned BlockedEncodingAttr::getRank() const {
 LogicalResult BlockedEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return checkTensorRank(emitError, "blocked", getRank(), shape);
+  if (failed(checkTensorRank(emitError, "blocked", getRank(), shape)))
+    return failure();
+  return checkCTATiles(emitError, "blocked", *this, shape);
 }
 
 SmallVector<unsigned> BlockedEncodingAttr::getWarpsPerCTAVector() const {
@@ -190,7 +225,9 @@ unsigned SliceEncodingAttr::getRank() const {
 LogicalResult SliceEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return checkTensorRank(emitError, "slice", getRank(), shape);
+  if (failed(checkTensorRank(emitError, "slice", getRank(), shape)))
+    return failure();
+  return checkCTATiles(emitError, "slice", *this, shape);
 }
 
 SmallVector<unsigned> SliceEncodingAttr::getWarpsPerCTAVector() const {

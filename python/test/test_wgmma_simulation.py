@@ -1,0 +1,83 @@
+"""tl.dot on wgmma, run for every thread of a CTA on the CPU.
+
+Each case loads A and B from global memory, makes shared operands of them
+(`tilegpu.local_alloc` into 128-byte-swizzled `nvmma_shared` buffers, K-major
+or MN-major) or keeps A in registers (the RS form, A in the dot_op layout),
+multiplies them with `tilegpu.warp_group_dot` and stores the accumulator.
+The simulator (`--test-simulate-cta`) reads the shared operands through the
+matrix descriptors the lowering built, decoding them as the PTX ISA defines
+them, and places the accumulator and register-A fragments as the ISA does,
+so a descriptor's start address, LBO or SBO, a K step's address, an N
+repetition or a register in the wrong place gives a wrong product. Inputs
+are small integers: every sum is exact.
+
+The shapes include FlashAttention-3's 176-column blocks (QK^T with N 176,
+PV with K 176 from registers), which the language takes only behind the
+experimental switch (branch npot-blocks) but the IR takes as it is.
+"""
+
+import numpy as np
+import pytest
+
+from test_layout_simulation import Kernel, blocked, input_values, simulate, written
+
+
+def nvmma(shape, transposed):
+    return (f"!tilegpu.memdesc<{shape[0]}x{shape[1]}xf16, #tilegpu.nvmma_shared<"
+            f"swizzlingByteWidth = 128, transposed = {'true' if transposed else 'false'}, "
+            f"elementBitWidth = 16>>")
+
+
+def tiling(shape, warps):
+    """A blocked layout whose CTA tile divides `shape` (rows along dim 0)."""
+    cols = next(c for c in (8, 4, 2, 1) if shape[1] % (8 * c) == 0)
+    rows_per_warp = 32 // 8
+    wpc = [warps, 1]
+    if shape[0] % (rows_per_warp * warps):
+        wpc = [1, warps]
+    return blocked([1, cols], [rows_per_warp, 8], wpc, [1, 0])
+
+
+# (warps, M, N, K, A from registers, B's transposed flag: True = K-major B)
+CASES = [
+    (4, 64, 64, 64, False, True),
+    (4, 64, 128, 64, False, False),
+    (8, 128, 128, 64, False, True),
+    (8, 128, 128, 128, True, False),
+    (4, 64, 64, 64, True, True),
+    # FlashAttention-3's D128 blocks: QK^T (N 176, K-major K^T) and PV (K
+    # 176, P in registers, V MN-major).
+    (8, 128, 176, 128, False, True),
+    (8, 128, 128, 176, True, False),
+    (4, 64, 192, 64, False, True),
+]
+
+
+@pytest.mark.parametrize("warps, M, N, K, rs, b_kmajor", CASES, ids=str)
+def test_wgmma_product(warps, M, N, K, rs, b_kmajor):
+    wg = (f"#tilegpu.wgmma<warpsPerCTA = [{warps}, 1], "
+          f"instrShape = [64, {N}, 16]>")
+    k = Kernel(warps, ["f16", "f16", "f32"])
+    la, lb, lc = tiling([M, K], warps), tiling([K, N], warps), tiling([M, N], warps)
+    a = k.load(0, [M, K], la)
+    if rs:
+        op_a = f"#tilegpu.dot_op<opIdx = 0, parent = {wg}, kWidth = 2>"
+        a_val = k.emit(f"tilegpu.convert_layout {a} : {k.ttype([M, K], 'f16', la)} -> "
+                       f"{k.ttype([M, K], 'f16', op_a)}")
+        a_type = k.ttype([M, K], "f16", op_a)
+    else:
+        a_type = nvmma([M, K], False)
+        a_val = k.emit(f"tilegpu.local_alloc {a} : ({k.ttype([M, K], 'f16', la)}) -> {a_type}")
+    b = k.load(1, [K, N], lb)
+    b_type = nvmma([K, N], b_kmajor)
+    b_val = k.emit(f"tilegpu.local_alloc {b} : ({k.ttype([K, N], 'f16', lb)}) -> {b_type}")
+    acc_t = k.ttype([M, N], "f32", wg)
+    c = k.emit(f"arith.constant dense<0.0> : {acc_t}")
+    d = k.emit(f"tilegpu.warp_group_dot {a_val}, {b_val}, {c} : {a_type} * {b_type} -> {acc_t}")
+    r = k.emit(f"tilegpu.warp_group_dot_wait {d} {{pendings = 0 : i32}} : {acc_t}")
+    out = k.emit(f"tilegpu.convert_layout {r} : {acc_t} -> {k.ttype([M, N], 'f32', lc)}")
+    k.store(2, out, [M, N], lc)
+    got = simulate(k.text(), ["f16", "f16", "f32"])
+    av = input_values(0, M * K).reshape(M, K).astype(np.float64)
+    bv = input_values(1, K * N).reshape(K, N).astype(np.float64)
+    np.testing.assert_array_equal(written(got, 2, M * N), (av @ bv).reshape(-1))
