@@ -956,7 +956,7 @@ LogicalResult Simulator::wgmma(LLVM::InlineAsmOp op) {
   bool tnspA = !rs && items[4] == "1", tnspB = items.back() == "1";
   // The predicate p: setp.ne.b32 p, $x, 0.
   size_t setp = text.find("setp.ne.b32 p,");
-  if (setp == StringRef::npos || aDesc < -1 || bDesc < 0)
+  if (setp == StringRef::npos || (!rs && aDesc < 0) || bDesc < 0)
     return op.emitError("simulation: unexpected wgmma text");
   int pId = operandId(text.drop_front(setp + 14).take_until(
       [](char c) { return c == ','; }));
