@@ -150,11 +150,14 @@ tile.func public @shape_3x128(%x: f32) {
   tile.return
 }
 
-// A dimension that is not a power of two still gives a valid layout.
+// A dimension that is not a power of two takes only the lanes and warps of
+// the largest power of two dividing it (6: 2 lanes, three 2-column tiles),
+// so that it is whole CTA tiles (the encoding's verifier); the 8 rows lie
+// within the 64- or 128-row tile, a power of two that the tile repeats.
 // CHECK-LABEL: tile.func public @shape_8x6(
-// CHECK: tile.splat %{{.*}} : f32 -> tensor<8x6xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>>
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<8x6xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]>>
 // WARPS8-LABEL: tile.func public @shape_8x6(
-// WARPS8: tile.splat %{{.*}} : f32 -> tensor<8x6xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>>
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<8x6xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [8, 1], order = [1, 0]>>
 tile.func public @shape_8x6(%x: f32) {
   %0 = tile.splat %x : f32 -> tensor<8x6xf32>
   tile.return
@@ -175,5 +178,17 @@ tile.func public @shape_2x4x8(%x: f32) {
 // WARPS8: tile.splat %{{.*}} : f32 -> tensor<16x16x16xf32, #tilegpu.blocked<sizePerThread = [1, 1, 4], threadsPerWarp = [1, 8, 4], warpsPerCTA = [4, 2, 1], order = [2, 1, 0]>>
 tile.func public @shape_16x16x16(%x: f32) {
   %0 = tile.splat %x : f32 -> tensor<16x16x16xf32>
+  tile.return
+}
+
+// FlashAttention-3's 176 columns (the experimental
+// WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS): 176 / 4 elements a thread = 44, so 4
+// lanes (eleven 16-column tiles) and the rest along the rows.
+// CHECK-LABEL: tile.func public @shape_128x176(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<128x176xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_128x176(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<128x176xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>
+tile.func public @shape_128x176(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<128x176xf32>
   tile.return
 }

@@ -171,15 +171,20 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
   // lanes then warps fill the dimensions from the fastest varying, as far
   // as each dimension has room, and whatever is left wraps on the slowest.
   // Sizes are powers of two (the verifier's rule): round down, so that a
-  // thread never holds more than the tensor has along the dimension.
+  // thread never holds more than the tensor has along the dimension. A
+  // dimension that is not a power of two (experimental) takes only the
+  // lanes and warps of the largest power of two dividing it, so that it
+  // holds whole CTA tiles (the encoding's verifier); for powers of two
+  // that is the dimension itself, as before.
+  auto room2 = [](int64_t room) { return uint64_t(room & -room); };
   unsigned fastest = order[0];
   spt[fastest] = llvm::bit_floor(std::max<uint64_t>(
-      1, std::min<int64_t>(sizePerThreadLast, shape[fastest])));
+      1, std::min<int64_t>(sizePerThreadLast, room2(shape[fastest]))));
   unsigned lanesLeft = threadsPerWarp;
   for (unsigned i = 0; i < rank && lanesLeft > 1; ++i) {
     unsigned d = order[i];
     int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
-    unsigned take = std::min<int64_t>(lanesLeft, llvm::PowerOf2Ceil(room));
+    unsigned take = std::min<int64_t>(lanesLeft, room2(room));
     if (i == rank - 1)
       take = lanesLeft;
     tpw[d] = take;
@@ -189,7 +194,7 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
   for (unsigned i = 0; i < rank && warpsLeft > 1; ++i) {
     unsigned d = order[i];
     int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
-    unsigned take = std::min<int64_t>(warpsLeft, llvm::PowerOf2Ceil(room));
+    unsigned take = std::min<int64_t>(warpsLeft, room2(room));
     if (i == rank - 1)
       take = warpsLeft;
     wpc[d] = take;
