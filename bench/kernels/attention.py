@@ -205,7 +205,13 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     q_row = off_hz * S + start_m * BLOCK_M
     kv_row = off_hz if PER_HEAD else off_hz * S
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
+    # The columns of a block, for the masks only: causal, or a block that
+    # may cross S (RAGGED; without it S is a multiple of BLOCK_N). A block
+    # that is not a power of 2 (experimental) makes no 1-D range then.
+    if CAUSAL or RAGGED:
+        offs_n = tl.arange(0, BLOCK_N)
+    else:
+        offs_n = 0
     m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
@@ -266,7 +272,7 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N, PER_HEAD=PER_HEAD)
             end = tl.maximum(S - BLOCK_N, 0)
-            if not EVEN:
+            if not EVEN and RAGGED:
                 if full < S:
                     acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v,
                                                   kv_row, full, offs_m, offs_n, S, qk_scale,
@@ -298,7 +304,7 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, False, CAUSAL,
                                         PER_HEAD=PER_HEAD)
-        if not EVEN:
+        if not EVEN and RAGGED:
             if full < S:
                 acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
                                             offs_m, offs_n, S, qk_scale, True, CAUSAL,
