@@ -524,7 +524,7 @@ def test_local_store_into_a_ring_and_load_a_sub_tile(order):
 # Swizzled (nvmma_shared) buffers and cp.async
 # ---------------------------------------------------------------------------
 
-ELEM_BITS = {"i8": 8, "f16": 16, "f32": 32}
+ELEM_BITS = {"i8": 8, "f16": 16, "bf16": 16, "f32": 32}
 
 
 def nvmma(shape, elem, swizzle, transposed, mutable=False):

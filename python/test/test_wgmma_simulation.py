@@ -1,8 +1,8 @@
 """tl.dot on wgmma, run for every thread of a CTA on the CPU.
 
 Each case loads A and B from global memory, makes shared operands of them
-(`tilegpu.local_alloc` into 128-byte-swizzled `nvmma_shared` buffers, K-major
-or MN-major) or keeps A in registers (the RS form, A in the dot_op layout),
+(`tilegpu.local_alloc` into swizzled `nvmma_shared` buffers, K-major or
+MN-major, 128-, 64- or 32-byte swizzles) or keeps A in registers (the RS form, A in the dot_op layout),
 multiplies them with `tilegpu.warp_group_dot` and stores the accumulator.
 The simulator (`--test-simulate-cta`) reads the shared operands through the
 matrix descriptors the lowering built, decoding them as the PTX ISA defines
@@ -19,13 +19,7 @@ experimental switch (branch npot-blocks) but the IR takes as it is.
 import numpy as np
 import pytest
 
-from test_layout_simulation import Kernel, blocked, input_values, simulate, written
-
-
-def nvmma(shape, transposed):
-    return (f"!tilegpu.memdesc<{shape[0]}x{shape[1]}xf16, #tilegpu.nvmma_shared<"
-            f"swizzlingByteWidth = 128, transposed = {'true' if transposed else 'false'}, "
-            f"elementBitWidth = 16>>")
+from test_layout_simulation import Kernel, blocked, input_values, nvmma, simulate, written
 
 
 def tiling(shape, warps):
@@ -53,31 +47,56 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("warps, M, N, K, rs, b_kmajor", CASES, ids=str)
-def test_wgmma_product(warps, M, N, K, rs, b_kmajor):
+# More forms, at 64 rows and 4 warps: bf16, A MN-major (transposed),
+# 64- and 32-byte swizzles (K-major operands of K 32 and 16 elements a
+# swizzle row; an MN-major A of 32 rows a row).
+# (M, N, K, elem, A's form: "rs", "k" or "mn", B K-major, swizzle)
+FORMS = [
+    (64, 64, 64, "bf16", "k", True, 128),
+    (64, 128, 64, "bf16", "rs", False, 128),
+    (64, 64, 64, "f16", "mn", True, 128),
+    (64, 64, 32, "f16", "k", True, 64),
+    (64, 64, 16, "f16", "k", True, 32),
+    (64, 64, 32, "f16", "mn", False, 64),
+]
+
+
+def _product_kernel(warps, M, N, K, elem, a_form, b_kmajor, swizzle):
     wg = (f"#tilegpu.wgmma<warpsPerCTA = [{warps}, 1], "
           f"instrShape = [64, {N}, 16]>")
-    k = Kernel(warps, ["f16", "f16", "f32"])
+    k = Kernel(warps, [elem, elem, "f32"])
     la, lb, lc = tiling([M, K], warps), tiling([K, N], warps), tiling([M, N], warps)
     a = k.load(0, [M, K], la)
-    if rs:
+    if a_form == "rs":
         op_a = f"#tilegpu.dot_op<opIdx = 0, parent = {wg}, kWidth = 2>"
-        a_val = k.emit(f"tilegpu.convert_layout {a} : {k.ttype([M, K], 'f16', la)} -> "
-                       f"{k.ttype([M, K], 'f16', op_a)}")
-        a_type = k.ttype([M, K], "f16", op_a)
+        a_val = k.emit(f"tilegpu.convert_layout {a} : {k.ttype([M, K], elem, la)} -> "
+                       f"{k.ttype([M, K], elem, op_a)}")
+        a_type = k.ttype([M, K], elem, op_a)
     else:
-        a_type = nvmma([M, K], False)
-        a_val = k.emit(f"tilegpu.local_alloc {a} : ({k.ttype([M, K], 'f16', la)}) -> {a_type}")
+        a_type = nvmma([M, K], elem, swizzle, a_form == "mn")
+        a_val = k.emit(f"tilegpu.local_alloc {a} : ({k.ttype([M, K], elem, la)}) -> {a_type}")
     b = k.load(1, [K, N], lb)
-    b_type = nvmma([K, N], b_kmajor)
-    b_val = k.emit(f"tilegpu.local_alloc {b} : ({k.ttype([K, N], 'f16', lb)}) -> {b_type}")
+    b_type = nvmma([K, N], elem, swizzle, b_kmajor)
+    b_val = k.emit(f"tilegpu.local_alloc {b} : ({k.ttype([K, N], elem, lb)}) -> {b_type}")
     acc_t = k.ttype([M, N], "f32", wg)
     c = k.emit(f"arith.constant dense<0.0> : {acc_t}")
     d = k.emit(f"tilegpu.warp_group_dot {a_val}, {b_val}, {c} : {a_type} * {b_type} -> {acc_t}")
     r = k.emit(f"tilegpu.warp_group_dot_wait {d} {{pendings = 0 : i32}} : {acc_t}")
     out = k.emit(f"tilegpu.convert_layout {r} : {acc_t} -> {k.ttype([M, N], 'f32', lc)}")
     k.store(2, out, [M, N], lc)
-    got = simulate(k.text(), ["f16", "f16", "f32"])
+    got = simulate(k.text(), [elem, elem, "f32"])
     av = input_values(0, M * K).reshape(M, K).astype(np.float64)
     bv = input_values(1, K * N).reshape(K, N).astype(np.float64)
     np.testing.assert_array_equal(written(got, 2, M * N), (av @ bv).reshape(-1))
+
+
+@pytest.mark.parametrize("warps, M, N, K, rs, b_kmajor", CASES, ids=str)
+def test_wgmma_product(warps, M, N, K, rs, b_kmajor):
+    _product_kernel(warps, M, N, K, "f16", "rs" if rs else "k", b_kmajor, 128)
+
+
+@pytest.mark.parametrize("M, N, K, elem, a_form, b_kmajor, swizzle", FORMS, ids=str)
+def test_wgmma_product_forms(M, N, K, elem, a_form, b_kmajor, swizzle):
+    """bf16 (the inputs' small integers are exact in it), A MN-major
+    (wgmma's transpose-A immediate), and the 64- and 32-byte swizzles."""
+    _product_kernel(4, M, N, K, elem, a_form, b_kmajor, swizzle)
