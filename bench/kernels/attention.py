@@ -375,7 +375,8 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
     # must end on a K/V block boundary.
     # (A BLOCK_N that is not a power of 2, experimental, is for the
     # non-causal kernel only.)
-    tl.static_assert(BLOCK_M % BLOCK_N == 0 or (not CAUSAL and (BLOCK_N & (BLOCK_N - 1)) != 0))
+    tl.static_assert(BLOCK_M % BLOCK_N == 0 or (not CAUSAL and ((BLOCK_N & (BLOCK_N - 1)) != 0
+                                                           or (BLOCK_M & (BLOCK_M - 1)) != 0)))
     qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
     if PERSISTENT:
         # FlashAttention-3's schedule: a program per SM walks the tiles, a

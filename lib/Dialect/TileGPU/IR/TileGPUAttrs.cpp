@@ -60,6 +60,17 @@ LogicalResult checkPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// Warps per CTA: powers of two, or not (three consumer warpgroups: 12
+/// warps, which a dimension may take as 3 x 4).
+LogicalResult checkWarps(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<unsigned> values) {
+  for (unsigned v : values)
+    if (v == 0)
+      return emitError() << "warpsPerCTA entries must be positive, got "
+                         << v;
+  return success();
+}
+
 LogicalResult checkPermutation(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<unsigned> order, unsigned rank) {
   if (order.size() != rank)
@@ -107,7 +118,7 @@ LogicalResult checkCTATiles(function_ref<InFlightDiagnostic()> emitError,
     int64_t size = rootShape[d], t = tile[d];
     unsigned dim = own++;
     if (size <= 0 || size % t == 0 ||
-        (t % size == 0 && llvm::isPowerOf2_64(uint64_t(size))))
+        t % size == 0)
       continue;
     return emitError() << "dimension " << dim << " of the tensor (" << size
                        << ") is neither a multiple of the " << layout
@@ -137,7 +148,7 @@ BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ")";
   if (failed(checkPowersOfTwo(emitError, "sizePerThread", sizePerThread)) ||
       failed(checkPowersOfTwo(emitError, "threadsPerWarp", threadsPerWarp)) ||
-      failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+      failed(checkWarps(emitError, warpsPerCTA)))
     return failure();
   if (product(threadsPerWarp) != 32)
     return emitError() << "threadsPerWarp must multiply to the warp size "
@@ -254,7 +265,7 @@ WgmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "wgmma layout is 2-D: warpsPerCTA needs 2 entries";
   if (instrShape.size() != 3)
     return emitError() << "instrShape is [M, N, K]: 3 entries";
-  if (failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+  if (failed(checkWarps(emitError, warpsPerCTA)))
     return failure();
   if (instrShape[0] == 16) {
     // mma.sync: each warp fills its own 16 rows, so warps split freely.
