@@ -596,7 +596,8 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     # A BLOCK_N that is not a power of 2 (experimental,
     # WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1: FlashAttention-3's 128x176) is
     # for the non-causal kernel only.
-    npot = config is not None and config.block_n & (config.block_n - 1) != 0
+    npot = config is not None and (config.block_n & (config.block_n - 1) != 0
+                                   or config.block_m & (config.block_m - 1) != 0)
     if config is not None and config.block_m % config.block_n and (causal or not npot):
         raise ValueError(f"{describe(config)}: BLOCK_M must be a multiple of BLOCK_N")
     if config is not None and config.persistent and S % config.block_m:

@@ -201,6 +201,43 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
     tpw[d] = take;
     lanesLeft /= take;
   }
+  // Warps that are not a power of two (three consumer warpgroups, 12
+  // warps) are placed as the others while a dimension has room; what is
+  // left (the odd factor, and powers of two no dimension had room for)
+  // goes to the slowest dimension that then holds whole tiles, else to one
+  // whose tile it makes a multiple of the dimension (replicated), else the
+  // slowest dimension's tile is stretched by sizePerThread until it is
+  // (valid, if heavy: such blocks are TMA's, never held in registers).
+  if (!llvm::isPowerOf2_32(numWarps)) {
+    unsigned left = numWarps;
+    for (unsigned i = 0; i < rank; ++i) {
+      unsigned d = order[i];
+      int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+      unsigned pow2Left = 1u << llvm::countr_zero(left);
+      unsigned take = std::min<int64_t>(pow2Left, room2(room));
+      wpc[d] = take;
+      left /= take;
+    }
+    if (left > 1) {
+      auto tile = [&](unsigned d) {
+        return int64_t(spt[d]) * tpw[d] * wpc[d];
+      };
+      int chosen = -1;
+      for (int i = rank - 1; i >= 0 && chosen < 0; --i)
+        if (shape[order[i]] % (tile(order[i]) * left) == 0)
+          chosen = order[i];
+      for (int i = rank - 1; i >= 0 && chosen < 0; --i)
+        if ((tile(order[i]) * left) % shape[order[i]] == 0)
+          chosen = order[i];
+      if (chosen < 0) {
+        chosen = order[rank - 1];
+        for (int i = 0; i < 16 && (tile(chosen) * left) % shape[chosen]; ++i)
+          spt[chosen] *= 2;
+      }
+      wpc[chosen] *= left;
+    }
+    return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
+  }
   unsigned warpsLeft = numWarps;
   for (unsigned i = 0; i < rank && warpsLeft > 1; ++i) {
     unsigned d = order[i];
