@@ -205,7 +205,13 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
     q_row = off_hz * S + start_m * BLOCK_M
     kv_row = off_hz if PER_HEAD else off_hz * S
     offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
-    offs_n = tl.arange(0, BLOCK_N)
+    # The columns of a block, for the masks only: causal, or a block that
+    # may cross S (RAGGED; without it S is a multiple of BLOCK_N). A block
+    # that is not a power of 2 (experimental) makes no 1-D range then.
+    if CAUSAL or RAGGED:
+        offs_n = tl.arange(0, BLOCK_N)
+    else:
+        offs_n = 0
     m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, HEAD_DIM], dtype=tl.float32)
@@ -266,7 +272,7 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
                                               start_n, offs_m, offs_n, S, qk_scale, False,
                                               CAUSAL, BLOCK_N, PER_HEAD=PER_HEAD)
             end = tl.maximum(S - BLOCK_N, 0)
-            if not EVEN:
+            if not EVEN and RAGGED:
                 if full < S:
                     acc, l_i, m_i, p = _attn_step(acc, l_i, m_i, p, q, desc_k, desc_v,
                                                   kv_row, full, offs_m, offs_n, S, qk_scale,
@@ -298,7 +304,7 @@ def _attn_tile(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, qk_scale, S, off_
             acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, start_n,
                                         offs_m, offs_n, S, qk_scale, False, CAUSAL,
                                         PER_HEAD=PER_HEAD)
-        if not EVEN:
+        if not EVEN and RAGGED:
             if full < S:
                 acc, l_i, m_i = _attn_block(acc, l_i, m_i, q, desc_k, desc_v, kv_row, full,
                                             offs_m, offs_n, S, qk_scale, True, CAUSAL,
@@ -361,10 +367,16 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
     # descriptors, so that a block longer than the head reads zeros past
     # it, not the next head's rows (which P's zeros would cancel, but
     # 0 * inf is NaN). The warp-specialized kernels take 2-D blocks only.
-    tl.static_assert(RAGGED or 128 % BLOCK_N == 0)
+    # A BLOCK_N that is not a power of 2 (experimental, 176 as in
+    # FlashAttention-3) divides no power of 2: attention_call then sets
+    # RAGGED unless S is a multiple of it.
+    tl.static_assert(RAGGED or 128 % BLOCK_N == 0 or (BLOCK_N & (BLOCK_N - 1)) != 0)
     # The causal off-band loop ends at the diagonal block's first row: it
     # must end on a K/V block boundary.
-    tl.static_assert(BLOCK_M % BLOCK_N == 0)
+    # (A BLOCK_N that is not a power of 2, experimental, is for the
+    # non-causal kernel only.)
+    tl.static_assert(BLOCK_M % BLOCK_N == 0 or (not CAUSAL and ((BLOCK_N & (BLOCK_N - 1)) != 0
+                                                           or (BLOCK_M & (BLOCK_M - 1)) != 0)))
     qk_scale = sm_scale * 1.44269504  # exp(x) = exp2(x / ln 2)
     if PERSISTENT:
         # FlashAttention-3's schedule: a program per SM walks the tiles, a
@@ -581,7 +593,12 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
     for name, t in (("q", q), ("k", k), ("v", v), ("o", o), ("lse", lse)):
         if not t.is_contiguous():
             raise ValueError(f"{name} must be contiguous")
-    if config is not None and config.block_m % config.block_n:
+    # A BLOCK_N that is not a power of 2 (experimental,
+    # WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1: FlashAttention-3's 128x176) is
+    # for the non-causal kernel only.
+    npot = config is not None and (config.block_n & (config.block_n - 1) != 0
+                                   or config.block_m & (config.block_m - 1) != 0)
+    if config is not None and config.block_m % config.block_n and (causal or not npot):
         raise ValueError(f"{describe(config)}: BLOCK_M must be a multiple of BLOCK_N")
     if config is not None and config.persistent and S % config.block_m:
         raise ValueError(f"{describe(config)}: the persistent kernel needs S a multiple of "
@@ -600,7 +617,10 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
         kv = [TensorDescriptor.from_tensor(t.view(rows, D), [bn, D]) for t in (k, v)]
     args = (desc[0], kv[0], kv[1], desc[1], o, lse, sm_scale, Z, H, S)
     # A multiple of 128 is one of every BLOCK_N: no K/V block crosses S.
-    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal), "RAGGED": S % 128 != 0,
+    # A BLOCK_N that is not a power of 2 (experimental) needs S a multiple
+    # of it as well.
+    ragged = S % 128 != 0 or (config is not None and S % config.block_n != 0)
+    meta = {"HEAD_DIM": D, "CAUSAL": bool(causal), "RAGGED": ragged,
             "PER_HEAD": per_head}
     sms = programs if programs is not None else _sm_count(q)
 

@@ -2,6 +2,7 @@
 GPU run itself is bench work, measured on the device)."""
 
 import os
+import re
 import sys
 
 import pytest
@@ -526,3 +527,102 @@ def test_persistent_causal_schedule_balances_the_programs(interpreted, S, progra
     np.add.at(work, np.arange(tiles) % programs, start_m + 1)
     mean = work.sum() / programs
     assert work.max() <= 1.035 * mean + tiles_m, (work.max() / mean)
+
+
+# Experimental: K/V blocks that are not a power of 2 (FlashAttention-3's
+# 128x176 at D128), behind WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1. Not run on a
+# GPU yet: `WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 python3
+# bench/tools/attention_ceiling.py --variants full --configs
+# 128x128w8s2wspersist,128x128w8s2ws,128x176w8s2ws,128x192w8s2ws --seqlens
+# 4224,8448` checks and times them (4224 = 33 x 128 = 24 x 176 = 22 x 192).
+
+def test_npot_blocks_need_the_experimental_switch(monkeypatch):
+    """A 176-element range or block is an error naming the rule without
+    the switch; with it, multiples of 16 pass and other lengths still
+    fail."""
+    import numpy as np
+    import warpforge
+    import warpforge.language as tl
+    from warpforge.language import core
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.delenv(core.NPOT_BLOCKS_ENV, raising=False)
+    assert not core.is_block_dim(176) and core.is_block_dim(128)
+    with pytest.raises(ValueError, match="power of 2, got 176"):
+        TensorDescriptor.from_tensor(np.ones((352, 64), np.float16), [176, 64])
+
+    @warpforge.jit
+    def fill(out, N: tl.constexpr):
+        offs = tl.arange(0, N)
+        tl.store(out + offs, offs)
+
+    with pytest.raises(Exception, match="power-of-2 length, got 176"):
+        fill.warmup(np.zeros(176, np.int32), N=176, grid=(1,))
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    assert core.is_block_dim(176) and core.is_block_dim(192) and not core.is_block_dim(100)
+    assert TensorDescriptor.from_tensor(np.ones((352, 64), np.float16),
+                                        [176, 64]).block_shape == [176, 64]
+    with pytest.raises(Exception, match="power-of-2 length, got 100"):
+        fill.warmup(np.zeros(100, np.int32), N=100, grid=(1,))
+
+
+def test_npot_block_compiles_warp_specialized(monkeypatch):
+    """128x176 at D128, unpersisted, warp-specialized: QK^T is one
+    m64n176k16 wgmma a K step, PV eleven m64n128k16 (K 176), and the slots
+    fit (4 x 44 KB and Q: 214016 bytes). It compiles under the CTA-tile
+    verifier since the default layouts hold 176 in whole tiles and the
+    kernel makes no 176-element range without masks; ptxas then spills 4
+    bytes (none before those two changes, when the kernel still carried the
+    never-taken masked tail block), which is what this allows."""
+    import warnings
+
+    import numpy as np
+    import common
+    import warpforge
+    from warpforge.language import core
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    S, D = 4224, 128
+    x = np.ones((2 * S, D), np.float16)
+    lse = np.ones(2 * S, np.float32)
+    qo = TensorDescriptor.from_tensor(x, [128, D])
+    kv = TensorDescriptor.from_tensor(x, [176, D])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
+                                     BLOCK_M=128, BLOCK_N=176, CAUSAL=False, OVERLAP=True,
+                                     WS=True, RAGGED=False, num_warps=8, num_stages=2,
+                                     grid=(1,))
+    ptx = k.asm["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n176k16.f32.f16.f16" in ptx
+    assert "tilegpu.warp_specialize" in k.asm["tilegpu"]
+    assert k.metadata["shared"] == 214016
+    spills = [int(x) for x in re.findall(r"(\d+) bytes spill stores", k.metadata.get("ptxas_log", ""))]
+    assert spills and max(spills) <= 4, k.metadata.get("ptxas_log", "")
+
+
+@pytest.mark.parametrize("S", [352, 400], ids=["whole", "ragged"])
+@pytest.mark.parametrize("overlap", [True, False], ids=["rotated", "in_order"])
+def test_npot_block_in_the_interpreter(interpreted, monkeypatch, S, overlap):
+    """The kernel with 176-row K/V blocks on the interpreter, against
+    float64: at S 352 two whole blocks; at S 400 the block crossing S is
+    moved back to end at S, its first columns masked (RAGGED)."""
+    import math
+
+    import numpy as np
+    import common
+    from warpforge.language import core
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    H, D, BM, BN = 2, 64, 64, 176
+    rng = np.random.default_rng(S + overlap)
+    q, k, v = [(rng.standard_normal((H, S, D)) * 0.5).astype(np.float16) for _ in range(3)]
+    o = np.full((H * S, D), np.nan, np.float16)
+    lse = np.full(H * S, np.nan, np.float32)
+    dq, do = (TensorDescriptor.from_tensor(t, [BM, D]) for t in (q.reshape(H * S, D), o))
+    dk, dv = (TensorDescriptor.from_tensor(t.reshape(H * S, D), [BN, D]) for t in (k, v))
+    m.attn_fwd_kernel[(math.ceil(S / BM), H)](
+        dq, dk, dv, do, o, lse, 1 / math.sqrt(D), 1, H, S, HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN,
+        CAUSAL=False, OVERLAP=overlap, RAGGED=S % BN != 0)
+    _check_heads(q, k, v, o.reshape(H, S, D), range(H), False, "is wrong")

@@ -722,13 +722,13 @@ def test_nvmma_placement_matches_the_swizzle_contract(case):
     np.testing.assert_array_equal(smem, want)
 
 
-def wgmma_epilogue(warps, wpc, instr_n, shape, elem, body):
+def wgmma_epilogue(warps, wpc, instr_n, shape, elem, body, per_thread=4):
     """A kernel that loads an f32 tensor into a wgmma layout, applies
     `body(k, x, f32_type, out_type)` (which returns a value of `elem` in
-    that layout) and stores it back through a blocked layout: (kernel text,
-    number of elements)."""
+    that layout) and stores it back through a blocked layout (`per_thread`
+    columns a thread): (kernel text, number of elements)."""
     wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
-    bl = blocked([1, 4], [4, 8], [warps, 1], [1, 0])
+    bl = blocked([1, per_thread], [4, 8], [warps, 1], [1, 0])
     k = Kernel(warps, ["f32", elem])
     f32, out = k.ttype(shape, "f32", wg), k.ttype(shape, elem, wg)
     x = k.load(0, shape, bl)
@@ -767,7 +767,8 @@ def round_to_bf16(x: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("elem", ["f16", "bf16"])
 @pytest.mark.parametrize("warps, wpc, instr_n, shape", [
-    (4, [4, 1], 64, [64, 64]), (8, [4, 2], 64, [64, 128])], ids=str)
+    (4, [4, 1], 64, [64, 64]), (8, [4, 2], 64, [64, 128]),
+    (8, [8, 1], 176, [128, 176])], ids=str)
 def test_paired_truncation_in_the_wgmma_layout(elem, warps, wpc, instr_n, shape):
     """f32 -> f16/bf16 truncation two elements per cvt (cvt.rn.f16x2.f32,
     cvt.rn.bf16x2.f32), on values that round (x / 7): each element lands in
@@ -776,7 +777,8 @@ def test_paired_truncation_in_the_wgmma_layout(elem, warps, wpc, instr_n, shape)
         seven = k.emit(f"arith.constant dense<7.0> : {f32}")
         d = k.emit(f"arith.divf {xw}, {seven} : {f32}")
         return k.emit(f"arith.truncf {d} : {f32} to {half}")
-    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, elem, body)
+    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, elem, body,
+                             per_thread=4 if shape[1] % 32 == 0 else 2)
     lowered = subprocess.run([OPT, "--tilegpu-to-llvm"], input=text, capture_output=True,
                              text=True, timeout=300).stdout
     assert f"cvt.rn.{elem}x2.f32" in lowered
@@ -790,7 +792,10 @@ def test_paired_truncation_in_the_wgmma_layout(elem, warps, wpc, instr_n, shape)
 @pytest.mark.parametrize("axis", [1, 0])
 @pytest.mark.parametrize("warps, wpc, instr_n, shape", [
     (4, [4, 1], 64, [64, 64]), (8, [8, 1], 128, [128, 128]), (8, [8, 1], 64, [128, 64]),
-    (8, [4, 2], 64, [64, 128]), (4, [4, 1], 32, [128, 64])], ids=str)
+    (8, [4, 2], 64, [64, 128]), (4, [4, 1], 32, [128, 64]),
+    # Experimental (WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS): FlashAttention-3's
+    # 176 columns, one m64n176 instruction a row of warps.
+    (8, [8, 1], 176, [128, 176])], ids=str)
 def test_softmax_steps_in_the_wgmma_layout(warps, wpc, instr_n, shape, axis):
     """An attention softmax's steps without leaving the accumulator's
     registers: a max along `axis` into a slice of the wgmma layout, a
@@ -813,7 +818,10 @@ def test_softmax_steps_in_the_wgmma_layout(warps, wpc, instr_n, shape, axis):
         b = k.emit(f"tile.broadcast {e} : {k.ttype(ones, 'f32', wg)} -> {f32}")
         return k.emit(f"arith.subf {xw}, {b} : {f32}")
     wg = f"#tilegpu.wgmma<warpsPerCTA = [{wpc[0]}, {wpc[1]}], instrShape = [64, {instr_n}, 16]>"
-    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, "f32", body)
+    # The blocked layout the values come and go through must tile the
+    # shape: 176 columns are 11 tiles of 2 x 8.
+    text, n = wgmma_epilogue(warps, wpc, instr_n, shape, "f32", body,
+                             per_thread=4 if shape[1] % 32 == 0 else 2)
     out = simulate(text, ["f32", "f32"])
     x = input_values(0, n).reshape(shape).astype(np.float64)
     m = x.max(axis=axis, keepdims=True)

@@ -209,7 +209,12 @@ emitRootIndices(OpBuilder &b, Location loc, RankedTensorType type,
                     : LLVM::AddOp::create(b, loc, base[d],
                                           i32Val(b, loc, offset[d]));
       if (rootShape[d] < tile[d])
-        c = LLVM::AndOp::create(b, loc, c, i32Val(b, loc, rootShape[d] - 1));
+        c = llvm::isPowerOf2_64(uint64_t(rootShape[d]))
+                ? LLVM::AndOp::create(b, loc, c,
+                                      i32Val(b, loc, rootShape[d] - 1))
+                      .getResult()
+                : LLVM::URemOp::create(b, loc, c, i32Val(b, loc, rootShape[d]))
+                      .getResult();
       coords.push_back(c);
     }
     indices.push_back(std::move(coords));
@@ -416,6 +421,12 @@ std::pair<Value, Value> getLaneAndWarpAlongAxis(OpBuilder &b, Location loc,
   auto along = [&](Value id, unsigned stride, unsigned count) -> Value {
     if (count == 1)
       return i32Val(b, loc, 0);
+    // Warps need not be a power of 2 (three consumer warpgroups).
+    if (!llvm::isPowerOf2_32(stride) || !llvm::isPowerOf2_32(count)) {
+      if (stride != 1)
+        id = LLVM::UDivOp::create(b, loc, id, i32Val(b, loc, stride));
+      return LLVM::URemOp::create(b, loc, id, i32Val(b, loc, count));
+    }
     if (stride != 1)
       id = LLVM::LShrOp::create(b, loc, id,
                                 i32Val(b, loc, llvm::Log2_32(stride)));

@@ -448,7 +448,7 @@ def _host_descriptor_type(fn, name: str, spelling: str) -> "core.tensor_descript
     elem = ty.block_type.element_ty
     if not 1 <= len(block) <= _TMA_MAX_RANK:
         raise fail(f"the TMA moves blocks of 1 to {_TMA_MAX_RANK} dimensions, got {len(block)}")
-    if any(not core.is_power_of_2(b) for b in block):
+    if any(not core.is_block_dim(b) for b in block):
         raise fail(f"every block dimension must be a power of 2, got {block}")
     inner_bytes = block[-1] * elem.primitive_bitwidth // 8
     if inner_bytes < _TMA_MIN_INNER_BYTES:

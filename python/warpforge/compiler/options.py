@@ -187,6 +187,9 @@ class KernelOptions:
         warps = self.num_warps * self.num_consumer_groups
         if not self.num_consumer_groups or _is_power_of_2(warps):
             return None
+        import os
+        if os.environ.get("WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS") == "1":
+            return None
         return (f"num_consumer_groups={self.num_consumer_groups} with num_warps="
                 f"{self.num_warps} makes {warps} consumer warps, and a tile (powers of 2 "
                 f"in every dimension) splits among a power of 2 of them only")

@@ -339,7 +339,7 @@ def arange(start, end) -> tensor:
         raise SemanticError("arange's start and end must be tl.constexpr integers")
     if end <= start:
         raise SemanticError(f"arange({start}, {end}): end must be greater than start")
-    if not core.is_power_of_2(end - start):
+    if not core.is_block_dim(end - start):
         raise SemanticError(f"arange({start}, {end}): the range must have a power-of-2 "
                             f"length, got {end - start}")
     if start < -(1 << 31) or end > (1 << 31):

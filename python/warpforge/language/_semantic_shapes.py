@@ -43,7 +43,7 @@ def validate_block_shape(shape) -> List[int]:
     shape = [int(unwrap(s)) for s in shape]
     numel = 1
     for s in shape:
-        if not core.is_power_of_2(s):
+        if not core.is_block_dim(s):
             raise SemanticError(f"shape {shape}: every dimension must be a power of 2, "
                                 f"got {s}")
         numel *= s

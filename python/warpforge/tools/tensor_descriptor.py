@@ -37,6 +37,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, List, Tuple
 
+
+def _is_block_dim(b: int) -> bool:
+    # The language's rule (powers of 2; multiples of 16 with the
+    # experimental WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1).
+    from ..language.core import is_block_dim
+    return is_block_dim(b)
+
 # What one TMA box may span per dimension.
 MAX_BOX_DIM = 256
 
@@ -99,7 +106,7 @@ class TensorDescriptor:
                 fail(f"stride {stride} of dimension {d} is {stride * elem_bytes} bytes; the "
                      "TMA needs a multiple of 16")
         for b in self.block_shape:
-            if b < 1 or b & (b - 1):
+            if not _is_block_dim(b):
                 fail(f"every block dimension must be a power of 2, got {b}")
         # The block's size against the TMA's limits (MAX_BOX_DIM, 16 bytes
         # innermost) is checked when a kernel is compiled for it: the block

@@ -60,6 +60,17 @@ LogicalResult checkPowersOfTwo(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+/// Warps per CTA: powers of two, or not (three consumer warpgroups: 12
+/// warps, which a dimension may take as 3 x 4).
+LogicalResult checkWarps(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<unsigned> values) {
+  for (unsigned v : values)
+    if (v == 0)
+      return emitError() << "warpsPerCTA entries must be positive, got "
+                         << v;
+  return success();
+}
+
 LogicalResult checkPermutation(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<unsigned> order, unsigned rank) {
   if (order.size() != rank)
@@ -107,7 +118,7 @@ LogicalResult checkCTATiles(function_ref<InFlightDiagnostic()> emitError,
     int64_t size = rootShape[d], t = tile[d];
     unsigned dim = own++;
     if (size <= 0 || size % t == 0 ||
-        (t % size == 0 && llvm::isPowerOf2_64(uint64_t(size))))
+        t % size == 0)
       continue;
     return emitError() << "dimension " << dim << " of the tensor (" << size
                        << ") is neither a multiple of the " << layout
@@ -137,7 +148,7 @@ BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << ")";
   if (failed(checkPowersOfTwo(emitError, "sizePerThread", sizePerThread)) ||
       failed(checkPowersOfTwo(emitError, "threadsPerWarp", threadsPerWarp)) ||
-      failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+      failed(checkWarps(emitError, warpsPerCTA)))
     return failure();
   if (product(threadsPerWarp) != 32)
     return emitError() << "threadsPerWarp must multiply to the warp size "
@@ -189,6 +200,43 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
       take = lanesLeft;
     tpw[d] = take;
     lanesLeft /= take;
+  }
+  // Warps that are not a power of two (three consumer warpgroups, 12
+  // warps) are placed as the others while a dimension has room; what is
+  // left (the odd factor, and powers of two no dimension had room for)
+  // goes to the slowest dimension that then holds whole tiles, else to one
+  // whose tile it makes a multiple of the dimension (replicated), else the
+  // slowest dimension's tile is stretched by sizePerThread until it is
+  // (valid, if heavy: such blocks are TMA's, never held in registers).
+  if (!llvm::isPowerOf2_32(numWarps)) {
+    unsigned left = numWarps;
+    for (unsigned i = 0; i < rank; ++i) {
+      unsigned d = order[i];
+      int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+      unsigned pow2Left = 1u << llvm::countr_zero(left);
+      unsigned take = std::min<int64_t>(pow2Left, room2(room));
+      wpc[d] = take;
+      left /= take;
+    }
+    if (left > 1) {
+      auto tile = [&](unsigned d) {
+        return int64_t(spt[d]) * tpw[d] * wpc[d];
+      };
+      int chosen = -1;
+      for (int i = rank - 1; i >= 0 && chosen < 0; --i)
+        if (shape[order[i]] % (tile(order[i]) * left) == 0)
+          chosen = order[i];
+      for (int i = rank - 1; i >= 0 && chosen < 0; --i)
+        if ((tile(order[i]) * left) % shape[order[i]] == 0)
+          chosen = order[i];
+      if (chosen < 0) {
+        chosen = order[rank - 1];
+        for (int i = 0; i < 16 && (tile(chosen) * left) % shape[chosen]; ++i)
+          spt[chosen] *= 2;
+      }
+      wpc[chosen] *= left;
+    }
+    return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
   }
   unsigned warpsLeft = numWarps;
   for (unsigned i = 0; i < rank && warpsLeft > 1; ++i) {
@@ -254,7 +302,7 @@ WgmmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "wgmma layout is 2-D: warpsPerCTA needs 2 entries";
   if (instrShape.size() != 3)
     return emitError() << "instrShape is [M, N, K]: 3 entries";
-  if (failed(checkPowersOfTwo(emitError, "warpsPerCTA", warpsPerCTA)))
+  if (failed(checkWarps(emitError, warpsPerCTA)))
     return failure();
   if (instrShape[0] == 16) {
     // mma.sync: each warp fills its own 16 rows, so warps split freely.

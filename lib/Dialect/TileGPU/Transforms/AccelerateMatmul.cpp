@@ -121,6 +121,10 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps,
   // Warpgroups stack along M while the tile has rows for them, then split
   // N.
   unsigned wM = 4, wN = 1;
+  // Warpgroups that are not a power of 2 (three consumer warpgroups)
+  // all stack along M.
+  if (!llvm::isPowerOf2_32(numWarps))
+    wM = numWarps;
   while (wM * wN < numWarps) {
     if (m > 16 * wM)
       wM *= 2;
