@@ -601,6 +601,45 @@ def test_npot_block_compiles_warp_specialized(monkeypatch):
     assert spills and max(spills) <= 4, k.metadata.get("ptxas_log", "")
 
 
+@pytest.mark.parametrize("persistent", [False, True], ids=["tiles", "persistent"])
+def test_three_consumer_warpgroups_compile(monkeypatch, persistent):
+    """FlashAttention-3's D64 shape: 192-row tiles on three consumer
+    warpgroups (num_consumer_groups=3, num_warps=4), experimental. The
+    products are wgmma on all three warpgroups (m64n128k16, warps [12, 1]),
+    the kernel specialized with registers 160 for the consumers and 32 for
+    the producer (512 threads start with 128); ptxas spills at most a few
+    bytes (4 unpersisted, 12 persistent on 2026-11-28)."""
+    import warnings
+
+    import numpy as np
+    import common
+    import warpforge
+    from warpforge.language import core
+    from warpforge.tools.tensor_descriptor import TensorDescriptor
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    S, D = 4608, 64
+    x = np.ones((2 * S, D), np.float16)
+    lse = np.ones(2 * S, np.float32)
+    qo = TensorDescriptor.from_tensor(x, [192, D])
+    kv = TensorDescriptor.from_tensor(x, [128, D])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
+                                     BLOCK_M=192, BLOCK_N=128, CAUSAL=False, OVERLAP=True,
+                                     WS=True, RAGGED=False, PERSISTENT=persistent, num_warps=4,
+                                     num_consumer_groups=3, num_buffers_warp_spec=2,
+                                     grid=(1,))
+    ptx = k.asm["ptx"]
+    assert "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16" in ptx
+    assert "#tilegpu.wgmma<warpsPerCTA = [12, 1]" in k.asm["tilegpu"]
+    assert re.findall(r"setmaxnreg\.(inc|dec)\.sync\.aligned\.u32\s+(\d+)", ptx) == \
+        [("inc", "160"), ("dec", "32")]
+    assert k.metadata["num_threads"] == 512
+    spills = [int(x) for x in re.findall(r"(\d+) bytes spill stores", k.metadata.get("ptxas_log", ""))]
+    assert spills and max(spills) <= 16, k.metadata.get("ptxas_log", "")
+
+
 @pytest.mark.parametrize("S", [352, 400], ids=["whole", "ragged"])
 @pytest.mark.parametrize("overlap", [True, False], ids=["rotated", "in_order"])
 def test_npot_block_in_the_interpreter(interpreted, monkeypatch, S, overlap):

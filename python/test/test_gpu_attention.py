@@ -78,7 +78,7 @@ def _configs():
 
 
 def _run_forward(D, S, causal, dtype, config=None, num_ctas=1, programs=None,
-                 idle_programs=0):
+                 idle_programs=0, meta_extra=None):
     m = _kernels()
     dt = getattr(torch, dtype)
     Z, H = 2, 3
@@ -96,6 +96,7 @@ def _run_forward(D, S, causal, dtype, config=None, num_ctas=1, programs=None,
                                                 programs=programs)
     if num_ctas > 1:
         meta["num_ctas"] = num_ctas
+    meta.update(meta_extra or {})
     if idle_programs:  # persistent: programs past the tiles run no tile
         grid = (grid[0] + idle_programs, *grid[1:])
     compiled = kernel[grid](*args, **meta)
@@ -268,6 +269,40 @@ def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs)
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
         _run_forward(64, S, causal, dtype, (256, 64, 16, 3, True, True, True), programs=programs)
+
+
+THREE_GROUPS = {"num_consumer_groups": 3, "num_buffers_warp_spec": 2}
+
+
+@pytest.mark.parametrize("persistent", [False, True], ids=["tiles", "persistent"])
+@pytest.mark.parametrize("D, block_n", [(64, 128), (128, 64)], ids=["d64_192x128", "d128_192x64"])
+@pytest.mark.parametrize("S", [1152, 1000])
+def test_forward_three_consumer_warpgroups(monkeypatch, D, block_n, S, persistent):
+    """Three consumer warpgroups of 4 warps (num_consumer_groups=3, 12
+    warps) on 192-row tiles, FlashAttention-3's shape at D 64: experimental
+    (WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1, 192 is no power of 2). Rotated
+    products, 160 registers a consumer thread; S 1000 crosses both the
+    last Q tile (masked store) and the last K/V block; persistent tiles
+    need S a multiple of 192 (1152 = 6 x 192)."""
+    if persistent and S % 192:
+        pytest.skip("the persistent kernel takes whole 192-row tiles only")
+    from warpforge.language import core
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(D, S, False, "float16", (192, block_n, 4, 2, True, True, persistent),
+                     meta_extra=THREE_GROUPS)
+
+
+def test_three_consumer_warpgroups_need_the_experimental_switch(monkeypatch):
+    """Without the switch, three groups of 4 warps are declined with a
+    warning at the kernel (12 warps split no power-of-2 tile), and a
+    192-row block is an error naming the rule."""
+    from warpforge.language import core
+    monkeypatch.delenv(core.NPOT_BLOCKS_ENV, raising=False)
+    with pytest.raises(Exception, match="power of 2"):
+        _run_forward(64, 1152, False, "float16", (192, 128, 4, 2, True, True),
+                     meta_extra=THREE_GROUPS)
 
 
 def _poisoned_heads(S, D, causal, poison, rows, key):
@@ -473,6 +508,40 @@ def test_four_consumer_warpgroups_do_not_hang():
     run_without_hang(HANG_SCRIPT_FOUR_GROUPS.format(test_dir=os.path.dirname(__file__),
                                                     repeats=20), 180,
                      "the attention forward with four consumer warpgroups")
+
+
+HANG_SCRIPT_THREE_GROUPS = """
+import math, os, sys, torch
+os.environ["WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS"] = "1"
+sys.path.insert(0, {test_dir!r})
+import test_gpu_attention as t
+m = t._kernels()
+for S, D, block_n, persistent, programs in (
+        (4608, 64, 128, False, None), (1000, 64, 128, False, None),
+        (4608, 64, 128, True, None), (1152, 64, 128, True, 5), (4608, 128, 64, True, None)):
+    q, k, v = t._inputs(2, 16, S, D, torch.float16, ("hang3", S))
+    o = torch.empty_like(q)
+    lse = torch.empty((2, 16, S), device="cuda")
+    kernel, grid, args, meta = m.attention_call(
+        q, k, v, o, lse, False, 0.125,
+        m.AttnConfig(192, block_n, 4, 2, True, True, persistent), programs=programs)
+    meta.update(t.THREE_GROUPS)
+    for _ in range({repeats}):
+        kernel[grid](*args, **meta)
+    torch.cuda.synchronize()
+print("no hang")
+"""
+
+
+def test_three_consumer_warpgroups_do_not_hang():
+    """Three consumer warpgroups and the producer (512 threads, registers
+    160 and 32), launched repeatedly in a child process under a timeout:
+    their turns go round three named barriers, unpersisted and persistent
+    (every SM, and 5 programs walking the tiles)."""
+    from launch_helpers import run_without_hang
+    run_without_hang(HANG_SCRIPT_THREE_GROUPS.format(test_dir=os.path.dirname(__file__),
+                                                     repeats=20), 180,
+                     "the attention forward with three consumer warpgroups")
 
 
 def test_forward_rejects_a_causal_split_the_blocks_cannot_take():

@@ -878,3 +878,87 @@ def test_load_in_a_wgmma_slice(warps, wpc, instr_n, shape, dim):
     want = input_values(0, n).astype(np.float64)
     want[n - 3:] = -1.0
     np.testing.assert_array_equal(written(out, 1, n), want)
+
+
+# Twelve warps (three consumer warpgroups of 4): warps split 3 x 4, and
+# dimensions that divide a CTA tile which is not a power of two's multiple
+# of them (192 elements under 32 lanes x 12 warps, held twice; 64 columns
+# under a 192-column tile, held three times). The lowering reduces such
+# coordinates by remainder and finds a warp's place along an axis by
+# division (ThreadUtility.cpp).
+WGMMA12 = "#tilegpu.wgmma<warpsPerCTA = [12, 1], instrShape = [64, 128, 16]>"
+TWELVE_WARP_LAYOUTS = [
+    blocked([1, 4], [2, 16], [12, 1], [1, 0]),   # 192 rows in 8 tiles of 24
+    blocked([1, 4], [2, 16], [4, 3], [1, 0]),    # columns held three times
+    blocked([1, 1], [32, 1], [3, 4], [0, 1]),    # 3 warps along the rows
+    WGMMA12,                                      # the accumulator of three warpgroups
+]
+
+
+@pytest.mark.parametrize("layout", TWELVE_WARP_LAYOUTS[:3], ids=str)
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reduce_twelve_warps(layout, axis):
+    run_reduce(12, [192, 64], layout, axis, "sum")
+
+
+@pytest.mark.parametrize("axis", [0, 1])
+def test_reduce_three_warpgroups_accumulator(axis):
+    """Row sums (softmax's) and column sums of a 192x128 accumulator of
+    three warpgroups: loaded blocked, converted to the wgmma layout,
+    reduced, stored through a 1-D blocked layout."""
+    shape, src = [192, 128], TWELVE_WARP_LAYOUTS[0]
+    k = Kernel(12, ["f32", "f32"])
+    x = k.load(0, shape, src)
+    acc = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', src)} -> "
+                 f"{k.ttype(shape, 'f32', WGMMA12)}")
+    out_shape = [shape[1 - axis]]
+    sl = slice_of(WGMMA12, axis)
+    r = k.emit(f"tile.reduce {acc} axis = {axis} : {k.ttype(shape, 'f32', WGMMA12)} -> "
+               f"{k.ttype(out_shape, 'f32', sl)} {{\n    {reduce_region('sum', 'f32')}\n    }}")
+    b1 = blocked([1], [32], [12], [0])
+    back = k.emit(f"tilegpu.convert_layout {r} : {k.ttype(out_shape, 'f32', sl)} -> "
+                  f"{k.ttype(out_shape, 'f32', b1)}")
+    k.store(1, back, out_shape, b1)
+    out = simulate(k.text(), ["f32", "f32"])
+    x_np = input_values(0, 192 * 128).reshape(shape).astype(np.float64)
+    np.testing.assert_array_equal(written(out, 1, out_shape[0]), x_np.sum(axis=axis))
+
+
+@pytest.mark.parametrize("case", [
+    (12, [192], blocked([1], [32], [12], [0]), 0, "sum"),
+    (12, [128], blocked([1], [32], [12], [0]), 0, "max"),
+    (12, [192], slice_of(WGMMA12, 1), 0, "argmax"),
+], ids=str)
+def test_reduce_twelve_warps_1d(case):
+    run_reduce(*case)
+
+
+@pytest.mark.parametrize("src, dst", [
+    (TWELVE_WARP_LAYOUTS[0], TWELVE_WARP_LAYOUTS[1]),
+    (TWELVE_WARP_LAYOUTS[2], TWELVE_WARP_LAYOUTS[0]),
+], ids=str)
+def test_convert_layout_twelve_warps(src, dst):
+    run_convert(12, [192, 64], src, dst)
+
+
+def test_convert_through_three_warpgroups_accumulator():
+    """blocked -> the 192x128 accumulator of three warpgroups -> another
+    blocked layout: every element where it started."""
+    shape, a, b = [192, 128], TWELVE_WARP_LAYOUTS[0], TWELVE_WARP_LAYOUTS[2]
+    k = Kernel(12, ["f32", "f32"])
+    x = k.load(0, shape, a)
+    w = k.emit(f"tilegpu.convert_layout {x} : {k.ttype(shape, 'f32', a)} -> "
+               f"{k.ttype(shape, 'f32', WGMMA12)}")
+    y = k.emit(f"tilegpu.convert_layout {w} : {k.ttype(shape, 'f32', WGMMA12)} -> "
+               f"{k.ttype(shape, 'f32', b)}")
+    k.store(1, y, shape, b)
+    out = simulate(k.text(), ["f32", "f32"])
+    np.testing.assert_array_equal(written(out, 1, 192 * 128), input_values(0, 192 * 128))
+
+
+@pytest.mark.parametrize("case", [
+    (12, [192], blocked([1], [32], [12], [0]), 0, False),
+    (12, [192, 64], TWELVE_WARP_LAYOUTS[2], 0, True),
+], ids=str)
+def test_scan_twelve_warps(case):
+    run_scan(*case)

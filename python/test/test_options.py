@@ -483,6 +483,30 @@ def test_three_consumer_groups_fall_back_with_a_warning(monkeypatch):
     assert k.metadata["num_threads"] == 128
 
 
+def test_three_consumer_groups_under_the_experimental_switch_fall_back_on_128_rows(monkeypatch):
+    """With WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 twelve consumer warps are
+    tried (three warpgroups stack along M, so a product needs a multiple of
+    192 rows); a 128-row tile has none, and the kernel is compiled as
+    without the groups, on its num_warps warps (wgmma, not the FMA form
+    twelve warps would leave), with one warning at the kernel saying why."""
+    monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
+    monkeypatch.setenv("WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS", "1")
+    seed000_matmul.cache.clear()  # the switch is not part of the in-memory key
+    with pytest.warns(WarpSpecializationWarning,
+                      match=r"num_consumer_groups=3 \(12 consumer warps\): .*no loop of tl.dot "
+                            r"products.*compiled without it, on num_warps=4 warps") as record:
+        k = seed000_matmul.warmup(F16, F16, F16, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
+                                  BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
+                                  num_stages=3, num_consumer_groups=3, num_buffers_warp_spec=3,
+                                  grid=(1,))
+    ws = [r for r in record if issubclass(r.category, WarpSpecializationWarning)]
+    assert len(ws) == 1 and (ws[0].filename, ws[0].lineno) == (seed000_matmul.filename,
+                                                              seed000_matmul.first_line)
+    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    assert "wgmma.mma_async" in k.asm["ptx"] and k.metadata["num_threads"] == 128
+    seed000_matmul.cache.clear()
+
+
 def test_one_channel_takes_a_tma_block_and_a_cp_async_operand(monkeypatch):
     """Seed 000's kernel with B masked: A stays a TMA block, B becomes a
     cp.async copy, both into one channel whose full barriers count the

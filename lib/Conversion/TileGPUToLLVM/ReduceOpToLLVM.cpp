@@ -229,8 +229,7 @@ struct ReduceOpConversion : public OpConversionPattern<tile::ReduceOp> {
       // Warps holding copies write the same values to their original's
       // slot; so do the lanes along the axis, which all hold the warp's
       // result: identical values, so no predicate is needed.
-      Value warpSlot = LLVM::AndOp::create(
-          rewriter, loc, warpAlong, i32Val(rewriter, loc, axis.distinctWarps - 1));
+      Value warpSlot = wrapIndex(rewriter, loc, warpAlong, axis.distinctWarps);
       SmallVector<Value> outLinear;
       if (scalarResult) {
         outLinear.push_back(i32Val(rewriter, loc, 0));

@@ -142,11 +142,16 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
     // Position in visiting order among the lanes (warps) holding distinct
     // elements.
     auto visitIndex = [&](Value along, unsigned distinct) -> Value {
-      Value v = LLVM::AndOp::create(rewriter, loc, along,
-                                    i32Val(rewriter, loc, distinct - 1));
+      Value v = wrapIndex(rewriter, loc, along, distinct);
+      // Reversed: distinct - 1 - v (an xor for a power of two).
       if (reverse)
-        v = LLVM::XOrOp::create(rewriter, loc, v,
-                                i32Val(rewriter, loc, distinct - 1));
+        v = llvm::isPowerOf2_32(distinct)
+                ? LLVM::XOrOp::create(rewriter, loc, v,
+                                      i32Val(rewriter, loc, distinct - 1))
+                      .getResult()
+                : LLVM::SubOp::create(rewriter, loc,
+                                      i32Val(rewriter, loc, distinct - 1), v)
+                      .getResult();
       return v;
     };
 
@@ -243,8 +248,7 @@ struct ScanOpConversion : public OpConversionPattern<tile::ScanOp> {
       };
       // Copies of a warp store the same totals in its slot, as do all its
       // lanes (they all hold the run totals): no predicate is needed.
-      Value warpSlot = LLVM::AndOp::create(rewriter, loc, warpAlong,
-                                           i32Val(rewriter, loc, pw - 1));
+      Value warpSlot = wrapIndex(rewriter, loc, warpAlong, pw);
       emitBarrier(rewriter, loc);
       for (unsigned l = 0; l < lines.size(); ++l)
         for (unsigned r = 0; r < axis.reps; ++r)

@@ -209,12 +209,7 @@ emitRootIndices(OpBuilder &b, Location loc, RankedTensorType type,
                     : LLVM::AddOp::create(b, loc, base[d],
                                           i32Val(b, loc, offset[d]));
       if (rootShape[d] < tile[d])
-        c = llvm::isPowerOf2_64(uint64_t(rootShape[d]))
-                ? LLVM::AndOp::create(b, loc, c,
-                                      i32Val(b, loc, rootShape[d] - 1))
-                      .getResult()
-                : LLVM::URemOp::create(b, loc, c, i32Val(b, loc, rootShape[d]))
-                      .getResult();
+        c = wrapIndex(b, loc, c, rootShape[d]);
       coords.push_back(c);
     }
     indices.push_back(std::move(coords));
@@ -415,6 +410,12 @@ AxisDistribution getAxisDistribution(RankedTensorType type, unsigned axis) {
   return dist;
 }
 
+Value wrapIndex(OpBuilder &b, Location loc, Value v, int64_t n) {
+  if (llvm::isPowerOf2_64(uint64_t(n)))
+    return LLVM::AndOp::create(b, loc, v, i32Val(b, loc, n - 1));
+  return LLVM::URemOp::create(b, loc, v, i32Val(b, loc, n));
+}
+
 std::pair<Value, Value> getLaneAndWarpAlongAxis(OpBuilder &b, Location loc,
                                                 const AxisDistribution &axis) {
   auto [lane, warp] = getLaneAndWarpId(b, loc);
@@ -422,15 +423,14 @@ std::pair<Value, Value> getLaneAndWarpAlongAxis(OpBuilder &b, Location loc,
     if (count == 1)
       return i32Val(b, loc, 0);
     // Warps need not be a power of 2 (three consumer warpgroups).
-    if (!llvm::isPowerOf2_32(stride) || !llvm::isPowerOf2_32(count)) {
-      if (stride != 1)
-        id = LLVM::UDivOp::create(b, loc, id, i32Val(b, loc, stride));
-      return LLVM::URemOp::create(b, loc, id, i32Val(b, loc, count));
-    }
     if (stride != 1)
-      id = LLVM::LShrOp::create(b, loc, id,
-                                i32Val(b, loc, llvm::Log2_32(stride)));
-    return LLVM::AndOp::create(b, loc, id, i32Val(b, loc, count - 1));
+      id = llvm::isPowerOf2_32(stride)
+               ? LLVM::LShrOp::create(b, loc, id,
+                                      i32Val(b, loc, llvm::Log2_32(stride)))
+                     .getResult()
+               : LLVM::UDivOp::create(b, loc, id, i32Val(b, loc, stride))
+                     .getResult();
+    return wrapIndex(b, loc, id, count);
   };
   return {along(lane, axis.laneStride, axis.lanes),
           along(warp, axis.warpStride, axis.warps)};

@@ -699,6 +699,23 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
             return _compile_unspecialized(fn, signature, constants, divisibility, options,
                                           gpu, capability, error)
         raise error from None
+    warps = options.num_warps * options.num_consumer_groups
+    if gpu and warps & (warps - 1) and not attributes.get(attrs.WARP_SPECIALIZED):
+        # Three consumer groups (experimental) that the compiler declined
+        # (no product of 192-row multiples to split): the module's 12 warps
+        # would run it unspecialized, its products on the FMA pipes. It is
+        # compiled as without the groups instead, on num_warps warps; the
+        # stages' reasons go with the warning.
+        from .options import WarpSpecializationWarning
+        why = "; ".join(dict.fromkeys(d[4] for d in stage_warnings)) or "declined"
+        warnings.warn_explicit(
+            f"{fn.__name__}: warp specialization declined: num_consumer_groups="
+            f"{options.num_consumer_groups} ({warps} consumer warps): {why}; compiled "
+            f"without it, on num_warps={options.num_warps} warps",
+            WarpSpecializationWarning, fn.filename, fn.first_line)
+        plain = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0,
+                                    ping_pong=False)
+        return compile_kernel(fn, signature, constants, divisibility, plain, gpu, capability)
     _warn_at_kernel_lines(fn, stage_warnings, ir_name)
     if gpu:
         started = time.perf_counter()

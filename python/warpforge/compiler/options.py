@@ -183,12 +183,17 @@ class KernelOptions:
     def unsplittable_consumer_groups(self) -> Optional[str]:
         """Why the consumer groups cannot share a tile, when they cannot:
         the tile's power-of-2 rows (or columns) split among a power of 2 of
-        consumer warps only, so three groups have no data partition."""
+        consumer warps only, so three groups have no data partition (but
+        under WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1, with 192-row tiles)."""
         warps = self.num_warps * self.num_consumer_groups
         if not self.num_consumer_groups or _is_power_of_2(warps):
             return None
-        import os
-        if os.environ.get("WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS") == "1":
+        # Experimental: twelve warps, wgmma stacking three warpgroups along
+        # M of a tile whose rows are a multiple of 192 (FlashAttention-3's
+        # 192x128 at D 64); a kernel without such a product still falls
+        # back, from the compiler, with a warning.
+        from ..language.core import npot_blocks_enabled
+        if npot_blocks_enabled():
             return None
         return (f"num_consumer_groups={self.num_consumer_groups} with num_warps="
                 f"{self.num_warps} makes {warps} consumer warps, and a tile (powers of 2 "

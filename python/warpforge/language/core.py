@@ -556,15 +556,24 @@ def is_power_of_2(n: int) -> bool:
 NPOT_BLOCKS_ENV = "WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS"
 
 
+def npot_blocks_enabled() -> bool:
+    """Whether WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 is set (experimental):
+    block dimensions that are multiples of 16 (is_block_dim) and three
+    consumer warpgroups (KernelOptions.unsplittable_consumer_groups). Part
+    of the disk cache's key; a process that changes it must clear its
+    kernels' in-memory caches (`kernel.cache.clear()`)."""
+    import os
+    return os.environ.get(NPOT_BLOCKS_ENV) == "1"
+
+
 def is_block_dim(n: int) -> bool:
     """Whether `n` may be a tensor dimension or an arange's length: a power
     of 2, or, with WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 (experimental, not
     checked on a GPU yet), a multiple of 16 (FlashAttention-3's 176-column
     K/V blocks: wgmma's N and K take any multiple of 8 and 16)."""
-    import os
     if is_power_of_2(n):
         return True
-    return os.environ.get(NPOT_BLOCKS_ENV) == "1" and n > 0 and n % 16 == 0
+    return npot_blocks_enabled() and n > 0 and n % 16 == 0
 
 
 # Triton's name for a pointer to int32 (its tests cast int64 addresses to it).

@@ -103,8 +103,11 @@ def toolchain_fingerprint() -> str:
 
 def entry_key(source_key: str, specialization: Any, options: Any) -> str:
     h = hashlib.sha256()
+    from ..language.core import npot_blocks_enabled
+    # The experimental switch changes what compiles (192-row blocks, three
+    # consumer warpgroups) without changing the options.
     for part in (f"format={FORMAT}", f"target={TARGET}", compiler_fingerprint(), source_key,
-                 repr(specialization), repr(options)):
+                 repr(specialization), repr(options), f"npot={int(npot_blocks_enabled())}"):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()

@@ -37,8 +37,17 @@ tile.func public @blocked_threads_per_warp_zero(%x: tensor<64x64xf32, #tilegpu.b
 
 // -----
 
-// expected-error @+1 {{warpsPerCTA entries must be powers of two, got 6}}
-tile.func public @blocked_warps_not_pow2(%x: tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [6, 1], order = [1, 0]>>) {
+// expected-error @+1 {{warpsPerCTA entries must be positive, got 0}}
+tile.func public @blocked_warps_zero(%x: tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [0, 1], order = [1, 0]>>) {
+  tile.return
+}
+
+// -----
+
+// Six warps along 64 rows: a 12-row tile, which 64 rows neither fill
+// whole nor divide.
+// expected-error @+1 {{dimension 0 of the tensor (64) is neither a multiple of the blocked layout's 12-element CTA tile nor a divisor of it}}
+tile.func public @blocked_warps_not_dividing(%x: tensor<64x64xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [6, 1], order = [1, 0]>>) {
   tile.return
 }
 
@@ -81,7 +90,7 @@ tile.func public @blocked_tensor_rank(%x: tensor<128xf32, #tilegpu.blocked<sizeP
 
 // 176 columns under a 64-column CTA tile: neither whole tiles nor a power
 // of two that one tile repeats (threads would address past the tensor).
-// expected-error @+1 {{dimension 1 of the tensor (176) is neither a multiple of the blocked layout's 64-element CTA tile nor a power of two within it}}
+// expected-error @+1 {{dimension 1 of the tensor (176) is neither a multiple of the blocked layout's 64-element CTA tile nor a divisor of it}}
 tile.func public @blocked_npot_dim_under_a_wider_tile(%x: tensor<64x176xf32, #tilegpu.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>) {
   tile.return
 }
@@ -90,7 +99,7 @@ tile.func public @blocked_npot_dim_under_a_wider_tile(%x: tensor<64x176xf32, #ti
 
 // The same under a slice: the 176 rows of dim 0 against the parent's
 // 8-row tile are whole tiles; against a 256-row tile they are not.
-// expected-error @+1 {{dimension 0 of the tensor (176) is neither a multiple of the slice layout's 256-element CTA tile nor a power of two within it}}
+// expected-error @+1 {{dimension 0 of the tensor (176) is neither a multiple of the slice layout's 256-element CTA tile nor a divisor of it}}
 tile.func public @slice_npot_dim_under_a_wider_tile(%x: tensor<176xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [8, 1], order = [1, 0]>>>) {
   tile.return
 }
@@ -147,8 +156,8 @@ tile.func public @wgmma_instr_rank(%x: tensor<64x64xf32, #tilegpu.wgmma<warpsPer
 
 // -----
 
-// expected-error @+1 {{warpsPerCTA entries must be powers of two, got 12}}
-tile.func public @wgmma_warps_not_pow2(%x: tensor<64x64xf32, #tilegpu.wgmma<warpsPerCTA = [12, 1], instrShape = [64, 128, 16]>>) {
+// expected-error @+1 {{warpgroups split along M: warpsPerCTA[0] must be a multiple of 4, got 6}}
+tile.func public @wgmma_warps_not_warpgroups(%x: tensor<192x64xf32, #tilegpu.wgmma<warpsPerCTA = [6, 2], instrShape = [64, 32, 16]>>) {
   tile.return
 }
 

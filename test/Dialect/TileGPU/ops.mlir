@@ -76,6 +76,21 @@ tile.func public @npot_dims_in_whole_tiles(
   tile.return
 }
 
+// Three consumer warpgroups: 12 warps. A wgmma layout stacks them along
+// M (192 rows, three m64 warpgroups); a blocked layout may take 12 (or 3)
+// along a dimension that holds whole tiles, or that divides the tile and
+// is repeated (192 elements under 32 lanes x 12 warps: each held twice).
+// CHECK-LABEL: tile.func public @twelve_warps(
+// CHECK-SAME: tensor<192x128xf32, #{{wgmma[0-9]*}}>
+// CHECK-SAME: tensor<192x128xf16, #{{blocked[0-9]*}}>
+// CHECK-SAME: tensor<192xf32, #{{blocked[0-9]*}}>
+tile.func public @twelve_warps(
+    %a: tensor<192x128xf32, #tilegpu.wgmma<warpsPerCTA = [12, 1], instrShape = [64, 128, 16]>>,
+    %b: tensor<192x128xf16, #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 3], order = [1, 0]>>,
+    %c: tensor<192xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [12], order = [0]>>) {
+  tile.return
+}
+
 //===----------------------------------------------------------------------===//
 // Types
 //===----------------------------------------------------------------------===//

@@ -109,12 +109,17 @@ struct AxisDistribution {
   unsigned lanes = 1;         // threadsPerWarp along the axis
   unsigned warps = 1;         // warpsPerCTA along the axis
   unsigned distinctLanes = 1; // powers of two, <= lanes
-  unsigned distinctWarps = 1; // powers of two, <= warps
+  unsigned distinctWarps = 1; // <= warps (powers of two but for 12 warps)
   unsigned laneStride = 1;    // lane-id distance of neighbours along axis
   unsigned warpStride = 1;    // warp-id distance of neighbours along axis
 };
 AxisDistribution getAxisDistribution(mlir::RankedTensorType type,
                                      unsigned axis);
+
+/// `v` modulo `n` (i32): a mask for a power of two, a remainder otherwise
+/// (12 warps: three consumer warpgroups).
+mlir::Value wrapIndex(mlir::OpBuilder &b, mlir::Location loc, mlir::Value v,
+                      int64_t n);
 
 /// The running thread's lane and warp index along the distribution's axis.
 std::pair<mlir::Value, mlir::Value>

@@ -97,12 +97,13 @@ LogicalResult checkTensorRank(function_ref<InFlightDiagnostic()> emitError,
 }
 
 /// A blocked layout (or a slice of one) covers a tensor in passes of its
-/// CTA tile: each dimension must hold whole tiles, or lie within one tile
-/// that repeats it, which the lowering does by reducing coordinates modulo
-/// the dimension as a power of two. A dimension that is neither (176 under
-/// a 32-element tile) would have threads address past the tensor. Every
-/// shape the language makes is a power of two, so this holds for them; the
-/// check guards other shapes (wgmma's N takes any multiple of 8).
+/// CTA tile: each dimension must hold whole tiles, or divide the tile,
+/// which then repeats it: the lowering reduces coordinates modulo the
+/// dimension (a mask for powers of two, a remainder otherwise: 192 rows
+/// under the 384-row tile of 12 warps). A dimension that is neither (176
+/// under a 32-element tile) would have threads address past the tensor.
+/// Every shape the language makes passes; the check guards the others
+/// (wgmma's N takes any multiple of 8, three warpgroups make 12 warps).
 LogicalResult checkCTATiles(function_ref<InFlightDiagnostic()> emitError,
                             StringRef layout, Attribute encoding,
                             ArrayRef<int64_t> shape) {
@@ -117,13 +118,12 @@ LogicalResult checkCTATiles(function_ref<InFlightDiagnostic()> emitError,
       continue;
     int64_t size = rootShape[d], t = tile[d];
     unsigned dim = own++;
-    if (size <= 0 || size % t == 0 ||
-        t % size == 0)
+    if (size <= 0 || size % t == 0 || t % size == 0)
       continue;
     return emitError() << "dimension " << dim << " of the tensor (" << size
                        << ") is neither a multiple of the " << layout
                        << " layout's " << t
-                       << "-element CTA tile nor a power of two within it";
+                       << "-element CTA tile nor a divisor of it";
   }
   return success();
 }

@@ -135,7 +135,9 @@ FailureOr<DotPlan> planDot(tile::DotOp dot, unsigned numWarps,
     return Reason(why) << ("tl.dot with M = ")
            << m << ": wgmma gives each warpgroup (4 warps) 64 rows, so with "
            << "num_warps = " << numWarps << " M must be a multiple of "
-           << 16 * wM << " (use BLOCK_M >= 64)";
+           << 16 * wM
+           << (llvm::isPowerOf2_32(numWarps) ? " (use BLOCK_M >= 64)"
+                                             : " (each warpgroup's 64 rows)");
   if (n % (8 * wN) != 0)
     return Reason(why) << ("tl.dot with N = ")
            << n << ": the " << wN << " warpgroups along N each need a "
@@ -415,6 +417,13 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
     reason << "a " << m << "x" << n << "x" << k
            << " product has K below or not a multiple of one m16n8k" << instrK
            << " instruction's";
+    return fail();
+  }
+  // Warps that are not a power of 2 (three warpgroups) split no power-of-2
+  // tile: the FMA form then, on default layouts that repeat the tile.
+  if (!llvm::isPowerOf2_32(numWarps)) {
+    reason << numWarps << " warps (not a power of 2) split no " << m << "x"
+           << n << " tile of m16n8 instructions";
     return fail();
   }
   // As Triton's mma v2 warpsPerTile: compare the shares in units of 16
