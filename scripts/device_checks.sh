@@ -14,7 +14,8 @@
 # warp-specialized attention, `scripts/device_checks.sh attention-four` the
 # one with four consumer warpgroups, `scripts/device_checks.sh
 # attention-clusters` the persistent one on clusters of two,
-# `scripts/device_checks.sh attention-ws`
+# `scripts/device_checks.sh attention-three` the three-consumer-warpgroup
+# kernels (experimental: 12 warps, 192-row tiles), `scripts/device_checks.sh attention-ws`
 # racecheck's reports on the
 # warp-specialized attention at one and eight CTAs, beside the hand-written
 # turn kernel.
@@ -168,9 +169,24 @@ attention_ws() {
       "$OUT/sanitizer-racecheck-turns-${args// /-}.log" | tr '\n' ' ')"
   done
 }
+# Three consumer warpgroups (experimental, 12 warps): memcheck and
+# synccheck over the GPU tests (D64 192x128 and D128 192x64, persistent and
+# not, S 1152), racecheck on one CTA (S 192, D 64).
+attention_three() {
+  local sel="test_forward_three_consumer_warpgroups and 1152"
+  run memcheck attention-three python/test/test_gpu_attention.py -k "$sel"
+  run synccheck attention-three python/test/test_gpu_attention.py -k "$sel"
+  compute-sanitizer --tool racecheck --error-exitcode 9 python3 \
+    bench/tools/racecheck_turns/attention_ctas.py 192 128 192 4 64 3 \
+    > "$OUT/sanitizer-racecheck-attention-three.log" 2>&1
+  local rc=$?
+  echo "racecheck attention-three (one CTA): exit $rc; $(grep -E 'RACECHECK SUMMARY|err ' \
+    "$OUT/sanitizer-racecheck-attention-three.log" | tr '\n' ' ')"
+  [ $rc = 0 ] || status=1
+}
 # One group (its function's name, dashes for underscores), or all below.
 case "$only" in
-  attention-four|attention-clusters|attention-persistent|attention-ws|clusters|mma|attention|tma|ws)
+  attention-three|attention-four|attention-clusters|attention-persistent|attention-ws|clusters|mma|attention|tma|ws)
     "${only//-/_}"
     exit $status ;;
 esac

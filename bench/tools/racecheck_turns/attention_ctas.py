@@ -5,11 +5,14 @@ longer ones ceil(S / 128).  Under racecheck (H100, 2026-11-27): one CTA
 (S 120) clean; two CTAs (S 250) and eight (S 1000) report hazards at the
 exchanges after the loop, as turns.py does once a second CTA runs.
 
-    compute-sanitizer --tool racecheck python3 attention_ctas.py S BLOCK_N [BLOCK_M WARPS D]
+    compute-sanitizer --tool racecheck python3 attention_ctas.py S BLOCK_N [BLOCK_M WARPS D [GROUPS]]
 
 BLOCK_M WARPS D (default 128 8 128) pick another warp-specialized config:
 `250 64 256 16 64` is the four-consumer-warpgroup kernel (256x64 blocks,
-16 warps, D 64, products rotated) on one CTA.
+16 warps, D 64, products rotated) on one CTA. GROUPS: num_consumer_groups
+of WARPS warps each (experimental, under WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1,
+set here): `192 128 192 4 64 3` is three consumer warpgroups on 192x128
+blocks at D 64, one CTA.
 """
 import math
 import os
@@ -21,6 +24,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "python", "test"))
 import test_gpu_attention as t  # noqa: E402
 
+groups = int(sys.argv[6]) if len(sys.argv) > 6 else 0
+if groups:
+    os.environ["WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS"] = "1"
 m = t._kernels()
 S, bn = int(sys.argv[1]), int(sys.argv[2])
 bm, warps, D = (int(x) for x in sys.argv[3:6]) if len(sys.argv) > 3 else (128, 8, 128)
@@ -35,6 +41,8 @@ config = m.AttnConfig(bm, bn, warps, 2, len(sys.argv) > 3, True)
 # too (per_head=False; attention_call would read K and V per head there).
 kernel, grid, args, meta = m.attention_call(q, k, v, o, lse, False, 1 / math.sqrt(D), config,
                                             per_head=False)
+if groups:
+    meta.update(num_consumer_groups=groups, num_buffers_warp_spec=2)
 kernel[grid](*args, **meta)
 torch.cuda.synchronize()
 ref, _ = t._reference(q, k, v, False, 1 / math.sqrt(D))
