@@ -68,13 +68,15 @@ def test_do_bench_interleaved_takes_turns(monkeypatch):
                                           "long": work("long", 1e-3)}, warmup=2, rep=10)
     assert set(times) == {"short", "long"} and len(times["short"]) == len(times["long"]) > 3
     # The GPU is held before every timed launch (after one calibration),
-    # for about twice the longest enqueue (1 ms here: about 2e6 fake cycles;
-    # more on a loaded machine, where the busy 1 ms can take several: 9.4e6
-    # in the GPU suite's 14 workers, 2026-11-28).
+    # for about twice the longest enqueue (1 ms here: about 2e6 fake cycles).
+    # On a loaded machine both ways: the busy 1 ms can take several (9.4e6
+    # in the GPU suite's 14 workers, 2026-11-28), and a calibration spin
+    # preempted for a few ms makes a cycle look longer (4.6e5, the same
+    # day), so the bounds are loose; what must hold is one hold throughout.
     calibration, *holds = bench_fake_torch.SLEEPS
     assert calibration == 1 << 20
     assert len(holds) == 2 * len(times["short"])
-    assert len(set(holds)) == 1 and 1.5e6 < holds[0] < 5e7
+    assert len(set(holds)) == 1 and 1e5 < holds[0] < 5e7
     assert testing.summarize(times["long"]) > 5 * testing.summarize(times["short"])
     # One call each, then the turns: short-long, long-short, short-long, ...
     assert calls[:2] == ["short", "long"]

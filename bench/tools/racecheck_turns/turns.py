@@ -11,7 +11,9 @@ warpgroup 0 drains with `bar.sync 3, 256`.  Other mode bits: 2 the
 
 WARPGROUPS=4 runs turns4.ptx: four consumer warpgroups (640 threads, as the
 16-warp attention), turns round the four on barriers 3-6, the exchange
-across `bar.sync 1, 512`.
+across `bar.sync 1, 512`. WARPGROUPS=3 runs turns3.ptx: three (512
+threads, as the experimental 12-warp attention), barriers 3-5, the exchange
+across `bar.sync 1, 384` (thread t reads (t + 128) % 384's value).
 
 Result on the H100 (2026-11-27, compute-sanitizer of the CUDA on the device):
 - Every mode, one CTA (GRID=1): 0 hazards, exchange correct.
@@ -51,7 +53,8 @@ here = os.path.dirname(os.path.abspath(__file__))
 with tempfile.TemporaryDirectory() as tmp:
     cubin = os.path.join(tmp, "turns.cubin")
     subprocess.run([warpforge.knobs.nvidia.ptxas.path, "-arch=sm_90a",
-                    os.path.join(here, "turns4.ptx" if groups == 4 else "turns.ptx"), "-o", cubin], check=True)
+                    os.path.join(here, {4: "turns4.ptx", 3: "turns3.ptx"}.get(groups, "turns.ptx")),
+                    "-o", cubin], check=True)
     data = open(cubin, "rb").read()
 cuda = ctypes.CDLL("libcuda.so.1")
 out = torch.full((consumers,), -1, dtype=torch.int32, device="cuda")
@@ -64,7 +67,9 @@ for _ in range(4):
     assert cuda.cuLaunchKernel(fn, grid, 1, 1, consumers + 128, 1, 1, 0, None, args, None) == 0
 torch.cuda.synchronize()
 rounds = 4 if mode & 4 else 1
-# Each thread reads its partner's (tid ^ consumers / 2) value tid + round, every round.
-ref = (torch.arange(consumers, dtype=torch.int32, device="cuda") ^ (consumers // 2)) * rounds \
-    + sum(range(rounds))
+# Each thread reads its partner's (tid ^ consumers / 2; with three
+# warpgroups (tid + 128) % 384) value tid + round, every round.
+tid = torch.arange(consumers, dtype=torch.int32, device="cuda")
+partner = (tid + 128) % consumers if groups == 3 else tid ^ (consumers // 2)
+ref = partner * rounds + sum(range(rounds))
 print("mode", mode, "iters", iters, "grid", grid, "groups", groups, "correct", bool((out == ref).all()))
