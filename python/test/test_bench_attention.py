@@ -530,11 +530,15 @@ def test_persistent_causal_schedule_balances_the_programs(interpreted, S, progra
 
 
 # Experimental: K/V blocks that are not a power of 2 (FlashAttention-3's
-# 128x176 at D128), behind WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1. Not run on a
-# GPU yet: `WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 python3
+# 128x176 at D128), behind WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1.
+# `WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 python3
 # bench/tools/attention_ceiling.py --variants full --configs
 # 128x128w8s2wspersist,128x128w8s2ws,128x176w8s2ws,128x192w8s2ws --seqlens
-# 4224,8448` checks and times them (4224 = 33 x 128 = 24 x 176 = 22 x 192).
+# 4224,8448` checks them against float64 and times them (4224 = 33 x 128 =
+# 24 x 176 = 22 x 192): right on the H200, 2026-11-28 13:34 UTC, 128x176
+# 1-2.5% above 128x128 unpersisted (attention-ceiling-2026-11-28-133427.md).
+# The 192-row tiles of three consumer warpgroups are tested on the GPU in
+# test_gpu_attention.py.
 
 def test_npot_blocks_need_the_experimental_switch(monkeypatch):
     """A 176-element range or block is an error naming the rule without

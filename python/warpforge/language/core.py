@@ -568,8 +568,9 @@ def npot_blocks_enabled() -> bool:
 
 def is_block_dim(n: int) -> bool:
     """Whether `n` may be a tensor dimension or an arange's length: a power
-    of 2, or, with WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 (experimental, not
-    checked on a GPU yet), a multiple of 16 (FlashAttention-3's 176-column
+    of 2, or, with WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1 (experimental;
+    on the GPU: 176-column K/V blocks and 192-row tiles of the attention
+    benchmark's kernel), a multiple of 16 (FlashAttention-3's 176-column
     K/V blocks: wgmma's N and K take any multiple of 8 and 16)."""
     if is_power_of_2(n):
         return True
