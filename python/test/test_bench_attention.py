@@ -569,14 +569,9 @@ def test_npot_blocks_need_the_experimental_switch(monkeypatch):
         fill.warmup(np.zeros(100, np.int32), N=100, grid=(1,))
 
 
-def test_npot_block_compiles_warp_specialized(monkeypatch):
-    """128x176 at D128, unpersisted, warp-specialized: QK^T is one
-    m64n176k16 wgmma a K step, PV eleven m64n128k16 (K 176), and the slots
-    fit (4 x 44 KB and Q: 214016 bytes). It compiles under the CTA-tile
-    verifier since the default layouts hold 176 in whole tiles and the
-    kernel makes no 176-element range without masks; ptxas then spills 4
-    bytes (none before those two changes, when the kernel still carried the
-    never-taken masked tail block), which is what this allows."""
+def _compile_npot(monkeypatch, S, D, block_m, block_n, **meta):
+    """The benchmark kernel compiled (not run) under the experimental
+    switch, warp-specialized or failing: its CompiledKernel."""
     import warnings
 
     import numpy as np
@@ -586,23 +581,36 @@ def test_npot_block_compiles_warp_specialized(monkeypatch):
     from warpforge.tools.tensor_descriptor import TensorDescriptor
     monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
     m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
-    S, D = 4224, 128
     x = np.ones((2 * S, D), np.float16)
     lse = np.ones(2 * S, np.float32)
-    qo = TensorDescriptor.from_tensor(x, [128, D])
-    kv = TensorDescriptor.from_tensor(x, [176, D])
+    qo = TensorDescriptor.from_tensor(x, [block_m, D])
+    kv = TensorDescriptor.from_tensor(x, [block_n, D])
     with warnings.catch_warnings():
         warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
-                                     BLOCK_M=128, BLOCK_N=176, CAUSAL=False, OVERLAP=True,
-                                     WS=True, RAGGED=False, num_warps=8, num_stages=2,
-                                     grid=(1,))
+        return m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
+                                        BLOCK_M=block_m, BLOCK_N=block_n, CAUSAL=False,
+                                        OVERLAP=True, WS=True, RAGGED=False, grid=(1,), **meta)
+
+
+def _spills(k):
+    return [int(x) for x in re.findall(r"(\d+) bytes spill stores",
+                                       k.metadata.get("ptxas_log", ""))]
+
+
+def test_npot_block_compiles_warp_specialized(monkeypatch):
+    """128x176 at D128, unpersisted, warp-specialized: QK^T is one
+    m64n176k16 wgmma a K step, PV eleven m64n128k16 (K 176), and the slots
+    fit (4 x 44 KB and Q: 214016 bytes). It compiles under the CTA-tile
+    verifier since the default layouts hold 176 in whole tiles and the
+    kernel makes no 176-element range without masks; ptxas then spills 4
+    bytes (none before those two changes, when the kernel still carried the
+    never-taken masked tail block), which is what this allows."""
+    k = _compile_npot(monkeypatch, 4224, 128, 128, 176, num_warps=8, num_stages=2)
     ptx = k.asm["ptx"]
     assert "wgmma.mma_async.sync.aligned.m64n176k16.f32.f16.f16" in ptx
     assert "tilegpu.warp_specialize" in k.asm["tilegpu"]
     assert k.metadata["shared"] == 214016
-    spills = [int(x) for x in re.findall(r"(\d+) bytes spill stores", k.metadata.get("ptxas_log", ""))]
-    assert spills and max(spills) <= 4, k.metadata.get("ptxas_log", "")
+    assert _spills(k) and max(_spills(k)) <= 4, k.metadata.get("ptxas_log", "")
 
 
 @pytest.mark.parametrize("persistent", [False, True], ids=["tiles", "persistent"])
@@ -613,35 +621,15 @@ def test_three_consumer_warpgroups_compile(monkeypatch, persistent):
     the kernel specialized with registers 160 for the consumers and 32 for
     the producer (512 threads start with 128); ptxas spills at most a few
     bytes (4 unpersisted, 12 persistent on 2026-11-28)."""
-    import warnings
-
-    import numpy as np
-    import common
-    import warpforge
-    from warpforge.language import core
-    from warpforge.tools.tensor_descriptor import TensorDescriptor
-    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
-    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
-    S, D = 4608, 64
-    x = np.ones((2 * S, D), np.float16)
-    lse = np.ones(2 * S, np.float32)
-    qo = TensorDescriptor.from_tensor(x, [192, D])
-    kv = TensorDescriptor.from_tensor(x, [128, D])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
-        k = m.attn_fwd_kernel.warmup(qo, kv, kv, qo, x, lse, 0.1, 1, 2, S, HEAD_DIM=D,
-                                     BLOCK_M=192, BLOCK_N=128, CAUSAL=False, OVERLAP=True,
-                                     WS=True, RAGGED=False, PERSISTENT=persistent, num_warps=4,
-                                     num_consumer_groups=3, num_buffers_warp_spec=2,
-                                     grid=(1,))
+    k = _compile_npot(monkeypatch, 4608, 64, 192, 128, PERSISTENT=persistent, num_warps=4,
+                      num_consumer_groups=3, num_buffers_warp_spec=2)
     ptx = k.asm["ptx"]
     assert "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16" in ptx
     assert "#tilegpu.wgmma<warpsPerCTA = [12, 1]" in k.asm["tilegpu"]
     assert re.findall(r"setmaxnreg\.(inc|dec)\.sync\.aligned\.u32\s+(\d+)", ptx) == \
         [("inc", "160"), ("dec", "32")]
     assert k.metadata["num_threads"] == 512
-    spills = [int(x) for x in re.findall(r"(\d+) bytes spill stores", k.metadata.get("ptxas_log", ""))]
-    assert spills and max(spills) <= 16, k.metadata.get("ptxas_log", "")
+    assert _spills(k) and max(_spills(k)) <= 16, k.metadata.get("ptxas_log", "")
 
 
 @pytest.mark.parametrize("S", [352, 400], ids=["whole", "ragged"])

@@ -469,9 +469,17 @@ def test_three_consumer_groups_fall_back_with_a_warning(monkeypatch):
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     assert triton.Config({}, num_warps=4, num_consumer_groups=3,
                          num_buffers_warp_spec=3).num_consumer_groups == 3
-    with pytest.warns(WarpSpecializationWarning,
-                      match="num_consumer_groups=3 with num_warps=4 makes 12 consumer warps, "
-                            "and a tile .* splits among a power of 2 of them only") as record:
+    k = _seed000_three_groups_warning("num_consumer_groups=3 with num_warps=4 makes 12 "
+                                      "consumer warps, and a tile .* splits among a power "
+                                      "of 2 of them only")
+    assert k.metadata["num_threads"] == 128
+
+
+def _seed000_three_groups_warning(match: str):
+    """Seed 000's 128x256 matmul with num_consumer_groups=3: compiled
+    unspecialized, with one WarpSpecializationWarning matching `match` at
+    the kernel's first line."""
+    with pytest.warns(WarpSpecializationWarning, match=match) as record:
         k = seed000_matmul.warmup(F16, F16, F16, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
                                   BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
                                   num_stages=3, num_consumer_groups=3, num_buffers_warp_spec=3,
@@ -480,7 +488,7 @@ def test_three_consumer_groups_fall_back_with_a_warning(monkeypatch):
     assert len(ws) == 1 and (ws[0].filename, ws[0].lineno) == (seed000_matmul.filename,
                                                               seed000_matmul.first_line)
     assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
-    assert k.metadata["num_threads"] == 128
+    return k
 
 
 def test_three_consumer_groups_under_the_experimental_switch_fall_back_on_128_rows(monkeypatch):
@@ -492,17 +500,9 @@ def test_three_consumer_groups_under_the_experimental_switch_fall_back_on_128_ro
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS", "1")
     seed000_matmul.cache.clear()  # the switch is not part of the in-memory key
-    with pytest.warns(WarpSpecializationWarning,
-                      match=r"num_consumer_groups=3 \(12 consumer warps\): .*no loop of tl.dot "
-                            r"products.*compiled without it, on num_warps=4 warps") as record:
-        k = seed000_matmul.warmup(F16, F16, F16, 4096, 4096, 4096, 4096, 1, 4096, 1, 4096, 1,
-                                  BLOCK_M=128, BLOCK_N=256, BLOCK_K=64, num_warps=4,
-                                  num_stages=3, num_consumer_groups=3, num_buffers_warp_spec=3,
-                                  grid=(1,))
-    ws = [r for r in record if issubclass(r.category, WarpSpecializationWarning)]
-    assert len(ws) == 1 and (ws[0].filename, ws[0].lineno) == (seed000_matmul.filename,
-                                                              seed000_matmul.first_line)
-    assert "tilegpu.warp_specialize" not in k.asm["tilegpu"]
+    k = _seed000_three_groups_warning(r"num_consumer_groups=3 \(12 consumer warps\): .*no loop "
+                                      r"of tl.dot products.*compiled without it, on "
+                                      r"num_warps=4 warps")
     assert "wgmma.mma_async" in k.asm["ptx"] and k.metadata["num_threads"] == 128
     seed000_matmul.cache.clear()
 

@@ -706,16 +706,10 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         # would run it unspecialized, its products on the FMA pipes. It is
         # compiled as without the groups instead, on num_warps warps; the
         # stages' reasons go with the warning.
-        from .options import WarpSpecializationWarning
         why = "; ".join(dict.fromkeys(d[4] for d in stage_warnings)) or "declined"
-        warnings.warn_explicit(
-            f"{fn.__name__}: warp specialization declined: num_consumer_groups="
-            f"{options.num_consumer_groups} ({warps} consumer warps): {why}; compiled "
-            f"without it, on num_warps={options.num_warps} warps",
-            WarpSpecializationWarning, fn.filename, fn.first_line)
-        plain = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0,
-                                    ping_pong=False)
-        return compile_kernel(fn, signature, constants, divisibility, plain, gpu, capability)
+        return _compile_without_groups(
+            fn, signature, constants, divisibility, options, gpu, capability,
+            f"({warps} consumer warps): {why}")
     _warn_at_kernel_lines(fn, stage_warnings, ir_name)
     if gpu:
         started = time.perf_counter()
@@ -753,11 +747,21 @@ def _compile_unspecialized(fn, signature, constants, divisibility, options, gpu,
             f"specialization", WarpSpecializationWarning, fn.filename, fn.first_line)
         plain = dataclasses.replace(options, warp_specialize_loops=False)
         return compile_kernel(fn, signature, constants, divisibility, plain, gpu, capability)
+    return _compile_without_groups(
+        fn, signature, constants, divisibility, options, gpu, capability,
+        f"with num_buffers_warp_spec={options.num_buffers_warp_spec} needs more shared "
+        f"memory than the GPU has ({error})")
+
+
+def _compile_without_groups(fn, signature, constants, divisibility, options, gpu, capability,
+                            why: str) -> CompiledKernel:
+    """The kernel compiled as without its consumer groups, on num_warps
+    warps, after a warning at the kernel: "num_consumer_groups=G `why`"."""
+    from .options import WarpSpecializationWarning
     warnings.warn_explicit(
         f"{fn.__name__}: warp specialization declined: num_consumer_groups="
-        f"{options.num_consumer_groups} with num_buffers_warp_spec="
-        f"{options.num_buffers_warp_spec} needs more shared memory than the GPU has "
-        f"({error}); compiled without it, on num_warps={options.num_warps} warps",
+        f"{options.num_consumer_groups} {why}; compiled without it, on "
+        f"num_warps={options.num_warps} warps",
         WarpSpecializationWarning, fn.filename, fn.first_line)
     plain = dataclasses.replace(options, num_consumer_groups=0, num_buffers_warp_spec=0,
                                 ping_pong=False)
