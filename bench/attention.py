@@ -108,12 +108,16 @@ def config_of(kernels, text: str):
     """The AttnConfig of bench/kernels/attention.py (`kernels`) that a
     --configs entry names: BMxBNw<warps>s<stages>, 'seq' for the products in
     order, 'ws' for warp specialization, 'persist' persistent, 'c2' (or
-    'c4') clusters of that many CTAs."""
+    'c4') clusters of that many CTAs, 'g3' three consumer groups of <warps>
+    warps (experimental: 192x128w4s2wsg3 under
+    WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1)."""
     shape = re.match(r"(\d+)x(\d+)w(\d+)s(\d+)", text)
-    ctas = re.search(r"c(\d+)$", text)
+    ctas = re.search(r"c(\d+)(?:g\d+)?$", text)
+    groups = re.search(r"g(\d+)$", text)
     return kernels.AttnConfig(*map(int, shape.groups()), overlap="seq" not in text,
                               ws="ws" in text, persistent="persist" in text,
-                              ctas=int(ctas.group(1)) if ctas else 1)
+                              ctas=int(ctas.group(1)) if ctas else 1,
+                              groups=int(groups.group(1)) if groups else 0)
 
 
 def make_providers(torch, names, q, k, v, causal, sm_scale, kernels, failures, case_name):

@@ -415,9 +415,12 @@ def attn_fwd_kernel(desc_q, desc_k, desc_v, desc_o, o_ptr, lse_ptr, sm_scale, Z,
 # S 4096/16384 against 598/633 for 128x128 persistent on one CTA, cuDNN
 # 585/597 (2026-11-27 20:52 UTC, bench/results/attention-2026-11-27-205205.md),
 # so no cluster config is autotuned; `--configs 256x128w8s2wspersistc2`.
+# groups: consumer groups of num_warps warps (num_consumer_groups, their
+# slots num_stages); 0: the warp-specialized loops' own (num_warps warps
+# taking turns by warpgroups). 3 (experimental): THREE_GROUP_CONFIGS.
 AttnConfig = namedtuple("AttnConfig",
-                        "block_m block_n num_warps num_stages overlap ws persistent ctas",
-                        defaults=(True, False, False, 1))
+                        "block_m block_n num_warps num_stages overlap ws persistent ctas groups",
+                        defaults=(True, False, False, 1, 0))
 
 # What the H100 favoured (bench/attention.py --configs, 2026-11-26, D 128,
 # S 4096): 128 query rows on two warpgroups with 64-column K/V blocks, in
@@ -480,7 +483,16 @@ PERSISTENT_CONFIGS = [AttnConfig(128, 128, 8, 2, True, True, True),
 # D 64 went from 422/444 to 469/484 TFLOP/s at S 4096/16384, cuDNN 466/484
 # (H100, 2026-11-27 19:52 UTC, bench/results/attention-2026-11-27-195212.md).
 FOUR_GROUP_CONFIGS = [AttnConfig(256, 64, 16, 2, True, True)]
-CONFIGS += WS_CONFIGS + PERSISTENT_CONFIGS + FOUR_GROUP_CONFIGS
+# Three consumer warpgroups (num_consumer_groups=3 of 4 warps) on 192-row
+# tiles, FlashAttention-3's D 64 shape; experimental (192 is no power of 2:
+# WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1), D 64 and not causal only. On the
+# H200 (2026-11-28 13:48-13:53 UTC) 517-528 TFLOP/s persistent at S
+# 4608/9216 against 475-486 for 256x64 w16, 512 against 477 unpersisted at
+# S16384, level at S4096, 330 against 403 at S1024; at D128 192x128
+# rotated spills (160 registers) and nothing beat two warpgroups.
+THREE_GROUP_CONFIGS = [AttnConfig(192, 128, 4, 2, True, True, False, 1, 3),
+                       AttnConfig(192, 128, 4, 2, True, True, True, 1, 3)]
+CONFIGS += WS_CONFIGS + PERSISTENT_CONFIGS + FOUR_GROUP_CONFIGS + THREE_GROUP_CONFIGS
 
 
 def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
@@ -490,6 +502,11 @@ def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
     epilogue then reuses the K/V slots), and no more than two stages of K/V
     at D 256; 16 warps only at D 64. Persistent configs: warp-specialized,
     rotated, D 64 and 128, S a multiple of BLOCK_M."""
+    if config.groups == 3:
+        # Experimental (THREE_GROUP_CONFIGS): 192-row tiles at D 64, not causal.
+        from warpforge.language.core import npot_blocks_enabled
+        return (npot_blocks_enabled() and head_dim == 64 and not causal
+                and not (config.persistent and seqlen % config.block_m))
     if config.block_m % config.block_n:
         return False
     if config.persistent and (not config.ws or not config.overlap or head_dim > 128
@@ -511,11 +528,13 @@ def describe(config) -> str:
         kw = config.kwargs
         config = AttnConfig(kw["BLOCK_M"], kw["BLOCK_N"], config.num_warps, config.num_stages,
                             kw.get("OVERLAP", True), kw.get("WS", False),
-                            kw.get("PERSISTENT", False), config.num_ctas or 1)
+                            kw.get("PERSISTENT", False), config.num_ctas or 1,
+                            config.num_consumer_groups or 0)
     return (f"{config.block_m}x{config.block_n} w{config.num_warps} s{config.num_stages}"
             f"{'' if config.overlap else ' in order'}{' ws' if config.ws else ''}"
             f"{' persistent' if config.persistent else ''}"
-            f"{f' c{config.ctas}' if config.ctas > 1 else ''}")
+            f"{f' c{config.ctas}' if config.ctas > 1 else ''}"
+            f"{f' g{config.groups}' if config.groups else ''}")
 
 
 def _set_blocks(nargs):
@@ -550,7 +569,8 @@ def _prune(configs, named_args, **kwargs):
             if not (per_head and c.kwargs["WS"])
             and config_fits(AttnConfig(c.kwargs["BLOCK_M"], c.kwargs["BLOCK_N"], c.num_warps,
                                        c.num_stages, c.kwargs["OVERLAP"], c.kwargs["WS"],
-                                       c.kwargs["PERSISTENT"], c.num_ctas), d,
+                                       c.kwargs["PERSISTENT"], c.num_ctas,
+                                       c.num_consumer_groups or 0), d,
                             kwargs["CAUSAL"], named_args["S"])]
 
 
@@ -567,7 +587,9 @@ attn_fwd_autotuned = jit_backend.autotune(
                                  "OVERLAP": c.overlap, "WS": c.ws,
                                  "PERSISTENT": c.persistent},
                                 num_warps=c.num_warps, num_stages=c.num_stages,
-                                num_ctas=c.ctas, pre_hook=_set_blocks) for c in CONFIGS],
+                                num_ctas=c.ctas, num_consumer_groups=c.groups,
+                                num_buffers_warp_spec=c.num_stages if c.groups else 0,
+                                pre_hook=_set_blocks) for c in CONFIGS],
     key=["S", "HEAD_DIM", "CAUSAL", "PER_HEAD"],
     prune_configs_by={"early_config_prune": _prune}, do_bench=_do_bench)(attn_fwd_kernel)
 
@@ -638,6 +660,9 @@ def attention_call(q, k, v, o, lse, causal: bool, sm_scale: float, config=None,
                  "OVERLAP": bool(config.overlap), "WS": bool(config.ws),
                  "PERSISTENT": bool(config.persistent),
                  "num_warps": config.num_warps, "num_stages": config.num_stages})
+    if config.groups:
+        meta["num_consumer_groups"] = config.groups
+        meta["num_buffers_warp_spec"] = config.num_stages
     if config.ctas > 1:
         meta["num_ctas"] = config.ctas
         meta["PEEL"] = False

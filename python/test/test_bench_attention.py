@@ -40,6 +40,33 @@ def test_config_text_names_order_and_warp_specialization():
     assert set(m.WS_CONFIGS) <= set(m.CONFIGS)
 
 
+def test_three_group_configs_only_under_the_switch(monkeypatch):
+    """THREE_GROUP_CONFIGS (experimental: 192-row tiles on three consumer
+    warpgroups) are in the autotuned set, with num_consumer_groups=3 and
+    their stages as slots, and fit only under
+    WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1, at D 64, not causal, and
+    persistent only where S is a multiple of 192."""
+    import common
+    from warpforge.language import core
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    tiles, persistent = m.THREE_GROUP_CONFIGS
+    assert attention.config_of(m, "192x128w4s2wsg3") == tiles
+    assert attention.config_of(m, "192x128w4s2wspersistg3") == persistent
+    assert m.describe(persistent) == "192x128 w4 s2 ws persistent g3"
+    assert set(m.THREE_GROUP_CONFIGS) <= set(m.CONFIGS)
+    tuned = [c for c in m.attn_fwd_autotuned.configs if c.kwargs["BLOCK_M"] == 192]
+    assert [(c.num_consumer_groups, c.num_buffers_warp_spec, c.num_warps) for c in tuned] == \
+        [(3, 2, 4)] * 2
+    assert m.describe(tuned[1]) == "192x128 w4 s2 ws persistent g3"
+    monkeypatch.delenv(core.NPOT_BLOCKS_ENV, raising=False)
+    assert not m.config_fits(tiles, 64, False, 4096)
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    assert m.config_fits(tiles, 64, False, 4096) and m.config_fits(tiles, 64, False, 1000)
+    assert not m.config_fits(tiles, 64, True, 4096) and not m.config_fits(tiles, 128, False, 4096)
+    assert m.config_fits(persistent, 64, False, 4608)
+    assert not m.config_fits(persistent, 64, False, 4096)
+
+
 def test_autotuned_configs_fit_each_head_dim():
     """128-column K/V blocks: D 64 always, D 128 only warp-specialized (the
     epilogue reuses the K/V slots), never D 256."""

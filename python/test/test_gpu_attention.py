@@ -294,6 +294,17 @@ def test_forward_three_consumer_warpgroups(monkeypatch, D, block_n, S, persisten
                      meta_extra=THREE_GROUPS)
 
 
+def test_forward_autotuned_with_three_groups(monkeypatch):
+    """The autotuned forward at D 64 under the experimental switch: its set
+    then holds the three-group configs (persistent too at S 4608 = 24 x
+    192), and whichever wins is right against float64."""
+    from warpforge.language import core
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    m = _kernels()
+    assert any(c.num_consumer_groups == 3 for c in m.attn_fwd_autotuned.configs)
+    _run_forward(64, 4608, False, "float16")
+
+
 def test_three_consumer_warpgroups_need_the_experimental_switch(monkeypatch):
     """Without the switch, three groups of 4 warps are declined with a
     warning at the kernel (12 warps split no power-of-2 tile), and a
