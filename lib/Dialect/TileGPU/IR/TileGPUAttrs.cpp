@@ -207,7 +207,8 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
   // goes to the slowest dimension that then holds whole tiles, else to one
   // whose tile it makes a multiple of the dimension (replicated), else the
   // slowest dimension's tile is stretched by sizePerThread until it is
-  // (valid, if heavy: such blocks are TMA's, never held in registers).
+  // (valid, if heavy: each thread holds more elements, copies among them;
+  // in the attention kernels such blocks are TMA's, never in registers).
   if (!llvm::isPowerOf2_32(numWarps)) {
     unsigned left = numWarps;
     for (unsigned i = 0; i < rank; ++i) {
