@@ -500,9 +500,11 @@ def test_three_consumer_groups_under_the_experimental_switch_fall_back_on_128_ro
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS", "1")
     seed000_matmul.cache.clear()  # the switch is not part of the in-memory key
-    k = _seed000_three_groups_warning(r"num_consumer_groups=3 \(12 consumer warps\): .*no loop "
-                                      r"of tl.dot products.*compiled without it, on "
-                                      r"num_warps=4 warps")
+    k = _seed000_three_groups_warning(r"num_consumer_groups=3 \(12 consumer warps\): the "
+                                      r"kernel's tl.dot runs on the FMA pipes, not wgmma "
+                                      r"\(tl.dot with M = 128: .* M must be a multiple of 192 "
+                                      r".*\), so no loop of products can be specialized; "
+                                      r"compiled without it, on num_warps=4 warps")
     assert "wgmma.mma_async" in k.asm["ptx"] and k.metadata["num_threads"] == 128
     seed000_matmul.cache.clear()
 

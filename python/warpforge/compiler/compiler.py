@@ -706,7 +706,11 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         # would run it unspecialized, its products on the FMA pipes. It is
         # compiled as without the groups instead, on num_warps warps; the
         # stages' reasons go with the warning.
-        why = "; ".join(dict.fromkeys(d[4] for d in stage_warnings)) or "declined"
+        # The stages' own words, without their "declined ... compiled
+        # without it" frame (said once, below).
+        reasons = (re.sub(r"^warp specialization declined: |; compiled without it$", "", d[4])
+                   for d in stage_warnings)
+        why = "; ".join(dict.fromkeys(reasons)) or "declined"
         return _compile_without_groups(
             fn, signature, constants, divisibility, options, gpu, capability,
             f"({warps} consumer warps): {why}")

@@ -185,3 +185,25 @@ module attributes {"tilegpu.num-buffers-warp-spec" = 3 : i32, "tilegpu.num-consu
     tile.return
   }
 }
+
+// -----
+
+// Warp specialization asked for the whole kernel (num-consumer-groups), and
+// its only tl.dot is on the FMA pipes (twelve warps, 128 rows: no wgmma):
+// the decline is said at the dot, with accelerate-matmul's reason.
+// CHECK: #[[DOT:loc[0-9]*]] = loc("{{.*}}partition-declined.mlir":[[@LINE+10]]:12)
+// CHECK: "tilegpu.warp-specialize-declined" = [{loc = #[[DOT]], reason = "the kernel's tl.dot runs on the FMA pipes, not wgmma (M must be a multiple of 192), so no loop of products can be specialized"}]
+#bl = #tilegpu.blocked<sizePerThread = [1, 8], threadsPerWarp = [1, 32], warpsPerCTA = [4, 3], order = [1, 0]>
+#opA = #tilegpu.dot_op<opIdx = 0, parent = #bl, kWidth = 1>
+#opB = #tilegpu.dot_op<opIdx = 1, parent = #bl, kWidth = 1>
+module attributes {"tilegpu.num-buffers-warp-spec" = 2 : i32, "tilegpu.num-consumer-groups" = 3 : i32, "tilegpu.num-ctas" = 1 : i32, "tilegpu.num-stages" = 2 : i32, "tilegpu.num-warps" = 12 : i32, tilegpu.target = "cuda:90", "tilegpu.threads-per-warp" = 32 : i32} {
+  tile.func public @fma_dot(%a: tensor<128x64xf16, #opA>, %b: tensor<64x128xf16, #opB>, %c: tensor<128x128xf32, #bl>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %c) -> (tensor<128x128xf32, #bl>) : i32 {
+      %d = tile.dot %a, %b, %acc {tilegpu.fma = "M must be a multiple of 192"} : tensor<128x64xf16, #opA> * tensor<64x128xf16, #opB> -> tensor<128x128xf32, #bl>
+      scf.yield %d : tensor<128x128xf32, #bl>
+    }
+    tile.return
+  }
+}

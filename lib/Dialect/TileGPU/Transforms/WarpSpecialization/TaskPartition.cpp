@@ -68,6 +68,23 @@ using namespace warpforge::tilegpu;
 
 namespace warpforge::tilegpu::ws {
 
+namespace {
+/// Why a tl.dot in `scope` is on the FMA pipes, not wgmma (the reason
+/// tilegpu-accelerate-matmul left on it), and its location; empty when
+/// there is none.
+std::pair<std::string, Location> findFmaDot(Operation *scope) {
+  std::pair<std::string, Location> found{"", scope->getLoc()};
+  scope->walk([&](tile::DotOp dot) {
+    if (auto why = dot->getAttrOfType<StringAttr>("tilegpu.fma")) {
+      found = {why.str(), dot.getLoc()};
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
+}
+} // namespace
+
 /// The type `type` has in the producer partition: tensors of the kernel's
 /// warps' blocked layouts (or slices of them) get the same layout on the
 /// producer's warps.  Null when the layout has no such counterpart.
@@ -356,6 +373,8 @@ FailureOr<Plan> analyze(scf::ForOp loop,
       dots.push_back(dot);
   if (dots.empty()) {
     why = "the loop has no tl.dot on wgmma";
+    if (std::string fma = findFmaDot(loop).first; !fma.empty())
+      why += " (its tl.dot runs on the FMA pipes: " + fma + ")";
     return failure();
   }
   DenseSet<Operation *> seenAllocs;
@@ -616,8 +635,15 @@ void runTaskPartition(ModuleOp module) {
   // it: say so at the kernel.
   if (everyLoop && loops.empty())
     module.walk([&](FunctionOpInterface func) {
-      recordDecline(module, func->getLoc(),
-                    "the kernel has no loop of tl.dot products to specialize");
+      // A tl.dot that did not get wgmma (12 warps on a tile without 192
+      // rows, say) is why: said at the dot.
+      if (auto [fma, at] = findFmaDot(func); !fma.empty())
+        recordDecline(module, at,
+                      "the kernel's tl.dot runs on the FMA pipes, not wgmma (" +
+                          fma + "), so no loop of products can be specialized");
+      else
+        recordDecline(module, func->getLoc(),
+                      "the kernel has no loop of tl.dot products to specialize");
     });
 }
 
