@@ -306,9 +306,8 @@ def test_forward_autotuned_with_three_groups(monkeypatch):
 
 
 def test_three_consumer_warpgroups_need_the_experimental_switch(monkeypatch):
-    """Without the switch, three groups of 4 warps are declined with a
-    warning at the kernel (12 warps split no power-of-2 tile), and a
-    192-row block is an error naming the rule."""
+    """Without the switch a 192-row block is an error naming the rule
+    (the blocks must be powers of 2), before any kernel is compiled."""
     from warpforge.language import core
     monkeypatch.delenv(core.NPOT_BLOCKS_ENV, raising=False)
     with pytest.raises(Exception, match="power of 2"):

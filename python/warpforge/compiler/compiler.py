@@ -704,10 +704,9 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         # Three consumer groups (experimental) that the compiler declined
         # (no product of 192-row multiples to split): the module's 12 warps
         # would run it unspecialized, its products on the FMA pipes. It is
-        # compiled as without the groups instead, on num_warps warps; the
-        # stages' reasons go with the warning.
-        # The stages' own words, without their "declined ... compiled
-        # without it" frame (said once, below).
+        # compiled as without the groups instead, on num_warps warps, and
+        # the warning gives the stages' reasons without their own
+        # "declined ... compiled without it" frame.
         reasons = (re.sub(r"^warp specialization declined: |; compiled without it$", "", d[4])
                    for d in stage_warnings)
         why = "; ".join(dict.fromkeys(reasons)) or "declined"
