@@ -592,8 +592,20 @@ def test_npot_blocks_need_the_experimental_switch(monkeypatch):
     assert core.is_block_dim(176) and core.is_block_dim(192) and not core.is_block_dim(100)
     assert TensorDescriptor.from_tensor(np.ones((352, 64), np.float16),
                                         [176, 64]).block_shape == [176, 64]
-    with pytest.raises(Exception, match="power-of-2 length, got 100"):
+    # Under the switch the errors name the widened rule.
+    rule = r"a power of 2 or a multiple of 16 \(WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1\)"
+    with pytest.raises(Exception, match=rf"length must be {rule}, got 100"):
         fill.warmup(np.zeros(100, np.int32), N=100, grid=(1,))
+    with pytest.raises(ValueError, match=rf"must be {rule}, got 40"):
+        TensorDescriptor.from_tensor(np.ones((80, 64), np.float16), [40, 64])
+
+    @warpforge.jit
+    def full(out, N: tl.constexpr):
+        tl.store(out + tl.arange(0, 16)[:, None] * N + tl.arange(0, 16)[None, :],
+                 tl.sum(tl.full([16, 16, N], 1, tl.int32), 2))
+
+    with pytest.raises(Exception, match=rf"every dimension must be {rule}, got 24"):
+        full.warmup(np.zeros(256, np.int32), N=24, grid=(1,))
 
 
 def _compile_npot(monkeypatch, S, D, block_m, block_n, **meta):

@@ -500,12 +500,18 @@ def test_three_consumer_groups_under_the_experimental_switch_fall_back_on_128_ro
     monkeypatch.setenv("WARPFORGE_ALWAYS_COMPILE", "1")
     monkeypatch.setenv("WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS", "1")
     seed000_matmul.cache.clear()  # the switch is not part of the in-memory key
+    # The declined 12-warp module stops before the LLVM stage and ptxas:
+    # they run once, for the kernel kept.
+    from warpforge import ir
+    to_ptx, calls = ir.run_stage_to_ptx, []
+    monkeypatch.setattr(ir, "run_stage_to_ptx", lambda *a, **kw: calls.append(1) or to_ptx(*a, **kw))
     k = _seed000_three_groups_warning(r"num_consumer_groups=3 \(12 consumer warps\): the "
                                       r"kernel's tl.dot runs on the FMA pipes, not wgmma "
                                       r"\(tl.dot with M = 128: .* M must be a multiple of 192 "
                                       r".*\), so no loop of products can be specialized; "
                                       r"compiled without it, on num_warps=4 warps")
     assert "wgmma.mma_async" in k.asm["ptx"] and k.metadata["num_threads"] == 128
+    assert len(calls) == 1
     seed000_matmul.cache.clear()
 
 

@@ -449,7 +449,7 @@ def _host_descriptor_type(fn, name: str, spelling: str) -> "core.tensor_descript
     if not 1 <= len(block) <= _TMA_MAX_RANK:
         raise fail(f"the TMA moves blocks of 1 to {_TMA_MAX_RANK} dimensions, got {len(block)}")
     if any(not core.is_block_dim(b) for b in block):
-        raise fail(f"every block dimension must be a power of 2, got {block}")
+        raise fail(f"every block dimension must be {core.block_dim_rule()}, got {block}")
     inner_bytes = block[-1] * elem.primitive_bitwidth // 8
     if inner_bytes < _TMA_MIN_INNER_BYTES:
         raise fail(f"the innermost block dimension spans {inner_bytes} bytes; the TMA needs at "
@@ -649,7 +649,14 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
         # `warpforge-opt --<pipeline>` reproduces; without `gpu`, only the
         # first (tile IR).
         stages = ir.jit_stages()[:None if gpu else 1]
+        warps = options.num_warps * options.num_consumer_groups
         for stage, pipeline, _ in stages:
+            if (gpu and stage == stages[-1][0] and warps & (warps - 1)
+                    and not attributes.get(attrs.WARP_SPECIALIZED)):
+                # Three consumer groups declined by the tilegpu stages:
+                # recompiled below without them, so the LLVM stage and
+                # ptxas are not run for a kernel that is thrown away.
+                break
             prefix = os.path.join(dump_dir, f"{fn.__name__}.{stage}") if dump_dir else ""
             if dump_dir:
                 os.makedirs(dump_dir, exist_ok=True)
@@ -699,7 +706,6 @@ def compile_kernel(fn, signature: Dict[str, str], constants: Dict[str, Any],
             return _compile_unspecialized(fn, signature, constants, divisibility, options,
                                           gpu, capability, error)
         raise error from None
-    warps = options.num_warps * options.num_consumer_groups
     if gpu and warps & (warps - 1) and not attributes.get(attrs.WARP_SPECIALIZED):
         # Three consumer groups (experimental) that the compiler declined
         # (no product of 192-row multiples to split): the module's 12 warps

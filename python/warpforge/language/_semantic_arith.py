@@ -340,6 +340,9 @@ def arange(start, end) -> tensor:
     if end <= start:
         raise SemanticError(f"arange({start}, {end}): end must be greater than start")
     if not core.is_block_dim(end - start):
+        if core.npot_blocks_enabled():
+            raise SemanticError(f"arange({start}, {end}): the range's length must be "
+                                f"{core.block_dim_rule()}, got {end - start}")
         raise SemanticError(f"arange({start}, {end}): the range must have a power-of-2 "
                             f"length, got {end - start}")
     if start < -(1 << 31) or end > (1 << 31):

@@ -44,8 +44,8 @@ def validate_block_shape(shape) -> List[int]:
     numel = 1
     for s in shape:
         if not core.is_block_dim(s):
-            raise SemanticError(f"shape {shape}: every dimension must be a power of 2, "
-                                f"got {s}")
+            raise SemanticError(f"shape {shape}: every dimension must be "
+                                f"{core.block_dim_rule()}, got {s}")
         numel *= s
     if numel > MAX_TENSOR_NUMEL:
         raise SemanticError(f"shape {shape} has {numel} elements; a tensor holds at most "

@@ -577,5 +577,14 @@ def is_block_dim(n: int) -> bool:
     return npot_blocks_enabled() and n > 0 and n % 16 == 0
 
 
+def block_dim_rule() -> str:
+    """What is_block_dim takes, for error messages: "a power of 2", and
+    under the experimental switch the multiples of 16 too (so that an
+    error under it does not name a rule the switch has widened)."""
+    if npot_blocks_enabled():
+        return f"a power of 2 or a multiple of 16 ({NPOT_BLOCKS_ENV}=1)"
+    return "a power of 2"
+
+
 # Triton's name for a pointer to int32 (its tests cast int64 addresses to it).
 pi32_t = pointer_type(int32)

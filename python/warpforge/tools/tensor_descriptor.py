@@ -107,7 +107,8 @@ class TensorDescriptor:
                      "TMA needs a multiple of 16")
         for b in self.block_shape:
             if not _is_block_dim(b):
-                fail(f"every block dimension must be a power of 2, got {b}")
+                from ..language.core import block_dim_rule
+                fail(f"every block dimension must be {block_dim_rule()}, got {b}")
         # The block's size against the TMA's limits (MAX_BOX_DIM, 16 bytes
         # innermost) is checked when a kernel is compiled for it: the block
         # may still change before the launch (an autotuning pre_hook).
