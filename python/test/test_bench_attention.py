@@ -592,6 +592,11 @@ def test_npot_blocks_need_the_experimental_switch(monkeypatch):
     assert core.is_block_dim(176) and core.is_block_dim(192) and not core.is_block_dim(100)
     assert TensorDescriptor.from_tensor(np.ones((352, 64), np.float16),
                                         [176, 64]).block_shape == [176, 64]
+    # An arange of such a length compiles (its default layout is the slice
+    # of a 2-D one: no 1-D tile holds 176 or 80 whole); test_layout_simulation
+    # runs the lowered code.
+    for n in (176, 80):
+        assert fill.warmup(np.zeros(n, np.int32), N=n, grid=(1,), num_warps=8).asm["cubin"]
     # Under the switch the errors name the widened rule.
     rule = r"a power of 2 or a multiple of 16 \(WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1\)"
     with pytest.raises(Exception, match=rf"length must be {rule}, got 100"):

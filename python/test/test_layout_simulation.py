@@ -962,3 +962,70 @@ def test_convert_through_three_warpgroups_accumulator():
 ], ids=str)
 def test_scan_twelve_warps(case):
     run_scan(*case)
+
+
+# ---------------------------------------------------------------------------
+# Default layouts of 1-D lengths that are not powers of two (experimental)
+# ---------------------------------------------------------------------------
+
+def npot_vector_kernel(n: int, rows: int) -> str:
+    """Tile IR without layouts (what the frontend hands convert-tile-to-
+    tilegpu) over an `n`-element vector: x + arange stored, its sum and
+    inclusive prefix sum, and the column sums of a (rows, n) tile built
+    from it by expand_dims and broadcast (offs_n[None, :], as attention's
+    K/V columns)."""
+    v = f"tensor<{n}xi32>"
+    pv = f"tensor<{n}x!tile.ptr<i32>>"
+    t = f"tensor<{rows}x{n}xi32>"
+    add = ("^bb0(%u: i32, %w: i32):\n      %c = arith.addi %u, %w : i32\n"
+           "      tile.{}.return %c : i32")
+    ptr = lambda arg: (f"    %p{arg} = tile.splat %arg{arg} : !tile.ptr<i32> -> {pv}\n"  # noqa
+                       f"    %a{arg} = tile.addptr %p{arg}, %r : {pv}, {v}\n")
+    return f'''module {{
+  tile.func public @kernel(%arg0: !tile.ptr<i32>, %arg1: !tile.ptr<i32>, %arg2: !tile.ptr<i32>, %arg3: !tile.ptr<i32>, %arg4: !tile.ptr<i32>) {{
+    %r = tile.make_range {{start = 0 : i32, end = {n} : i32}} : {v}
+{ptr(0)}    %x = tile.load %a0 : {pv}
+    %y = arith.addi %x, %r : {v}
+{ptr(1)}    tile.store %a1, %y : {pv}
+    %s = tile.reduce %y axis = 0 : {v} -> i32 {{
+    {add.format("reduce")}
+    }}
+    tile.store %arg2, %s : !tile.ptr<i32>
+    %q = tile.scan %y axis = 0 : {v} -> {v} {{
+    {add.format("scan")}
+    }}
+{ptr(3)}    tile.store %a3, %q : {pv}
+    %e = tile.expand_dims %y {{axis = 0 : i32}} : {v} -> tensor<1x{n}xi32>
+    %b = tile.broadcast %e : tensor<1x{n}xi32> -> {t}
+    %k = tile.make_range {{start = 0 : i32, end = {rows} : i32}} : tensor<{rows}xi32>
+    %ke = tile.expand_dims %k {{axis = 1 : i32}} : tensor<{rows}xi32> -> tensor<{rows}x1xi32>
+    %kb = tile.broadcast %ke : tensor<{rows}x1xi32> -> {t}
+    %m = arith.muli %b, %kb : {t}
+    %c = tile.reduce %m axis = 0 : {t} -> {v} {{
+    {add.format("reduce")}
+    }}
+{ptr(4)}    tile.store %a4, %c : {pv}
+    tile.return
+  }}
+}}
+'''
+
+
+@pytest.mark.parametrize("num_warps", [1, 4, 8])
+@pytest.mark.parametrize("n", [48, 80, 176, 1280])
+def test_npot_vector_in_default_layouts(n, num_warps):
+    """A 1-D tensor whose length is not a power of two (80 or 176 K/V
+    columns, experimental) gets the slice of a 2-D default layout (a 1-D
+    blocked one's CTA tile neither fills nor divides it): loads, stores,
+    a sum, a prefix sum and column sums through expand_dims, with the
+    layouts the JIT's pipelines give, right for every element (copies
+    held by other threads are neither stored twice wrong nor summed)."""
+    rows = 16
+    out = simulate(npot_vector_kernel(n, rows), ["i32"] * 5,
+                   passes=(f"--tile-to-tilegpu=num-warps={num_warps}", "--tilegpu-optimize",
+                           "--tilegpu-to-llvm"))
+    y = input_values(0, n) + np.arange(n)
+    np.testing.assert_array_equal(written(out, 1, n), y)
+    np.testing.assert_array_equal(written(out, 2, 1), [y.sum()])
+    np.testing.assert_array_equal(written(out, 3, n), np.cumsum(y))
+    np.testing.assert_array_equal(written(out, 4, n), y * np.arange(rows).sum())

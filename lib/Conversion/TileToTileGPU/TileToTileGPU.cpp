@@ -21,10 +21,11 @@ using namespace warpforge;
 using tilegpu::BlockedEncodingAttr;
 using tilegpu::ConvertLayoutOp;
 
-tilegpu::BlockedEncodingAttr
-warpforge::getDefaultLayout(MLIRContext *context, ArrayRef<int64_t> shape,
-                            unsigned numWarps, unsigned threadsPerWarp,
-                            unsigned maxSizePerThread) {
+Attribute warpforge::getDefaultLayout(MLIRContext *context,
+                                     ArrayRef<int64_t> shape,
+                                     unsigned numWarps,
+                                     unsigned threadsPerWarp,
+                                     unsigned maxSizePerThread) {
   int64_t elements = 1;
   for (int64_t dim : shape)
     elements *= dim;
@@ -38,8 +39,26 @@ warpforge::getDefaultLayout(MLIRContext *context, ArrayRef<int64_t> shape,
   SmallVector<unsigned> order;
   for (unsigned d = shape.size(); d-- > 0;)
     order.push_back(d);
-  return BlockedEncodingAttr::getDefault(context, shape, sizePerThreadLast,
-                                         threadsPerWarp, numWarps, order);
+  BlockedEncodingAttr blocked = BlockedEncodingAttr::getDefault(
+      context, shape, sizePerThreadLast, threadsPerWarp, numWarps, order);
+  if (shape.size() != 1)
+    return blocked;
+  // A 1-D blocked layout's CTA tile is a power of two of at least a warp's
+  // lanes times the warps (times 3 for three consumer warpgroups), which a
+  // length that is not a power of two (experimental: an arange of
+  // FlashAttention-3's 80 or 176 K/V columns) may neither fill in whole
+  // tiles nor divide. The slice of a 2-D layout does: the length takes the
+  // lanes and warps of the largest power of two dividing it, and the others
+  // hold copies along the removed dimension (as a row vector of a 2-D tile
+  // does).
+  int64_t tile = int64_t(blocked.getSizePerThread()[0]) *
+                 blocked.getThreadsPerWarp()[0] * blocked.getWarpsPerCTA()[0];
+  if (shape[0] % tile == 0 || tile % shape[0] == 0)
+    return blocked;
+  BlockedEncodingAttr parent = BlockedEncodingAttr::getDefault(
+      context, {shape[0], int64_t(threadsPerWarp) * numWarps},
+      sizePerThreadLast, threadsPerWarp, numWarps, {0, 1});
+  return tilegpu::SliceEncodingAttr::get(context, 1, parent);
 }
 
 TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,

@@ -192,3 +192,30 @@ tile.func public @shape_128x176(%x: f32) {
   %0 = tile.splat %x : f32 -> tensor<128x176xf32>
   tile.return
 }
+
+// A 1-D length that is not a power of two (experimental: an arange of
+// FlashAttention-3's 80 K/V columns at head dim 256): no 1-D blocked tile
+// (a power of two of at least the threads) fills or divides it, so it is
+// the slice of a 2-D layout whose first dimension takes the lanes and
+// warps of the largest power of two dividing the length (16: five tiles of
+// 16) and whose removed dimension the others (copies).
+// CHECK-LABEL: tile.func public @shape_80(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<80xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]>>>
+// WARPS8-LABEL: tile.func public @shape_80(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<80xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 8], order = [0, 1]>>>
+tile.func public @shape_80(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<80xf32>
+  tile.return
+}
+
+// 1280 = 5 x 256: four elements a thread, 32 lanes, and the warps whose
+// 256-element tiles 1280 holds whole (2: ten 128-element tiles, 4 warps
+// would make 512), the others copies.
+// CHECK-LABEL: tile.func public @shape_1280(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1280xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]>>>
+// WARPS8-LABEL: tile.func public @shape_1280(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1280xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 4], order = [0, 1]>>>
+tile.func public @shape_1280(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<1280xf32>
+  tile.return
+}

@@ -22,12 +22,14 @@ getConvertTileToTileGPUOptions(const CompileOptions &options);
 /// `threadsPerWarp` threads: row-major blocked, with
 /// clamp(elements / threads, 1, maxSizePerThread) elements per thread along
 /// the last dimension.  It depends only on the shape, so the operands of an
-/// element-wise op agree.
-tilegpu::BlockedEncodingAttr getDefaultLayout(mlir::MLIRContext *context,
-                                              llvm::ArrayRef<int64_t> shape,
-                                              unsigned numWarps,
-                                              unsigned threadsPerWarp = 32,
-                                              unsigned maxSizePerThread = 4);
+/// element-wise op agree.  A 1-D shape whose length is not a power of two
+/// (experimental) gets the slice of a 2-D blocked layout instead, which
+/// spreads its length over whole CTA tiles.
+mlir::Attribute getDefaultLayout(mlir::MLIRContext *context,
+                                 llvm::ArrayRef<int64_t> shape,
+                                 unsigned numWarps,
+                                 unsigned threadsPerWarp = 32,
+                                 unsigned maxSizePerThread = 4);
 
 /// Gives tensor types without an encoding the default layout of their
 /// shape; every other type is legal as it is.  A value in another layout is
