@@ -15,7 +15,9 @@
 # one with four consumer warpgroups, `scripts/device_checks.sh
 # attention-clusters` the persistent one on clusters of two,
 # `scripts/device_checks.sh attention-three` the three-consumer-warpgroup
-# kernels (experimental: 12 warps, 192-row tiles), `scripts/device_checks.sh attention-ws`
+# kernels (experimental: 12 warps, 192-row tiles), `scripts/device_checks.sh
+# attention-npot` the 80- and 176-column K/V blocks (experimental),
+# `scripts/device_checks.sh attention-ws`
 # racecheck's reports on the
 # warp-specialized attention at one and eight CTAs, beside the hand-written
 # turn kernel.
@@ -198,9 +200,23 @@ attention_three() {
       "$OUT/sanitizer-racecheck-turns3-${args// /-}.log" | tr '\n' ' ')"
   done
 }
+# K/V blocks of 80 (D 256) and 176 (D 128) columns (experimental):
+# memcheck and synccheck over their GPU tests (fp16; S a multiple of the
+# block and not), racecheck on one CTA (S 128: one 80-column block and a
+# masked one).
+attention_npot() {
+  local sel="test_forward_npot_kv_columns and float16"
+  run memcheck attention-npot python/test/test_gpu_attention.py -k "$sel"
+  run synccheck attention-npot python/test/test_gpu_attention.py -k "$sel"
+  compute-sanitizer --tool racecheck python3 \
+    bench/tools/racecheck_turns/attention_ctas.py 128 80 128 8 256 \
+    > "$OUT/sanitizer-racecheck-attention-npot.log" 2>&1
+  echo "racecheck attention-npot (one CTA): $(grep -E 'RACECHECK SUMMARY|err ' \
+    "$OUT/sanitizer-racecheck-attention-npot.log" | tr '\n' ' ')"
+}
 # One group (its function's name, dashes for underscores), or all below.
 case "$only" in
-  attention-three|attention-four|attention-clusters|attention-persistent|attention-ws|clusters|mma|attention|tma|ws)
+  attention-npot|attention-three|attention-four|attention-clusters|attention-persistent|attention-ws|clusters|mma|attention|tma|ws)
     "${only//-/_}"
     exit $status ;;
 esac

@@ -492,7 +492,15 @@ FOUR_GROUP_CONFIGS = [AttnConfig(256, 64, 16, 2, True, True)]
 # rotated spills (160 registers) and nothing beat two warpgroups.
 THREE_GROUP_CONFIGS = [AttnConfig(192, 128, 4, 2, True, True, False, 1, 3),
                        AttnConfig(192, 128, 4, 2, True, True, True, 1, 3)]
-CONFIGS += WS_CONFIGS + PERSISTENT_CONFIGS + FOUR_GROUP_CONFIGS + THREE_GROUP_CONFIGS
+# 80-column K/V blocks at D 256, FlashAttention-3's shape there;
+# experimental (80 is no power of 2: WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1),
+# not causal only (BLOCK_M is no multiple of 80). On the H200 (2026-11-28
+# 16:09 UTC, attention-2026-11-28-160901.md) 732 TFLOP/s at S16384 and 706
+# at S4096 against 710 and 700 for 128x64 (cuDNN 649 and 656), 547 against
+# 571 at S1024 (13 blocks cover 1040 columns, the last masked).
+NPOT_COLUMN_CONFIGS = [AttnConfig(128, 80, 8, 2, True, True)]
+CONFIGS += (WS_CONFIGS + PERSISTENT_CONFIGS + FOUR_GROUP_CONFIGS + THREE_GROUP_CONFIGS
+            + NPOT_COLUMN_CONFIGS)
 
 
 def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
@@ -507,6 +515,11 @@ def config_fits(config: AttnConfig, head_dim: int, causal: bool = False,
         from warpforge.language.core import npot_blocks_enabled
         return (npot_blocks_enabled() and head_dim == 64 and not causal
                 and not (config.persistent and seqlen % config.block_m))
+    if config.block_n & (config.block_n - 1):
+        # Experimental (NPOT_COLUMN_CONFIGS): 80 K/V columns at D 256, not causal.
+        from warpforge.language.core import npot_blocks_enabled
+        return (npot_blocks_enabled() and head_dim == 256 and not causal
+                and not config.persistent)
     if config.block_m % config.block_n:
         return False
     if config.persistent and (not config.ws or not config.overlap or head_dim > 128

@@ -67,6 +67,28 @@ def test_three_group_configs_only_under_the_switch(monkeypatch):
     assert not m.config_fits(persistent, 64, False, 4096)
 
 
+def test_npot_column_configs_only_under_the_switch(monkeypatch):
+    """NPOT_COLUMN_CONFIGS (experimental: FlashAttention-3's 80 K/V columns
+    at D 256) are in the autotuned set and fit only under
+    WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1, at D 256 and not causal; a
+    176-column config named on the command line is not autotuned and does
+    not fit the set's rule either."""
+    import common
+    from warpforge.language import core
+    m = common.load_kernels(os.path.join(REPO, "bench", "kernels", "attention.py"), "warpforge")
+    (cols80,) = m.NPOT_COLUMN_CONFIGS
+    assert attention.config_of(m, "128x80w8s2ws") == cols80
+    assert set(m.NPOT_COLUMN_CONFIGS) <= set(m.CONFIGS)
+    assert [c.kwargs["BLOCK_N"] for c in m.attn_fwd_autotuned.configs].count(80) == 1
+    monkeypatch.delenv(core.NPOT_BLOCKS_ENV, raising=False)
+    assert not m.config_fits(cols80, 256, False, 4096)
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    assert m.config_fits(cols80, 256, False, 4096) and m.config_fits(cols80, 256, False, 1000)
+    assert not m.config_fits(cols80, 256, True, 4096)
+    assert not m.config_fits(cols80, 128, False, 4096)
+    assert not m.config_fits(attention.config_of(m, "128x176w8s2ws"), 128, False, 4224)
+
+
 def test_autotuned_configs_fit_each_head_dim():
     """128-column K/V blocks: D 64 always, D 128 only warp-specialized (the
     epilogue reuses the K/V slots), never D 256."""

@@ -271,6 +271,23 @@ def test_forward_persistent_four_consumer_warpgroups(S, dtype, causal, programs)
         _run_forward(64, S, causal, dtype, (256, 64, 16, 3, True, True, True), programs=programs)
 
 
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("D, block_n, S", [(256, 80, 1040), (256, 80, 1000), (256, 80, 1531),
+                                           (128, 176, 1056), (128, 176, 1000)],
+                         ids=lambda v: str(v))
+def test_forward_npot_kv_columns(monkeypatch, D, block_n, S, dtype):
+    """K/V blocks of FlashAttention-3's 80 (D 256) and 176 (D 128) columns,
+    experimental (WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1): warp-specialized
+    and rotated, S a multiple of the block (1040 = 13 x 80, 1056 = 6 x 176)
+    or not (the last block crosses S and is masked, its columns through an
+    arange of 80 or 176). Must be specialized."""
+    from warpforge.language import core
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", warpforge.WarpSpecializationWarning)
+        _run_forward(D, S, False, dtype, (128, block_n, 8, 2, True, True))
+
+
 THREE_GROUPS = {"num_consumer_groups": 3, "num_buffers_warp_spec": 2}
 
 

@@ -25,7 +25,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import test_gpu_attention as t  # noqa: E402
 
 groups = int(sys.argv[6]) if len(sys.argv) > 6 else 0
-if groups:
+bn_arg = int(sys.argv[2])
+if groups or bn_arg & (bn_arg - 1):
+    # Experimental: three consumer groups, or K/V blocks of 80 or 176 columns.
     os.environ["WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS"] = "1"
 m = t._kernels()
 S, bn = int(sys.argv[1]), int(sys.argv[2])
