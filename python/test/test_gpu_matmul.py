@@ -291,6 +291,28 @@ def block_configs():
 BLOCK_CONFIGS = block_configs()
 
 
+# Block dimensions that are multiples of 16 but not powers of 2
+# (experimental, WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1): 80, 48 and 176
+# columns and K 80 on wgmma (their operands in 32-byte swizzled rows), and
+# 80 columns split by two warpgroups (40 an instruction: no swizzled row
+# divides 80 bytes, so the FMA form).
+NPOT_CONFIGS = [Config(64, 80, 32, 4, 3), Config(128, 48, 64, 4, 3), Config(64, 176, 32, 4, 2),
+                Config(128, 80, 80, 8, 3), Config(64, 80, 32, 8, 2)]
+
+
+@pytest.mark.parametrize("b_t", [False, True], ids=["B", "Bt"])
+@pytest.mark.parametrize("mode", ["fp16", "bf16"])
+@pytest.mark.parametrize("config", NPOT_CONFIGS, ids=cfg_id)
+def test_npot_block_configs(monkeypatch, config, mode, b_t):
+    from warpforge.language import core
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    matmul_kernel.cache.clear()  # the switch is not part of the in-memory key
+    try:
+        check_matmul(MODES[mode], 300, 260, 520, config, b_t=b_t)
+    finally:
+        matmul_kernel.cache.clear()
+
+
 @pytest.mark.parametrize("config", BLOCK_CONFIGS, ids=cfg_id)
 def test_block_configs(config):
     # Several tiles in M and N, partial last tiles, 9 to 17 steps of K

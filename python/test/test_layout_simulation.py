@@ -1029,3 +1029,68 @@ def test_npot_vector_in_default_layouts(n, num_warps):
     np.testing.assert_array_equal(written(out, 2, 1), [y.sum()])
     np.testing.assert_array_equal(written(out, 3, n), np.cumsum(y))
     np.testing.assert_array_equal(written(out, 4, n), y * np.arange(rows).sum())
+
+
+def npot_tile_kernel(rows: int, cols: int) -> str:
+    """Tile IR without layouts over a (rows, cols) tile read from argument
+    0: stored back plus one, and its row and column sums."""
+    t = f"tensor<{rows}x{cols}xi32>"
+    pt = f"tensor<{rows}x{cols}x!tile.ptr<i32>>"
+    add = ("^bb0(%u: i32, %w: i32):\n      %c = arith.addi %u, %w : i32\n"
+           "      tile.reduce.return %c : i32")
+
+    def vector(n, name):
+        return (f"    %{name}r = tile.make_range {{start = 0 : i32, end = {n} : i32}} : "
+                f"tensor<{n}xi32>\n")
+    return f'''module {{
+  tile.func public @kernel(%arg0: !tile.ptr<i32>, %arg1: !tile.ptr<i32>, %arg2: !tile.ptr<i32>, %arg3: !tile.ptr<i32>) {{
+{vector(rows, "m")}{vector(cols, "n")}    %me = tile.expand_dims %mr {{axis = 1 : i32}} : tensor<{rows}xi32> -> tensor<{rows}x1xi32>
+    %mb = tile.broadcast %me : tensor<{rows}x1xi32> -> {t}
+    %ne = tile.expand_dims %nr {{axis = 0 : i32}} : tensor<{cols}xi32> -> tensor<1x{cols}xi32>
+    %nb = tile.broadcast %ne : tensor<1x{cols}xi32> -> {t}
+    %stride = arith.constant dense<{cols}> : {t}
+    %rowoff = arith.muli %mb, %stride : {t}
+    %off = arith.addi %rowoff, %nb : {t}
+    %p0 = tile.splat %arg0 : !tile.ptr<i32> -> {pt}
+    %a0 = tile.addptr %p0, %off : {pt}, {t}
+    %x = tile.load %a0 : {pt}
+    %one = arith.constant dense<1> : {t}
+    %y = arith.addi %x, %one : {t}
+    %p1 = tile.splat %arg1 : !tile.ptr<i32> -> {pt}
+    %a1 = tile.addptr %p1, %off : {pt}, {t}
+    tile.store %a1, %y : {pt}
+    %rs = tile.reduce %y axis = 1 : {t} -> tensor<{rows}xi32> {{
+    {add}
+    }}
+    %p2 = tile.splat %arg2 : !tile.ptr<i32> -> tensor<{rows}x!tile.ptr<i32>>
+    %a2 = tile.addptr %p2, %mr : tensor<{rows}x!tile.ptr<i32>>, tensor<{rows}xi32>
+    tile.store %a2, %rs : tensor<{rows}x!tile.ptr<i32>>
+    %cs = tile.reduce %y axis = 0 : {t} -> tensor<{cols}xi32> {{
+    {add}
+    }}
+    %p3 = tile.splat %arg3 : !tile.ptr<i32> -> tensor<{cols}x!tile.ptr<i32>>
+    %a3 = tile.addptr %p3, %nr : tensor<{cols}x!tile.ptr<i32>>, tensor<{cols}xi32>
+    tile.store %a3, %cs : tensor<{cols}x!tile.ptr<i32>>
+    tile.return
+  }}
+}}
+'''
+
+
+@pytest.mark.parametrize("num_warps", [4, 8, 16])
+@pytest.mark.parametrize("rows, cols", [(80, 80), (48, 48), (3, 128), (176, 16), (128, 80),
+                                        (80, 64)])
+def test_npot_tile_in_default_layouts(rows, cols, num_warps):
+    """2-D tiles with dimensions that are not powers of two (experimental)
+    in the default layouts (BlockedEncodingAttr::getDefault's repair moves
+    the warps and lanes such a dimension cannot hold whole to the other;
+    where no blocked layout holds the tile, 48x48 on 16 warps, a slice of a
+    3-D one): a load, a store, row and column sums, right for every
+    element."""
+    out = simulate(npot_tile_kernel(rows, cols), ["i32"] * 4,
+                   passes=(f"--tile-to-tilegpu=num-warps={num_warps}", "--tilegpu-optimize",
+                           "--tilegpu-to-llvm"))
+    y = input_values(0, rows * cols).reshape(rows, cols) + 1
+    np.testing.assert_array_equal(written(out, 1, rows * cols), y.reshape(-1))
+    np.testing.assert_array_equal(written(out, 2, rows), y.sum(1))
+    np.testing.assert_array_equal(written(out, 3, cols), y.sum(0))

@@ -58,6 +58,14 @@ FORMS = [
     (64, 64, 32, "f16", "k", True, 64),
     (64, 64, 16, "f16", "k", True, 32),
     (64, 64, 32, "f16", "mn", False, 64),
+    # Lengths that are not powers of two (experimental) in 32-byte rows,
+    # accelerate-matmul's choice for them: N-major B of 80, 48 and 176
+    # columns, K-major operands of K 80.
+    (64, 80, 64, "f16", "k", False, 32),
+    (64, 48, 64, "f16", "k", False, 32),
+    (64, 176, 64, "bf16", "k", False, 32),
+    (64, 64, 80, "f16", "k", True, 32),
+    (64, 80, 80, "f16", "rs", True, 32),
 ]
 
 

@@ -41,24 +41,27 @@ Attribute warpforge::getDefaultLayout(MLIRContext *context,
     order.push_back(d);
   BlockedEncodingAttr blocked = BlockedEncodingAttr::getDefault(
       context, shape, sizePerThreadLast, threadsPerWarp, numWarps, order);
-  if (shape.size() != 1)
+  SmallVector<int64_t> tile = tilegpu::getRootCTATile(blocked);
+  bool fits = true;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    fits &= shape[d] % tile[d] == 0 || tile[d] % shape[d] == 0;
+  if (fits)
     return blocked;
-  // A 1-D blocked layout's CTA tile is a power of two of at least a warp's
-  // lanes times the warps (times 3 for three consumer warpgroups), which a
-  // length that is not a power of two (experimental: an arange of
-  // FlashAttention-3's 80 or 176 K/V columns) may neither fill in whole
-  // tiles nor divide. The slice of a 2-D layout does: the length takes the
-  // lanes and warps of the largest power of two dividing it, and the others
-  // hold copies along the removed dimension (as a row vector of a 2-D tile
-  // does).
-  int64_t tile = int64_t(blocked.getSizePerThread()[0]) *
-                 blocked.getThreadsPerWarp()[0] * blocked.getWarpsPerCTA()[0];
-  if (shape[0] % tile == 0 || tile % shape[0] == 0)
-    return blocked;
+  // Lengths that are not powers of two (experimental: an arange of
+  // FlashAttention-3's 80 or 176 K/V columns, an 80x80 tile on 8 warps)
+  // may leave more threads than a blocked layout can spread over them: a
+  // dimension's tile must fill it in whole tiles or divide it, which for
+  // 80 means at most 16 (a 1-D tile is at least all the threads). The
+  // slice of a layout with one more, slowest dimension does: each length
+  // takes the lanes and warps of the largest power of two dividing it
+  // (BlockedEncodingAttr::getDefault), and the removed dimension the
+  // others, which hold copies (as a row vector of a 2-D tile does).
+  SmallVector<int64_t> wider(shape);
+  wider.push_back(int64_t(threadsPerWarp) * numWarps);
+  order.push_back(shape.size());
   BlockedEncodingAttr parent = BlockedEncodingAttr::getDefault(
-      context, {shape[0], int64_t(threadsPerWarp) * numWarps},
-      sizePerThreadLast, threadsPerWarp, numWarps, {0, 1});
-  return tilegpu::SliceEncodingAttr::get(context, 1, parent);
+      context, wider, sizePerThreadLast, threadsPerWarp, numWarps, order);
+  return tilegpu::SliceEncodingAttr::get(context, shape.size(), parent);
 }
 
 TileGPUTypeConverter::TileGPUTypeConverter(MLIRContext *context,

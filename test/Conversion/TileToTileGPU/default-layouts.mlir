@@ -1,5 +1,6 @@
 // RUN: warpforge-opt %s --convert-tile-to-tilegpu --mlir-print-local-scope | FileCheck %s
 // RUN: warpforge-opt %s --convert-tile-to-tilegpu=num-warps=8 --mlir-print-local-scope | FileCheck %s --check-prefix=WARPS8
+// RUN: warpforge-opt %s --convert-tile-to-tilegpu=num-warps=16 --mlir-print-local-scope | FileCheck %s --check-prefix=WARPS16
 
 // The default layout of each shape (BlockedEncodingAttr::getDefault with
 // clamp(elements / threads, 1, 4) elements per thread along the last
@@ -140,11 +141,14 @@ tile.func public @shape_1024x1(%x: f32) {
   tile.return
 }
 
-// 3 elements per thread round down to a power of two.
+// 3 elements per thread round down to a power of two. The 3 rows take no
+// warp: a 2-row tile would neither fill nor divide them (the warps that
+// filled the dimensions in order left 2 there; the repair for dimensions
+// that are not powers of two moves them to the columns).
 // CHECK-LABEL: tile.func public @shape_3x128(
-// CHECK: tile.splat %{{.*}} : f32 -> tensor<3x128xf32, #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]>>
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<3x128xf32, #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]>>
 // WARPS8-LABEL: tile.func public @shape_3x128(
-// WARPS8: tile.splat %{{.*}} : f32 -> tensor<3x128xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]>>
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<3x128xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]>>
 tile.func public @shape_3x128(%x: f32) {
   %0 = tile.splat %x : f32 -> tensor<3x128xf32>
   tile.return
@@ -208,14 +212,36 @@ tile.func public @shape_80(%x: f32) {
   tile.return
 }
 
-// 1280 = 5 x 256: four elements a thread, 32 lanes, and the warps whose
-// 256-element tiles 1280 holds whole (2: ten 128-element tiles, 4 warps
-// would make 512), the others copies.
+// 1280 = 5 x 256: all threads, two elements each (four would make a
+// 512-element tile, which 1280 does not hold whole), a blocked layout.
 // CHECK-LABEL: tile.func public @shape_1280(
-// CHECK: tile.splat %{{.*}} : f32 -> tensor<1280xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]>>>
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<1280xf32, #tilegpu.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
 // WARPS8-LABEL: tile.func public @shape_1280(
-// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1280xf32, #tilegpu.slice<dim = 1, parent = #tilegpu.blocked<sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 4], order = [0, 1]>>>
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<1280xf32, #tilegpu.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>>
 tile.func public @shape_1280(%x: f32) {
   %0 = tile.splat %x : f32 -> tensor<1280xf32>
+  tile.return
+}
+
+// 80x80 on 8 warps: 16 rows and 16 columns of threads, one element each
+// (the warps that filled the dimensions in order left 8 on the rows, a
+// 128-row tile; the repair moves them to the columns, which hold fewer
+// elements a thread to make room).
+// CHECK-LABEL: tile.func public @shape_80x80(
+// CHECK: tile.splat %{{.*}} : f32 -> tensor<80x80xf32, #tilegpu.blocked<sizePerThread = [1, 2], threadsPerWarp = [8, 4], warpsPerCTA = [2, 2], order = [1, 0]>>
+// WARPS8-LABEL: tile.func public @shape_80x80(
+// WARPS8: tile.splat %{{.*}} : f32 -> tensor<80x80xf32, #tilegpu.blocked<sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 4], order = [1, 0]>>
+tile.func public @shape_80x80(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<80x80xf32>
+  tile.return
+}
+
+// 48x48 on 16 warps: 512 threads, more than 16 x 16 can hold whole, so
+// the slice of a 3-D layout whose removed dimension takes the other 256
+// (copies).
+// WARPS16-LABEL: tile.func public @shape_48x48(
+// WARPS16: tile.splat %{{.*}} : f32 -> tensor<48x48xf32, #tilegpu.slice<dim = 2, parent = #tilegpu.blocked<sizePerThread = [1, 4, 1], threadsPerWarp = [8, 4, 1], warpsPerCTA = [2, 1, 8], order = [1, 0, 2]>>>
+tile.func public @shape_48x48(%x: f32) {
+  %0 = tile.splat %x : f32 -> tensor<48x48xf32>
   tile.return
 }

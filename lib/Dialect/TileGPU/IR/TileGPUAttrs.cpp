@@ -173,6 +173,56 @@ SmallVector<unsigned> BlockedEncodingAttr::getWarpsPerCTAVector() const {
   return SmallVector<unsigned>(getWarpsPerCTA());
 }
 
+/// The default layout's repair for dimensions that are not powers of two
+/// (experimental): the lanes and warps that fill the dimensions in order
+/// leave whatever is left on the slowest one, whose tile may then neither
+/// fill nor divide it (80x80 on 8 warps: 16 lanes and 8 warps on 80 rows, a
+/// 128-row tile). Such a dimension hands its excess warps, then lanes, to
+/// the dimensions that take them (a power of two: any, as copies; another
+/// one: up to the largest power of two dividing it, holding fewer
+/// elements a thread to make room), slowest first, and holds fewer
+/// elements a thread itself where that is not enough. What cannot be
+/// placed stays (no blocked layout holds the shape; the frontend's default
+/// then is a slice of a larger one). Powers of two are never touched.
+static void fitNonPowerOfTwoDims(ArrayRef<int64_t> shape,
+                                 ArrayRef<unsigned> order,
+                                 SmallVectorImpl<unsigned> &spt,
+                                 SmallVectorImpl<unsigned> &tpw,
+                                 SmallVectorImpl<unsigned> &wpc) {
+  unsigned rank = shape.size();
+  auto pow2 = [&](unsigned d) { return llvm::isPowerOf2_64(shape[d]); };
+  auto cap = [&](unsigned d) { return int64_t(shape[d] & -shape[d]); };
+  auto tile = [&](unsigned d) { return int64_t(spt[d]) * tpw[d] * wpc[d]; };
+  // Room for `factor` more lanes or warps on dimension e (a power of two).
+  auto room = [&](unsigned e) -> int64_t {
+    return pow2(e) ? INT64_MAX : cap(e) / tile(e);
+  };
+  for (unsigned d = 0; d < rank; ++d) {
+    if (pow2(d) || shape[d] % tile(d) == 0 || tile(d) % shape[d] == 0)
+      continue;
+    for (SmallVectorImpl<unsigned> *part : {&wpc, &tpw}) {
+      for (int i = rank - 1; i >= 0 && tile(d) > cap(d); --i) {
+        unsigned e = order[i];
+        if (e == d)
+          continue;
+        while (tile(d) > cap(d) && (*part)[d] % 2 == 0) {
+          // A dimension full of lanes and warps makes room by holding
+          // fewer elements a thread (80x80 on 8 warps: 16x16 threads of
+          // one element each, rather than copies).
+          if (room(e) < 2 && spt[e] > 1)
+            spt[e] /= 2;
+          if (room(e) < 2)
+            break;
+          (*part)[d] /= 2;
+          (*part)[e] *= 2;
+        }
+      }
+    }
+    while (tile(d) > cap(d) && spt[d] > 1)
+      spt[d] /= 2;
+  }
+}
+
 BlockedEncodingAttr BlockedEncodingAttr::getDefault(
     MLIRContext *context, ArrayRef<int64_t> shape, unsigned sizePerThreadLast,
     unsigned threadsPerWarp, unsigned numWarps, ArrayRef<unsigned> order) {
@@ -237,6 +287,7 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
       }
       wpc[chosen] *= left;
     }
+    fitNonPowerOfTwoDims(shape, order, spt, tpw, wpc);
     return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
   }
   unsigned warpsLeft = numWarps;
@@ -249,6 +300,7 @@ BlockedEncodingAttr BlockedEncodingAttr::getDefault(
     wpc[d] = take;
     warpsLeft /= take;
   }
+  fitNonPowerOfTwoDims(shape, order, spt, tpw, wpc);
   return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
 }
 

@@ -74,9 +74,31 @@ planOperand(tile::DotOp dot, StringRef name, RankedTensorType type,
             std::string &why) {
   unsigned bits = bitWidth(type.getElementType());
   int64_t rowBytes = type.getDimSize(contiguousDim) * bits / 8;
-  int64_t swizzle = std::min<int64_t>(128, rowBytes);
+  int64_t extentBytes = mnExtent * bits / 8;
+  int64_t limit = std::min<int64_t>(128, rowBytes);
   if (!isKDim)
-    swizzle = std::min<int64_t>(swizzle, mnExtent * bits / 8);
+    limit = std::min<int64_t>(limit, extentBytes);
+  // The widest swizzle within the limit whose rows the contiguous dimension
+  // (and, M- or N-major, one instruction's extent) holds whole: for powers
+  // of two the limit itself; a dimension that is not one (experimental:
+  // 80 columns are 160 bytes) takes 32-byte rows, or none fits.
+  int64_t swizzle = 0;
+  for (int64_t width : {128, 64, 32})
+    if (width <= limit && rowBytes % width == 0 &&
+        (isKDim || extentBytes % width == 0)) {
+      swizzle = width;
+      break;
+    }
+  if (swizzle == 0 && limit >= 32)
+    return Reason(why) << "tl.dot: the " << name << " tile "
+           << type.getDimSize(0) << "x" << type.getDimSize(1) << " of "
+           << type.getElementType() << " has " << rowBytes
+           << " bytes along its contiguous dimension"
+           << (isKDim ? std::string()
+                      : ", " + std::to_string(extentBytes) +
+                            " bytes an instruction")
+           << ", which no swizzled row of wgmma (128, 64 or 32 bytes) "
+              "divides";
   if (swizzle < 32)
     return Reason(why) << ("tl.dot: the ")
            << name << " tile " << type.getDimSize(0) << "x"
@@ -412,11 +434,16 @@ FailureOr<WgmmaEncodingAttr> planMmaSync(tile::DotOp dot, unsigned numWarps,
   // whole instructions.
   int64_t m = dType.getDimSize(lead), n = dType.getDimSize(lead + 1),
           k = aType.getDimSize(lead + 1);
-  if (k < instrK || k % instrK || !llvm::isPowerOf2_64(m) ||
-      !llvm::isPowerOf2_64(n) || (m >= 16 && m % 16) || (n >= 8 && n % 8)) {
+  if (k < instrK || k % instrK) {
     reason << "a " << m << "x" << n << "x" << k
            << " product has K below or not a multiple of one m16n8k" << instrK
            << " instruction's";
+    return fail();
+  }
+  if (!llvm::isPowerOf2_64(m) || !llvm::isPowerOf2_64(n)) {
+    // Experimental block dimensions (multiples of 16).
+    reason << "a " << m << "x" << n << "x" << k
+           << " product: mma.sync tiles M and N in powers of 2";
     return fail();
   }
   // Warps that are not a power of 2 (three warpgroups) split no power-of-2
