@@ -708,3 +708,56 @@ def test_persistent_loop_with_a_product_after_its_k_loop():
     ref = a64[:, :K] @ b64[:BN, :K].T + a64[:, K:] @ b64[BN:, K:].T
     err = ((out.double() - ref).abs().max() / ref.abs().max()).item()
     assert err < 1e-3, err
+
+
+# -- Blocks that are not powers of 2 (experimental) ----------------------------------------
+
+@warpforge.jit
+def npot_matmul(a_desc, b_desc, c_desc, K, BM: tl.constexpr, BN: tl.constexpr,
+                BK: tl.constexpr):
+    pm = tl.program_id(0) * BM
+    pn = tl.program_id(1) * BN
+    acc = tl.zeros([BM, BN], tl.float32)
+    for k in range(0, K, BK):
+        acc = tl.dot(a_desc.load([pm, k]), b_desc.load([k, pn]), acc)
+    c_desc.store([pm, pn], acc.to(c_desc.dtype))
+
+
+@pytest.mark.parametrize("dtype_name", ["fp16", "bf16"])
+@pytest.mark.parametrize("block", [(64, 80, 64, 4), (128, 80, 80, 8), (64, 176, 64, 4),
+                                   (128, 48, 32, 4), (64, 64, 80, 4)],
+                         ids=lambda b: "{}x{}x{}-w{}".format(*b))
+def test_npot_blocks(monkeypatch, block, dtype_name):
+    """Descriptor blocks of 80, 48 and 176 columns and K 80
+    (WARPFORGE_EXPERIMENTAL_NPOT_BLOCKS=1): TMA copies into wgmma's
+    32-byte swizzled rows through a pipelined K loop, every block but the
+    first hanging over an edge (M 296, N 264, K 520), the output through a
+    descriptor store; a copy of 80-column blocks on its own."""
+    from warpforge.language import core
+    monkeypatch.setenv(core.NPOT_BLOCKS_ENV, "1")
+    npot_matmul.cache.clear()  # the switch is not part of the in-memory key
+    copy_2d.cache.clear()
+    try:
+        bm, bn, bk, warps = block
+        dtype = DTYPES[dtype_name]
+        M, N, K = 296, 264, 520
+        gen = generator("npot", block, dtype_name)
+        a = Padded(M, K, dtype)
+        b = Padded(K, N, dtype)
+        c = Padded(M, N, dtype)
+        a.fill_random(gen, K ** -0.25)
+        b.fill_random(gen, K ** -0.25)
+        grid = (cdiv(M, bm), cdiv(N, bn))
+        npot_matmul[grid](desc(a.view, [bm, bk]), desc(b.view, [bk, bn]), desc(c.view, [bm, bn]),
+                          K, BM=bm, BN=bn, BK=bk, num_warps=warps, num_stages=3)
+        torch.cuda.synchronize()
+        check_output(c.view, f64(a.view) @ f64(b.view), TOLERANCE[dtype_name],
+                     f"npot {block} {dtype_name}", c.untouched_outside())
+        dst = Padded(M, N, dtype)
+        copy_2d[(cdiv(M, bm), cdiv(N, bn))](desc(c.view, [bm, bn]), desc(dst.view, [bm, bn]),
+                                            BM=bm, BN=bn)
+        torch.cuda.synchronize()
+        assert torch.equal(dst.view, c.view) and dst.untouched_outside() == 0
+    finally:
+        npot_matmul.cache.clear()
+        copy_2d.cache.clear()
