@@ -57,10 +57,13 @@ struct Buffer {
 
 class Simulator {
 public:
+  /// `sharedBytes`: the kernel's shared memory (tilegpu.shared, as
+  /// allocate-shared-memory sized it), so that an access past what the
+  /// kernel was given is an error as on the GPU; 0: the 256 KiB default.
   Simulator(unsigned threads, ArrayRef<std::string> argTypes,
-            int64_t elements)
+            int64_t elements, int64_t sharedBytes = 0)
       : threads(threads), argTypes(argTypes), elements(elements),
-        shared(256 * 1024) {}
+        shared(sharedBytes > 0 ? sharedBytes : 256 * 1024) {}
 
   LogicalResult run(LLVM::LLVMFuncOp func);
   void print(llvm::raw_ostream &os, int64_t sharedBytes);
@@ -1082,7 +1085,10 @@ struct TestSimulateCTAPass
         NVVM::NVVMDialect::getReqntidAttrName());
     unsigned threads = reqntid ? reqntid.asArrayRef()[0] : 128;
     SmallVector<std::string> types(argTypes.begin(), argTypes.end());
-    Simulator sim(threads, types, elements);
+    int64_t sharedBytes = 0;
+    if (auto attr = getOperation()->getAttrOfType<IntegerAttr>("tilegpu.shared"))
+      sharedBytes = attr.getInt();
+    Simulator sim(threads, types, elements, sharedBytes);
     if (failed(sim.run(kernel)))
       return signalPassFailure();
     sim.print(llvm::outs(), dumpShared);

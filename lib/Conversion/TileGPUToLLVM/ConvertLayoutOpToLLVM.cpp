@@ -329,25 +329,33 @@ LogicalResult lowerExchange(Operation *op, Value adaptorSrc,
   };
   SmallVector<Value> srcLinear = linearIndices(types.src, plan.srcVec);
   SmallVector<Value> dstLinear = linearIndices(types.dst, plan.dstVec);
-  unsigned roundShift = llvm::Log2_64(plan.elemsPerRound);
+  // Divisions by the round's and the row's lengths: shifts and masks for
+  // powers of two, else (experimental block dimensions: rows of 80 or 176)
+  // divisions by constants, which LLVM turns into multiplications.
+  auto divide = [&](Value v, int64_t d) -> Value {
+    if (llvm::isPowerOf2_64(d))
+      return LLVM::LShrOp::create(rewriter, loc, v,
+                                  i32Val(rewriter, loc, llvm::Log2_64(d)));
+    return LLVM::UDivOp::create(rewriter, loc, v, i32Val(rewriter, loc, d));
+  };
+  auto remainder = [&](Value v, int64_t d) -> Value {
+    if (llvm::isPowerOf2_64(d))
+      return LLVM::AndOp::create(rewriter, loc, v, i32Val(rewriter, loc, d - 1));
+    return LLVM::URemOp::create(rewriter, loc, v, i32Val(rewriter, loc, d));
+  };
   // The slot of a linear index, and in multi-round exchanges whether it
   // belongs to round `round`.
   auto slot = [&](Value linear, int64_t round) -> std::pair<Value, Value> {
     Value index = linear;
     Value inRound;
     if (plan.rounds > 1) {
-      index = LLVM::AndOp::create(rewriter, loc, linear,
-                                  i32Val(rewriter, loc, plan.elemsPerRound - 1));
-      inRound = LLVM::ICmpOp::create(
-          rewriter, loc, LLVM::ICmpPredicate::eq,
-          LLVM::LShrOp::create(rewriter, loc, linear,
-                               i32Val(rewriter, loc, roundShift)),
-          i32Val(rewriter, loc, round));
+      index = remainder(linear, plan.elemsPerRound);
+      inRound = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                     divide(linear, plan.elemsPerRound),
+                                     i32Val(rewriter, loc, round));
     }
     if (plan.padElems) {
-      Value row = LLVM::LShrOp::create(
-          rewriter, loc, index,
-          i32Val(rewriter, loc, llvm::Log2_64(plan.rowLength)));
+      Value row = divide(index, plan.rowLength);
       index = LLVM::AddOp::create(
           rewriter, loc, index,
           LLVM::MulOp::create(rewriter, loc, row,
