@@ -171,18 +171,24 @@ attention_ws() {
       "$OUT/sanitizer-racecheck-turns-${args// /-}.log" | tr '\n' ' ')"
   done
 }
+# memcheck and synccheck over the attention GPU tests selected by `sel`,
+# racecheck on one CTA of attention_ctas.py with the arguments after them.
+attention_checks() {
+  local name=$1 sel=$2
+  shift 2
+  run memcheck "$name" python/test/test_gpu_attention.py -k "$sel"
+  run synccheck "$name" python/test/test_gpu_attention.py -k "$sel"
+  compute-sanitizer --tool racecheck python3 bench/tools/racecheck_turns/attention_ctas.py "$@" \
+    > "$OUT/sanitizer-racecheck-$name.log" 2>&1
+  echo "racecheck $name (one CTA): $(grep -E 'RACECHECK SUMMARY|err ' \
+    "$OUT/sanitizer-racecheck-$name.log" | tr '\n' ' ')"
+}
 # Three consumer warpgroups (experimental, 12 warps): memcheck and
 # synccheck over the GPU tests (D64 192x128 and D128 192x64, persistent and
 # not, S 1152), racecheck on one CTA (S 192, D 64).
 attention_three() {
-  local sel="test_forward_three_consumer_warpgroups and 1152"
-  run memcheck attention-three python/test/test_gpu_attention.py -k "$sel"
-  run synccheck attention-three python/test/test_gpu_attention.py -k "$sel"
-  compute-sanitizer --tool racecheck python3 \
-    bench/tools/racecheck_turns/attention_ctas.py 192 128 192 4 64 3 \
-    > "$OUT/sanitizer-racecheck-attention-three.log" 2>&1
-  echo "racecheck attention-three (one CTA): $(grep -E 'RACECHECK SUMMARY|err ' \
-    "$OUT/sanitizer-racecheck-attention-three.log" | tr '\n' ' ')"
+  attention_checks attention-three "test_forward_three_consumer_warpgroups and 1152" \
+    192 128 192 4 64 3
   # Beside it the hand-written kernel with the same barriers (turns3.ptx:
   # three warpgroups' turns on barriers 3-5, an exchange across
   # bar.sync 1, 384), without turns, with them, and with only the prime and
@@ -205,14 +211,7 @@ attention_three() {
 # block and not), racecheck on one CTA (S 128: one 80-column block and a
 # masked one).
 attention_npot() {
-  local sel="test_forward_npot_kv_columns and float16"
-  run memcheck attention-npot python/test/test_gpu_attention.py -k "$sel"
-  run synccheck attention-npot python/test/test_gpu_attention.py -k "$sel"
-  compute-sanitizer --tool racecheck python3 \
-    bench/tools/racecheck_turns/attention_ctas.py 128 80 128 8 256 \
-    > "$OUT/sanitizer-racecheck-attention-npot.log" 2>&1
-  echo "racecheck attention-npot (one CTA): $(grep -E 'RACECHECK SUMMARY|err ' \
-    "$OUT/sanitizer-racecheck-attention-npot.log" | tr '\n' ' ')"
+  attention_checks attention-npot "test_forward_npot_kv_columns and float16" 128 80 128 8 256
 }
 # One group (its function's name, dashes for underscores), or all below.
 case "$only" in
