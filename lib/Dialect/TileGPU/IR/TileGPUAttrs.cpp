@@ -193,7 +193,8 @@ static void fitNonPowerOfTwoDims(ArrayRef<int64_t> shape,
   auto pow2 = [&](unsigned d) { return llvm::isPowerOf2_64(shape[d]); };
   auto cap = [&](unsigned d) { return int64_t(shape[d] & -shape[d]); };
   auto tile = [&](unsigned d) { return int64_t(spt[d]) * tpw[d] * wpc[d]; };
-  // Room for `factor` more lanes or warps on dimension e (a power of two).
+  // How many times its lanes and warps dimension e can still be
+  // multiplied (a power of two takes any number, as copies).
   auto room = [&](unsigned e) -> int64_t {
     return pow2(e) ? INT64_MAX : cap(e) / tile(e);
   };
