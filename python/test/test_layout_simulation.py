@@ -1094,3 +1094,28 @@ def test_npot_tile_in_default_layouts(rows, cols, num_warps):
     np.testing.assert_array_equal(written(out, 1, rows * cols), y.reshape(-1))
     np.testing.assert_array_equal(written(out, 2, rows), y.sum(1))
     np.testing.assert_array_equal(written(out, 3, cols), y.sum(0))
+
+
+@pytest.mark.parametrize("case", [
+    # 48-element rows, padded: the row of a slot is a division by 48.
+    (4, [80, 48], blocked([1, 2], [4, 8], [4, 1], [1, 0]), blocked([2, 1], [8, 4], [1, 4], [0, 1])),
+    # 88 KB of f32: two rounds of 11264 elements (a remainder, not a mask).
+    (8, [176, 128], blocked([1, 4], [2, 16], [8, 1], [1, 0]), blocked([1, 1], [16, 2], [1, 8], [0, 1])),
+    (4, [48, 176], blocked([1, 1], [2, 16], [4, 1], [1, 0]), blocked([1, 1], [16, 2], [1, 4], [0, 1])),
+], ids=str)
+def test_convert_layout_rows_not_powers_of_two(case):
+    """Exchanges through shared memory whose rows or rounds are not powers
+    of two (experimental block dimensions): before the lowering divided
+    by them, the first case wrote past its scratch (the simulator bounds
+    shared memory by what the kernel was given)."""
+    run_convert(*case)
+
+
+@pytest.mark.parametrize("case", [
+    (4, [80, 48], blocked([1, 2], [4, 8], [4, 1], [1, 0]), 0, "sum"),
+    (4, [80, 48], blocked([1, 2], [4, 8], [4, 1], [1, 0]), 1, "max"),
+    (8, [176, 16], blocked([1, 1], [16, 2], [1, 8], [0, 1]), 0, "isum"),
+    (2, [48], slice_of(blocked([1, 1], [16, 2], [1, 2], [0, 1]), 1), 0, "sum"),
+], ids=str)
+def test_reduce_lengths_not_powers_of_two(case):
+    run_reduce(*case)
